@@ -1,0 +1,646 @@
+//! `swftool info LOG...`: what is in an SWF log.
+//!
+//! For each log (a short name such as `curie`, a file name found in the
+//! trace directories, or a path; see [`crate::catalog::resolve`]) it prints
+//! the header summary, the number of jobs, the time span with local dates,
+//! the distributions of job size and run time, jobs per day, the simulation
+//! filter report (SPEC §1; both without a size limit and with the 4,096-core
+//! limit of environment A) and, in lenient mode, what was skipped.
+//!
+//! The numbers are computed by [`summarize`] into a [`LogSummary`] (plain
+//! data, testable); [`LogSummary`]'s `Display` is the text that is printed.
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::io::Write;
+
+use anyhow::Context;
+use clap::Args;
+use jiff::Timestamp;
+use jiff::tz::{TimeZone, TimeZoneDatabase};
+
+use crate::catalog;
+use crate::swf::{FilterReport, ReadOptions, SkipReport, SwfLog, read_log, simulation_jobs};
+
+/// Processor limit of environment A (Khemka et al. 2015): larger jobs are removed.
+pub const ENV_A_MAX_PROCESSORS: i64 = 4096;
+
+/// Seconds per day.
+const DAY: f64 = 86_400.0;
+
+/// Summarise SWF logs: header, jobs, time span, size and run-time
+/// distributions, jobs per day and the simulation filter.
+#[derive(Debug, Clone, Args)]
+pub struct InfoArgs {
+    /// Logs to describe: short names (curie, datastar, sdsc-sp2, hpc2n,
+    /// ctc-sp2, kth-sp2, lublin256), file names in the trace directories
+    /// ($SWFTOOL_TRACES, ./traces, ../shared/traces) or paths (.swf or .swf.gz).
+    #[arg(value_name = "LOG", required = true, num_args = 1..)]
+    pub logs: Vec<String>,
+    /// Skip malformed lines (and report how many of each kind) instead of
+    /// stopping at the first one.
+    #[arg(long)]
+    pub lenient: bool,
+}
+
+/// Runs `swftool info`: prints one summary per log to standard output.
+///
+/// # Errors
+/// A log that cannot be found ([`catalog::CatalogError`]) or read
+/// ([`crate::swf::SwfError`]), or a failure writing to standard output.
+pub fn run(args: &InfoArgs) -> anyhow::Result<()> {
+    let opts = ReadOptions {
+        lenient: args.lenient,
+    };
+    let stdout = std::io::stdout();
+    for (i, log_name) in args.logs.iter().enumerate() {
+        let path = catalog::resolve(log_name)?;
+        let log = read_log(&path, &opts)?;
+        let summary = summarize(&log);
+        let mut out = stdout.lock();
+        if i > 0 {
+            writeln!(out)?;
+        }
+        let mut title = format!("{} ({})", summary.name, path.display());
+        if let Some(k) = catalog::find(log_name).or_else(|| catalog::find(&summary.name)) {
+            title.push_str(&format!("\n{}: {}", k.short, k.description));
+            if k.jobs != summary.jobs {
+                title.push_str(&format!(
+                    "\nwarning: the catalog lists {} jobs for {}; this file has {} \
+                     (check its sha256 against traces/MANIFEST.md)",
+                    k.jobs, k.file, summary.jobs
+                ));
+            }
+        }
+        writeln!(out, "{title}")
+            .and_then(|()| write!(out, "{summary}"))
+            .and_then(|()| out.flush())
+            .context("writing to standard output")?;
+    }
+    Ok(())
+}
+
+/// Order statistics of a set of values (nearest-rank percentiles: the
+/// p-th percentile is the ⌈p·n⌉-th smallest value).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Distribution {
+    /// Number of values.
+    pub count: u64,
+    /// Smallest value.
+    pub min: f64,
+    /// 25th percentile.
+    pub p25: f64,
+    /// 50th percentile (nearest rank: the lower middle for even counts).
+    pub median: f64,
+    /// 75th percentile.
+    pub p75: f64,
+    /// 90th percentile.
+    pub p90: f64,
+    /// 99th percentile.
+    pub p99: f64,
+    /// Largest value.
+    pub max: f64,
+    /// Arithmetic mean.
+    pub mean: f64,
+}
+
+impl Distribution {
+    /// The distribution of `values` (sorted in place); `None` when empty.
+    pub fn of(values: &mut [f64]) -> Option<Distribution> {
+        if values.is_empty() {
+            return None;
+        }
+        values.sort_by(f64::total_cmp);
+        let n = values.len();
+        let rank = |p: f64| -> f64 {
+            let k = (p * n as f64).ceil() as usize;
+            values[k.clamp(1, n) - 1]
+        };
+        Some(Distribution {
+            count: n as u64,
+            min: values[0],
+            p25: rank(0.25),
+            median: rank(0.5),
+            p75: rank(0.75),
+            p90: rank(0.90),
+            p99: rank(0.99),
+            max: values[n - 1],
+            mean: values.iter().sum::<f64>() / n as f64,
+        })
+    }
+}
+
+/// Jobs submitted per calendar day, over every day from the first to the
+/// last submission (days without a submission count as 0).
+#[derive(Debug, Clone, PartialEq)]
+pub struct DailyCounts {
+    /// Number of days from the first to the last day with a submission, inclusive.
+    pub days: u64,
+    /// Mean jobs per day.
+    pub mean: f64,
+    /// Median jobs per day (nearest rank, zeros included).
+    pub median: u64,
+    /// Largest number of jobs submitted in one day.
+    pub max: u64,
+    /// The (first) day with the most submissions: a local date
+    /// (`2012-05-14`) or, without `UnixStartTime`, `day N` from relative time 0.
+    pub max_day: String,
+}
+
+/// Everything `swftool info` reports about one log.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LogSummary {
+    /// File name.
+    pub name: String,
+    /// `(key, value)` rows of the header summary, in display order; absent
+    /// keys have the value `-`.
+    pub header: Vec<(&'static str, String)>,
+    /// Number of jobs (data lines parsed).
+    pub jobs: u64,
+    /// Blank lines in the file.
+    pub blank_lines: u64,
+    /// Smallest submit time, seconds from `UnixStartTime`.
+    pub first_submit: Option<f64>,
+    /// Largest submit time, seconds from `UnixStartTime`.
+    pub last_submit: Option<f64>,
+    /// Local date and time of the first submission (`2012-02-03 00:00:37 CET`).
+    pub first_date: Option<String>,
+    /// Local date and time of the last submission.
+    pub last_date: Option<String>,
+    /// Name of the zone the dates are in (`Europe/Paris`, or `UTC`).
+    pub zone: String,
+    /// Why the dates are not in the log's own zone, or are missing.
+    pub zone_note: Option<String>,
+    /// `(last_submit - first_submit) / 86400`.
+    pub span_days: Option<f64>,
+    /// Job size: processors ([`crate::swf::JobRecord::processors`]) of jobs with a known size.
+    pub size: Option<Distribution>,
+    /// Jobs whose size is unknown (≤ 0), not in `size`.
+    pub size_unknown: u64,
+    /// Run time (seconds) of jobs with a known run time (≥ 0).
+    pub run_time: Option<Distribution>,
+    /// Jobs whose run time is unknown (< 0), not in `run_time`.
+    pub run_time_unknown: u64,
+    /// Submissions per calendar day (local days when the zone is known).
+    pub per_day: Option<DailyCounts>,
+    /// The simulation filter without a size limit (SPEC §1).
+    pub filter: FilterReport,
+    /// The simulation filter with environment A's 4,096-processor limit.
+    pub filter_env_a: FilterReport,
+    /// Lines skipped in lenient mode.
+    pub skipped: SkipReport,
+}
+
+/// The zone to show dates in: the log's `TimeZoneString` from jiff's bundled
+/// database (same answer on every machine), else from the system database,
+/// else UTC with a note.
+fn zone_for(name: Option<&str>) -> (TimeZone, String, Option<String>) {
+    let Some(name) = name else {
+        return (
+            TimeZone::UTC,
+            "UTC".into(),
+            Some("no TimeZoneString in the header; dates are in UTC".into()),
+        );
+    };
+    match TimeZoneDatabase::bundled()
+        .get(name)
+        .or_else(|_| TimeZone::get(name))
+    {
+        Ok(tz) => (tz, name.to_string(), None),
+        Err(_) => (
+            TimeZone::UTC,
+            "UTC".into(),
+            Some(format!(
+                "time zone {name:?} is not in the time-zone database; dates are in UTC"
+            )),
+        ),
+    }
+}
+
+/// Days since 1970-01-01 of a civil date (proleptic Gregorian calendar).
+fn days_from_civil(year: i64, month: i64, day: i64) -> i64 {
+    let y = if month <= 2 { year - 1 } else { year };
+    let era = y.div_euclid(400);
+    let yoe = y - era * 400;
+    let mp = (month + 9) % 12;
+    let doy = (153 * mp + 2) / 5 + day - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    era * 146_097 + doe - 719_468
+}
+
+/// Local timestamp of a relative submit time, if representable.
+fn timestamp(start: i64, submit: f64) -> Option<Timestamp> {
+    if !submit.is_finite() || submit.abs() > 1e15 {
+        return None;
+    }
+    let secs = start.checked_add(submit.floor() as i64)?;
+    Timestamp::from_second(secs).ok()
+}
+
+fn format_local(ts: Timestamp, tz: &TimeZone) -> Option<String> {
+    let zoned = ts.to_zoned(tz.clone());
+    jiff::fmt::strtime::format("%Y-%m-%d %H:%M:%S %Z", &zoned).ok()
+}
+
+fn daily_counts(log: &SwfLog, start: Option<i64>, tz: &TimeZone) -> Option<DailyCounts> {
+    let mut per_day: BTreeMap<i64, u64> = BTreeMap::new();
+    for job in &log.jobs {
+        let day = match start {
+            Some(s) => {
+                let Some(ts) = timestamp(s, job.submit_time) else {
+                    continue;
+                };
+                let d = tz.to_datetime(ts).date();
+                days_from_civil(
+                    i64::from(d.year()),
+                    i64::from(d.month()),
+                    i64::from(d.day()),
+                )
+            }
+            None if job.submit_time.is_finite() && job.submit_time.abs() < 1e15 => {
+                (job.submit_time / DAY).floor() as i64
+            }
+            None => continue,
+        };
+        *per_day.entry(day).or_insert(0) += 1;
+    }
+    let (&first, _) = per_day.first_key_value()?;
+    let (&last, _) = per_day.last_key_value()?;
+    let days = (last - first + 1) as u64;
+    let total: u64 = per_day.values().sum();
+    let (max_key, max) = per_day.iter().fold(
+        (first, 0u64),
+        |best, (&d, &n)| if n > best.1 { (d, n) } else { best },
+    );
+    // Median over all days, zeros included: zeros sort first.
+    let mut nonzero: Vec<u64> = per_day.values().copied().collect();
+    nonzero.sort_unstable();
+    let zeros = days - nonzero.len() as u64;
+    let k = ((days as f64) * 0.5).ceil().max(1.0) as u64; // 1-based rank
+    let median = if k <= zeros {
+        0
+    } else {
+        nonzero[(k - zeros - 1) as usize]
+    };
+    let max_day = match start {
+        Some(_) => {
+            let epoch = jiff::civil::date(1970, 1, 1);
+            epoch
+                .checked_add(jiff::Span::new().days(max_key))
+                .map(|d| d.to_string())
+                .unwrap_or_else(|_| format!("day {max_key} since 1970-01-01"))
+        }
+        None => format!("day {max_key}"),
+    };
+    Some(DailyCounts {
+        days,
+        mean: total as f64 / days as f64,
+        median,
+        max,
+        max_day,
+    })
+}
+
+fn header_rows(log: &SwfLog) -> Vec<(&'static str, String)> {
+    let h = &log.header;
+    let val = |key: &str| {
+        h.get(key)
+            .map_or_else(|| "-".to_string(), |v| v.raw.replace('\n', " "))
+    };
+    let listed = |n: usize, max_key: &str| match h.get(max_key) {
+        Some(v) => format!("{n} listed ({max_key} {})", v.raw),
+        None => format!("{n} listed"),
+    };
+    vec![
+        ("Version", val("Version")),
+        ("Computer", val("Computer")),
+        ("Installation", val("Installation")),
+        ("MaxNodes", val("MaxNodes")),
+        ("MaxProcs", val("MaxProcs")),
+        ("MaxJobs", val("MaxJobs")),
+        ("MaxRecords", val("MaxRecords")),
+        ("UnixStartTime", val("UnixStartTime")),
+        ("TimeZoneString", val("TimeZoneString")),
+        ("Queues", listed(h.queue_list.len(), "MaxQueues")),
+        (
+            "Partitions",
+            listed(h.partition_list.len(), "MaxPartitions"),
+        ),
+        ("Notes", h.notes.len().to_string()),
+    ]
+}
+
+/// Computes the summary of a parsed log (no I/O).
+pub fn summarize(log: &SwfLog) -> LogSummary {
+    let start = log.header.unix_start_time();
+    let (tz, mut zone, mut zone_note) = zone_for(log.header.time_zone_string());
+    if start.is_none() {
+        zone = "-".into();
+        zone_note = Some(
+            "no UnixStartTime in the header: no dates; days counted from relative time 0".into(),
+        );
+    }
+    let submits = log
+        .jobs
+        .iter()
+        .map(|j| j.submit_time)
+        .filter(|s| s.is_finite());
+    let first_submit = submits.clone().reduce(f64::min);
+    let last_submit = submits.reduce(f64::max);
+    let local = |s: Option<f64>| {
+        let ts = timestamp(start?, s?)?;
+        format_local(ts, &tz)
+    };
+    let mut sizes: Vec<f64> = Vec::with_capacity(log.jobs.len());
+    let mut runs: Vec<f64> = Vec::with_capacity(log.jobs.len());
+    for j in &log.jobs {
+        let p = j.processors();
+        if p > 0 {
+            sizes.push(p as f64);
+        }
+        if j.run_time >= 0.0 {
+            runs.push(j.run_time);
+        }
+    }
+    let jobs = log.jobs.len() as u64;
+    let size_unknown = jobs - sizes.len() as u64;
+    let run_time_unknown = jobs - runs.len() as u64;
+    LogSummary {
+        name: log.name.clone(),
+        header: header_rows(log),
+        jobs,
+        blank_lines: log.blank_lines,
+        first_submit,
+        last_submit,
+        first_date: local(first_submit),
+        last_date: local(last_submit),
+        zone,
+        zone_note,
+        span_days: first_submit.zip(last_submit).map(|(a, b)| (b - a) / DAY),
+        size: Distribution::of(&mut sizes),
+        size_unknown,
+        run_time: Distribution::of(&mut runs),
+        run_time_unknown,
+        per_day: daily_counts(log, start, &tz),
+        filter: simulation_jobs(&log.jobs, None).1,
+        filter_env_a: simulation_jobs(&log.jobs, Some(ENV_A_MAX_PROCESSORS)).1,
+        skipped: log.skipped.clone(),
+    }
+}
+
+/// A number as an integer when integral, else with two decimals.
+fn num(v: f64) -> String {
+    if v.fract() == 0.0 && v.abs() < 1e15 {
+        format!("{}", v as i64)
+    } else {
+        format!("{v:.2}")
+    }
+}
+
+/// Writes rows as columns, right-aligned except the first column when
+/// `label_column` is set.
+fn write_table(
+    f: &mut fmt::Formatter<'_>,
+    rows: &[Vec<String>],
+    label_column: bool,
+) -> fmt::Result {
+    let cols = rows.iter().map(Vec::len).max().unwrap_or(0);
+    let widths: Vec<usize> = (0..cols)
+        .map(|c| {
+            rows.iter()
+                .filter_map(|r| r.get(c))
+                .map(|s| s.chars().count())
+                .max()
+                .unwrap_or(0)
+        })
+        .collect();
+    for row in rows {
+        let mut line = String::from("  ");
+        for (c, cell) in row.iter().enumerate() {
+            let pad = widths[c] - cell.chars().count();
+            if c == 0 && label_column {
+                line.push_str(cell);
+                line.push_str(&" ".repeat(pad));
+            } else {
+                if c > 0 {
+                    line.push_str("  ");
+                }
+                line.push_str(&" ".repeat(pad));
+                line.push_str(cell);
+            }
+        }
+        writeln!(f, "{}", line.trim_end())?;
+    }
+    Ok(())
+}
+
+const LABEL: usize = 16;
+
+/// `1 job`, `2 jobs`.
+fn jobs(n: u64) -> String {
+    if n == 1 {
+        "1 job".to_string()
+    } else {
+        format!("{n} jobs")
+    }
+}
+
+impl fmt::Display for LogSummary {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(f, "Header")?;
+        for (k, v) in &self.header {
+            writeln!(f, "  {k:<LABEL$} {v}")?;
+        }
+
+        writeln!(f, "Jobs")?;
+        writeln!(f, "  {:<LABEL$} {}", "data lines", self.jobs)?;
+        if self.blank_lines > 0 {
+            writeln!(f, "  {:<LABEL$} {}", "blank lines", self.blank_lines)?;
+        }
+
+        writeln!(f, "Time span")?;
+        let width = [self.first_submit, self.last_submit]
+            .iter()
+            .flatten()
+            .map(|s| num(*s).len())
+            .max()
+            .unwrap_or(0);
+        let when = |s: Option<f64>, d: &Option<String>| match (s, d) {
+            (Some(s), Some(d)) => format!("{:>width$} s  {d}", num(s)),
+            (Some(s), None) => format!("{:>width$} s", num(s)),
+            _ => "-".to_string(),
+        };
+        writeln!(
+            f,
+            "  {:<LABEL$} {}",
+            "first submit",
+            when(self.first_submit, &self.first_date)
+        )?;
+        writeln!(
+            f,
+            "  {:<LABEL$} {}",
+            "last submit",
+            when(self.last_submit, &self.last_date)
+        )?;
+        if let Some(d) = self.span_days {
+            writeln!(f, "  {:<LABEL$} {d:.1} days", "span")?;
+        }
+        writeln!(f, "  {:<LABEL$} {}", "dates in zone", self.zone)?;
+        if let Some(n) = &self.zone_note {
+            writeln!(f, "  note: {n}")?;
+        }
+
+        writeln!(f, "Distributions (nearest-rank percentiles)")?;
+        let mut rows = vec![
+            [
+                "", "jobs", "min", "p25", "median", "p75", "p90", "p99", "max", "mean",
+            ]
+            .map(String::from)
+            .to_vec(),
+        ];
+        for (label, d) in [
+            ("size (processors)", &self.size),
+            ("run time (s)", &self.run_time),
+        ] {
+            match d {
+                Some(d) => rows.push(vec![
+                    label.to_string(),
+                    d.count.to_string(),
+                    num(d.min),
+                    num(d.p25),
+                    num(d.median),
+                    num(d.p75),
+                    num(d.p90),
+                    num(d.p99),
+                    num(d.max),
+                    format!("{:.1}", d.mean),
+                ]),
+                None => rows.push(vec![label.to_string(), "0".to_string()]),
+            }
+        }
+        write_table(f, &rows, true)?;
+        if self.size_unknown > 0 || self.run_time_unknown > 0 {
+            writeln!(
+                f,
+                "  (not counted: {} of unknown size, {} of unknown run time)",
+                jobs(self.size_unknown),
+                jobs(self.run_time_unknown)
+            )?;
+        }
+
+        writeln!(
+            f,
+            "Jobs per day (every calendar day from first to last submission)"
+        )?;
+        match &self.per_day {
+            Some(d) => {
+                let rows = vec![
+                    ["days", "mean", "median", "max", "busiest day"]
+                        .map(String::from)
+                        .to_vec(),
+                    vec![
+                        d.days.to_string(),
+                        format!("{:.1}", d.mean),
+                        d.median.to_string(),
+                        d.max.to_string(),
+                        d.max_day.clone(),
+                    ],
+                ];
+                write_table(f, &rows, false)?;
+            }
+            None => writeln!(f, "  -")?,
+        }
+
+        writeln!(
+            f,
+            "Simulation filter (submit ≥ 0, run time > 0, processors > 0)"
+        )?;
+        let indent = |r: &FilterReport| r.to_string().replace('\n', "\n  ");
+        writeln!(f, "  {:<LABEL$} {}", "any size:", indent(&self.filter))?;
+        writeln!(
+            f,
+            "  {:<LABEL$} {}",
+            format!("≤ {ENV_A_MAX_PROCESSORS} procs:"),
+            indent(&self.filter_env_a)
+        )?;
+
+        if !self.skipped.is_empty() {
+            writeln!(f, "Lenient mode")?;
+            writeln!(f, "  {}", self.skipped.to_string().replace('\n', "\n  "))?;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::swf::{ReadOptions, read_from};
+    use std::io::Cursor;
+
+    const LOG: &str = "; UnixStartTime: 1296571124
+; TimeZoneString: Europe/Paris
+; MaxProcs: 64
+1 0 0 10 4 -1 -1 4 20 -1 1 1 1 -1 1 1 -1 -1
+2 60 0 0 2 -1 -1 2 20 -1 1 1 1 -1 1 1 -1 -1
+3 86400 0 30 8 -1 -1 -1 20 -1 1 1 1 -1 1 1 -1 -1
+4 259200 0 -1 -1 -1 -1 -1 20 -1 1 1 1 -1 1 1 -1 -1
+5 259300 0 40 5000 -1 -1 5000 20 -1 1 1 1 -1 1 1 -1 -1
+";
+
+    fn log() -> SwfLog {
+        read_from(Cursor::new(LOG), "t.swf", &ReadOptions::default()).unwrap()
+    }
+
+    #[test]
+    fn distribution_uses_nearest_rank() {
+        let mut v: Vec<f64> = (1..=100).map(f64::from).collect();
+        let d = Distribution::of(&mut v).unwrap();
+        assert_eq!(
+            (d.min, d.p25, d.median, d.p90, d.p99, d.max),
+            (1.0, 25.0, 50.0, 90.0, 99.0, 100.0)
+        );
+        assert_eq!(d.mean, 50.5);
+        assert!(Distribution::of(&mut []).is_none());
+    }
+
+    #[test]
+    fn days_from_civil_matches_known_dates() {
+        assert_eq!(days_from_civil(1970, 1, 1), 0);
+        assert_eq!(days_from_civil(2000, 3, 1), 11_017);
+        assert_eq!(days_from_civil(1969, 12, 31), -1);
+    }
+
+    #[test]
+    fn summary_counts_jobs_dates_and_filters() {
+        let s = summarize(&log());
+        assert_eq!(s.jobs, 5);
+        assert_eq!(s.first_date.as_deref(), Some("2011-02-01 15:38:44 CET"));
+        assert_eq!(s.zone, "Europe/Paris");
+        assert_eq!(s.span_days, Some(259300.0 / 86400.0));
+        assert_eq!(s.size_unknown, 1);
+        assert_eq!(s.run_time_unknown, 1);
+        assert_eq!(s.size.unwrap().max, 5000.0);
+        // Local days 02-01 (2 jobs), 02-02 (1), 02-03 (0), 02-04 (2).
+        let d = s.per_day.clone().unwrap();
+        assert_eq!((d.days, d.max, d.median), (4, 2, 1));
+        assert_eq!(d.max_day, "2011-02-01");
+        assert_eq!(s.filter.kept, 3);
+        assert_eq!(s.filter.run_time_zero, 1);
+        assert_eq!(s.filter.run_time_unknown, 1);
+        assert_eq!(s.filter_env_a.kept, 2);
+        assert_eq!(s.filter_env_a.too_many_processors, 1);
+        let text = s.to_string();
+        assert!(text.contains("MaxProcs         64"), "{text}");
+    }
+
+    #[test]
+    fn unknown_zone_falls_back_to_utc_and_says_so() {
+        let text = LOG.replace("Europe/Paris", "Mars/Olympus");
+        let log = read_from(Cursor::new(text), "t.swf", &ReadOptions::default()).unwrap();
+        let s = summarize(&log);
+        assert_eq!(s.zone, "UTC");
+        assert!(s.zone_note.unwrap().contains("Mars/Olympus"));
+        assert_eq!(s.first_date.as_deref(), Some("2011-02-01 14:38:44 UTC"));
+    }
+}

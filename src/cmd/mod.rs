@@ -1,0 +1,6 @@
+//! One file per subcommand (STYLE.md, after xsv): each owns its arguments
+//! (clap `Args`) and a `run` function.
+
+pub mod heuristics;
+pub mod info;
+pub mod replay;

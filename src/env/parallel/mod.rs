@@ -1,0 +1,101 @@
+//! Environment A: heterogeneous parallel clusters, node-level allocation,
+//! value-based scheduling with soft and hard deadlines (Khemka, Machovec,
+//! Blandin, Siegel et al., "Resource management in heterogeneous parallel
+//! computing environments with soft and hard deadlines", MISTA 2015;
+//! SPEC §3.A).
+//!
+//! The [`engine`] runs the discrete-event simulation: mapping events when
+//! tasks arrive and when nodes become free, dropping, then one
+//! [`Heuristic`] call. Heuristics see a [`MappingEvent`]: the clock, the
+//! mappable tasks and slot queries on the cluster timelines, and answer with
+//! "start this task now", "reserve that slot" or "hold that slot with a
+//! place-holder".
+
+pub mod cmq;
+pub mod easy;
+pub mod engine;
+pub mod max_value;
+
+pub use engine::{MappingEvent, RunResult, TaskOutcome, TaskStatus, simulate};
+
+use crate::workload::Scenario;
+
+/// A mapping heuristic of environment A.
+pub trait Heuristic: Send {
+    /// Maps (starts, reserves or place-holds) some of `event`'s mappable
+    /// tasks. Tasks it leaves alone stay mappable.
+    fn map(&mut self, event: &mut MappingEvent<'_>);
+}
+
+/// One entry of the heuristic registry.
+pub struct HeuristicInfo {
+    /// CLI name.
+    pub name: &'static str,
+    /// One-line description.
+    pub summary: &'static str,
+    /// Builds a fresh instance for one scenario.
+    pub build: fn(&Scenario) -> Box<dyn Heuristic>,
+}
+
+/// Every heuristic of environment A, in the order of the paper's figures.
+pub const HEURISTICS: &[HeuristicInfo] = &[
+    HeuristicInfo {
+        name: "easy",
+        summary: "EASY backfilling: arrival order, one reservation, backfill only what starts now without delaying it",
+        build: |_| Box::new(easy::Backfilling::easy()),
+    },
+    HeuristicInfo {
+        name: "conservative",
+        summary: "Conservative backfilling: arrival order, every task that cannot start now gets a reservation",
+        build: |_| Box::new(easy::Backfilling::conservative()),
+    },
+    HeuristicInfo {
+        name: "cmq",
+        summary: "Conservative Multiple Queues: small/medium/large queues by resource use, round robin 1 large, 4 medium, 8 small",
+        build: |s| Box::new(cmq::MultipleQueues::new(s)),
+    },
+    HeuristicInfo {
+        name: "maxvalue",
+        summary: "Maximum Value: Min-Min on value at completion; slots in the future are reservations",
+        build: |_| Box::new(max_value::MinMin::new(max_value::Objective::Value, max_value::Mode::Reserve)),
+    },
+    HeuristicInfo {
+        name: "maxvpr",
+        summary: "Maximum Value-per-Resource: Min-Min on value / (ETC x charged cores); future slots are reservations",
+        build: |_| Box::new(max_value::MinMin::new(max_value::Objective::ValuePerResource, max_value::Mode::Reserve)),
+    },
+    HeuristicInfo {
+        name: "maxvalue-ph",
+        summary: "Maximum Value with place-holders: future slots only block this mapping event, tasks are decided again later",
+        build: |_| Box::new(max_value::MinMin::new(max_value::Objective::Value, max_value::Mode::PlaceHolder)),
+    },
+    HeuristicInfo {
+        name: "maxvpr-ph",
+        summary: "Maximum Value-per-Resource with place-holders (the paper's best heuristic)",
+        build: |_| {
+            Box::new(max_value::MinMin::new(
+                max_value::Objective::ValuePerResource,
+                max_value::Mode::PlaceHolder,
+            ))
+        },
+    },
+];
+
+/// Looks a heuristic up by CLI name.
+///
+/// # Errors
+/// [`UnknownHeuristic`] listing the valid names.
+pub fn heuristic(name: &str) -> Result<&'static HeuristicInfo, UnknownHeuristic> {
+    HEURISTICS
+        .iter()
+        .find(|h| h.name.eq_ignore_ascii_case(name))
+        .ok_or_else(|| UnknownHeuristic { name: name.to_string() })
+}
+
+/// A heuristic name that is not in the registry.
+#[derive(Debug, Clone, thiserror::Error)]
+#[error("unknown heuristic `{name}`; valid names: {}", HEURISTICS.iter().map(|h| h.name).collect::<Vec<_>>().join(", "))]
+pub struct UnknownHeuristic {
+    /// The name given.
+    pub name: String,
+}

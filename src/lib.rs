@@ -1,0 +1,17 @@
+//! swftool: replay Standard Workload Format (SWF) job logs of the Parallel
+//! Workloads Archive through schedulers and measure what each earns.
+//!
+//! Layout (STYLE.md): [`swf`] reads and writes logs; [`catalog`] finds them
+//! by short name; [`model`] holds tasks, value functions, ETC and systems;
+//! [`workload`] turns a log into scenarios; [`sim`] is the simulation core
+//! (node timelines, slot search, invariants); [`env`] holds the scheduling
+//! environments and their heuristics; [`metrics`] turns runs into tables.
+
+pub mod catalog;
+pub mod cmd;
+pub mod env;
+pub mod metrics;
+pub mod model;
+pub mod sim;
+pub mod swf;
+pub mod workload;

@@ -1,0 +1,39 @@
+//! The `swftool` binary: parses arguments, dispatches to `swftool::cmd`, and
+//! turns errors into one clear message and exit code 1 (2 for usage errors,
+//! from clap).
+
+use clap::{Parser, Subcommand};
+use swftool::cmd;
+
+/// Replay Standard Workload Format (SWF) HPC job logs through schedulers and
+/// measure what each one earns.
+#[derive(Debug, Parser)]
+#[command(name = "swftool", version, about, long_about = None)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Header, job count, time span, size and run-time distributions, and what a simulation filters out.
+    #[command(after_help = "Examples:\n  swftool info curie\n  swftool info datastar sdsc-sp2 ./my.swf.gz")]
+    Info(cmd::info::InfoArgs),
+    /// Replay days of a log through environment A heuristics (value-based, heterogeneous clusters).
+    Replay(cmd::replay::ReplayArgs),
+    /// List every heuristic name with one line each.
+    Heuristics(cmd::heuristics::HeuristicsArgs),
+}
+
+fn main() {
+    let cli = Cli::parse();
+    let result = match &cli.command {
+        Command::Info(a) => cmd::info::run(a),
+        Command::Replay(a) => cmd::replay::run(a),
+        Command::Heuristics(a) => cmd::heuristics::run(a),
+    };
+    if let Err(e) = result {
+        eprintln!("error: {e:#}");
+        std::process::exit(1);
+    }
+}

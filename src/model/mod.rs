@@ -1,0 +1,16 @@
+//! The shared scheduling model (SPEC §2): tasks, value functions, ETC
+//! matrices drawn by the COV method, and heterogeneous system descriptions.
+//!
+//! Times are `f64` seconds on the log's clock (seconds since the log's
+//! `UnixStartTime`); values are in value units (the paper's unit-less
+//! "value"); sizes are cores and nodes.
+
+pub mod etc;
+pub mod rng;
+pub mod system;
+pub mod task;
+pub mod value;
+
+pub use system::{Cluster, System};
+pub use task::Task;
+pub use value::ValueFunction;

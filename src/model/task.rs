@@ -1,0 +1,47 @@
+//! Tasks: one SWF job turned into a unit of work for a scheduler (SPEC §2).
+
+use super::system::System;
+use super::value::ValueFunction;
+
+/// One task of a scenario.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Task {
+    /// Job number from the SWF log (field 1).
+    pub job_number: i64,
+    /// Arrival (submit) time, s on the log's clock.
+    pub arrival: f64,
+    /// Cores requested.
+    pub cores: u32,
+    /// Estimated time to compute on each cluster, s (one entry per cluster).
+    pub etc: Vec<f64>,
+    /// Value function over completion time.
+    pub value: ValueFunction,
+    /// Whether the task counts in the results (arrives inside the 24-hour
+    /// window) or only warms the system up.
+    pub counted: bool,
+}
+
+impl Task {
+    /// Mean of the ETC row over all clusters, s (the paper's "average
+    /// execution time").
+    pub fn average_etc(&self) -> f64 {
+        self.etc.iter().sum::<f64>() / self.etc.len().max(1) as f64
+    }
+
+    /// Shortest ETC over the clusters the task fits on, s, with the cluster
+    /// index; `None` when it fits on no cluster.
+    pub fn fastest(&self, system: &System) -> Option<(usize, f64)> {
+        let mut best: Option<(usize, f64)> = None;
+        for (j, c) in system.clusters.iter().enumerate() {
+            if c.fits(self.cores) && best.is_none_or(|(_, e)| self.etc[j] < e) {
+                best = Some((j, self.etc[j]));
+            }
+        }
+        best
+    }
+
+    /// Resources used on cluster `j`: R = ETC·NC (core-seconds).
+    pub fn resources_on(&self, system: &System, j: usize) -> f64 {
+        self.etc[j] * system.clusters[j].charged_cores(self.cores) as f64
+    }
+}

@@ -1,0 +1,7 @@
+//! The simulation core shared by the environments: node sets, node
+//! timelines with slot search, and the invariant checker every test runs on
+//! every simulated schedule.
+
+pub mod invariants;
+pub mod nodeset;
+pub mod timeline;

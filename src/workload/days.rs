@@ -1,0 +1,182 @@
+//! Days of a log: which 24-hour windows a scenario can use, and how the
+//! standard 48 are chosen.
+//!
+//! A day runs from local midnight (in the log's `TimeZoneString` zone, from
+//! its `UnixStartTime`; UTC and the log's own clock when either is missing)
+//! for 24 hours. A day is a *candidate* when the log has submissions both
+//! 4 hours before its midnight (the warm-up) and after its end, and at least
+//! one usable job arrives inside it. `select(n)` takes n candidates evenly
+//! spaced over the log: candidate number ⌊(2i+1)·N / 2n⌋ for i = 0..n, N the
+//! number of candidates, so the days cover the whole log and the same log
+//! always gives the same days.
+
+use std::path::Path;
+
+use crate::swf::{self, FilterReport, SimJob, SwfLog};
+
+/// One calendar day of a log.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct DayWindow {
+    /// Local date, `YYYY-MM-DD` (UTC when the log has no time zone).
+    pub date: String,
+    /// Local midnight, s on the log's clock.
+    pub start: f64,
+    /// Jobs arriving in `[start, start + 24 h)` that a simulation can use.
+    pub jobs: usize,
+}
+
+/// A log prepared for environment A: its usable jobs, sorted by submit
+/// time, and its candidate days.
+#[derive(Debug, Clone)]
+pub struct Workload {
+    /// Name of the log file (for reports).
+    pub name: String,
+    /// Usable jobs (simulation filter, at most 4,096 cores), by submit time.
+    pub jobs: Vec<SimJob>,
+    /// What the simulation filter removed, by reason.
+    pub filter: FilterReport,
+    /// Processor count of the log's machine (header `MaxProcs`, else
+    /// `MaxNodes`, else the largest job), cores.
+    pub max_procs: f64,
+    /// Longest run time in the log (s), the top of the value interpolation.
+    pub max_run_time: f64,
+    /// Candidate days, in time order.
+    pub candidates: Vec<DayWindow>,
+}
+
+/// Hours of warm-up before each day (SPEC §3.A).
+pub const WARMUP_SECONDS: f64 = 4.0 * 3600.0;
+/// Length of the counted window.
+pub const DAY_SECONDS: f64 = 24.0 * 3600.0;
+/// Largest task (cores) environment A keeps.
+pub const MAX_TASK_CORES: i64 = 4096;
+
+impl Workload {
+    /// Reads `path` (strict SWF) and prepares it.
+    ///
+    /// # Errors
+    /// Any [`swf::SwfError`] of the reader.
+    pub fn from_path(path: &Path, opts: &swf::ReadOptions) -> Result<Workload, swf::SwfError> {
+        let log = swf::read_log(path, opts)?;
+        Ok(Workload::from_log(&log))
+    }
+
+    /// Prepares a parsed log.
+    pub fn from_log(log: &SwfLog) -> Workload {
+        let (mut jobs, filter) = swf::simulation_jobs(&log.jobs, Some(MAX_TASK_CORES));
+        jobs.sort_by(|a, b| {
+            a.submit_time
+                .total_cmp(&b.submit_time)
+                .then(a.job_number.cmp(&b.job_number))
+        });
+        let max_run_time = log
+            .jobs
+            .iter()
+            .map(|j| j.run_time)
+            .fold(1.0_f64, f64::max);
+        let max_procs = log
+            .header
+            .max_procs()
+            .or(log.header.max_nodes())
+            .filter(|&p| p > 0)
+            .map(|p| p as f64)
+            .unwrap_or_else(|| log.jobs.iter().map(|j| j.processors()).max().unwrap_or(1).max(1) as f64);
+        let candidates = candidate_days(
+            &jobs,
+            log.header.unix_start_time(),
+            log.header.time_zone_string(),
+        );
+        Workload {
+            name: log.name.clone(),
+            jobs,
+            filter,
+            max_procs,
+            max_run_time,
+            candidates,
+        }
+    }
+
+    /// `n` candidate days evenly spaced over the log (all of them when there
+    /// are fewer than `n`).
+    pub fn select(&self, n: usize) -> Vec<DayWindow> {
+        let total = self.candidates.len();
+        if n >= total {
+            return self.candidates.clone();
+        }
+        (0..n)
+            .map(|i| self.candidates[(2 * i + 1) * total / (2 * n)].clone())
+            .collect()
+    }
+
+    /// The candidate day with local date `date` (`YYYY-MM-DD`).
+    pub fn day_by_date(&self, date: &str) -> Option<DayWindow> {
+        self.candidates.iter().find(|d| d.date == date).cloned()
+    }
+
+    /// Jobs arriving in `[from, to)` s, in submit order.
+    pub fn jobs_between(&self, from: f64, to: f64) -> &[SimJob] {
+        let lo = self.jobs.partition_point(|j| j.submit_time < from);
+        let hi = self.jobs.partition_point(|j| j.submit_time < to);
+        &self.jobs[lo..hi]
+    }
+}
+
+/// Local midnights covering the log, as (date, start on the log clock).
+fn midnights(first: f64, last: f64, unix_start: Option<i64>, tz: Option<&str>) -> Vec<(String, f64)> {
+    let mut out = Vec::new();
+    let (Some(origin), Some(zone)) = (unix_start, tz.and_then(|n| jiff::tz::TimeZone::get(n).ok())) else {
+        // No absolute clock: days are multiples of 86,400 s of the log's clock,
+        // dated from 1970-01-01 + day number when there is an origin.
+        let origin = unix_start.unwrap_or(0);
+        let mut d = ((first + origin as f64) / DAY_SECONDS).floor() as i64;
+        loop {
+            let start = d as f64 * DAY_SECONDS - origin as f64;
+            if start > last {
+                break;
+            }
+            let date = jiff::Timestamp::from_second(d * 86_400)
+                .map(|t| t.to_zoned(jiff::tz::TimeZone::UTC).date().to_string())
+                .unwrap_or_else(|_| format!("day-{d}"));
+            out.push((date, start));
+            d += 1;
+        }
+        return out;
+    };
+    let Ok(first_ts) = jiff::Timestamp::from_second(origin + first.floor() as i64) else {
+        return out;
+    };
+    let mut date = first_ts.to_zoned(zone.clone()).date();
+    loop {
+        let Ok(z) = date.to_zoned(zone.clone()) else { break };
+        let start = (z.timestamp().as_second() - origin) as f64;
+        if start > last {
+            break;
+        }
+        out.push((date.to_string(), start));
+        match date.tomorrow() {
+            Ok(d) => date = d,
+            Err(_) => break,
+        }
+    }
+    out
+}
+
+fn candidate_days(jobs: &[SimJob], unix_start: Option<i64>, tz: Option<&str>) -> Vec<DayWindow> {
+    let (Some(first), Some(last)) = (jobs.first(), jobs.last()) else {
+        return Vec::new();
+    };
+    let (first, last) = (first.submit_time, last.submit_time);
+    midnights(first, last, unix_start, tz)
+        .into_iter()
+        .filter(|(_, start)| start - WARMUP_SECONDS >= first && start + DAY_SECONDS <= last)
+        .filter_map(|(date, start)| {
+            let lo = jobs.partition_point(|j| j.submit_time < start);
+            let hi = jobs.partition_point(|j| j.submit_time < start + DAY_SECONDS);
+            (hi > lo).then_some(DayWindow {
+                date,
+                start,
+                jobs: hi - lo,
+            })
+        })
+        .collect()
+}

@@ -1,0 +1,8 @@
+//! Turning a log into scheduling scenarios (SPEC §3.A): choosing days,
+//! generating systems, ETC rows and value functions, all from seeded streams.
+
+pub mod days;
+pub mod scenario;
+
+pub use days::{DayWindow, Workload};
+pub use scenario::{Correlation, Heterogeneity, Oversubscription, Scenario, ScenarioParams};

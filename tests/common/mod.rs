@@ -1,0 +1,94 @@
+//! Helpers shared by the integration tests: hand-built environment A
+//! scenarios and runs that always pass through the invariant checker.
+#![allow(dead_code)]
+
+use swftool::env::parallel::{self, RunResult, TaskOutcome, simulate};
+use swftool::model::{Cluster, System, Task, ValueFunction};
+use swftool::sim::invariants;
+use swftool::workload::{DayWindow, Scenario, ScenarioParams};
+
+/// Path of the shared real logs.
+pub fn traces_dir() -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/traces")
+}
+
+/// A task spec: (job number, arrival s, cores, ETC row, start value, soft, hard).
+pub struct Spec {
+    pub job: i64,
+    pub arrival: f64,
+    pub cores: u32,
+    pub etc: Vec<f64>,
+    pub value: f64,
+    pub soft: f64,
+    pub hard: f64,
+}
+
+/// A task that keeps its full value for a very long time.
+pub fn loose(job: i64, arrival: f64, cores: u32, etc: Vec<f64>, value: f64) -> Spec {
+    Spec {
+        job,
+        arrival,
+        cores,
+        etc,
+        value,
+        soft: 1e7,
+        hard: 2e7,
+    }
+}
+
+/// Builds a scenario on `clusters` (nodes, cores per node); every task counted.
+pub fn scenario(clusters: &[(u32, u32)], specs: Vec<Spec>) -> Scenario {
+    let tasks = specs
+        .into_iter()
+        .map(|s| Task {
+            job_number: s.job,
+            arrival: s.arrival,
+            cores: s.cores,
+            etc: s.etc,
+            value: ValueFunction::Linear {
+                start_value: s.value,
+                final_value: s.value / 2.0,
+                soft_deadline: s.soft,
+                hard_deadline: s.hard,
+            },
+            counted: true,
+        })
+        .collect();
+    Scenario {
+        day: DayWindow {
+            date: "hand-built".into(),
+            start: 0.0,
+            jobs: 0,
+        },
+        seed: 0,
+        system: System {
+            clusters: clusters
+                .iter()
+                .map(|&(nodes, cores_per_node)| Cluster { cores_per_node, nodes })
+                .collect(),
+        },
+        tasks,
+        params: ScenarioParams::default(),
+    }
+}
+
+/// Runs heuristic `name` on `sc` and asserts every schedule invariant.
+pub fn run(sc: &Scenario, name: &str) -> RunResult {
+    let h = parallel::heuristic(name).expect("known heuristic");
+    let mut heuristic = (h.build)(sc);
+    let r = simulate(sc, heuristic.as_mut());
+    let v = invariants::check(sc, &r);
+    assert!(v.is_empty(), "{name}: invariant violations: {v:#?}");
+    r
+}
+
+/// The outcome of the task with job number `job`.
+pub fn outcome<'a>(sc: &Scenario, r: &'a RunResult, job: i64) -> &'a TaskOutcome {
+    let i = sc.tasks.iter().position(|t| t.job_number == job).expect("job in scenario");
+    &r.outcomes[i]
+}
+
+/// Start time of job `job` (panics if it never started).
+pub fn start(sc: &Scenario, r: &RunResult, job: i64) -> f64 {
+    outcome(sc, r, job).start.unwrap_or_else(|| panic!("job {job} never started"))
+}
