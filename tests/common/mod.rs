@@ -13,6 +13,7 @@ pub fn traces_dir() -> std::path::PathBuf {
 }
 
 /// A task spec: (job number, arrival s, cores, ETC row, start value, soft, hard).
+#[derive(Debug, Clone)]
 pub struct Spec {
     pub job: i64,
     pub arrival: f64,

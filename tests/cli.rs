@@ -1,0 +1,76 @@
+//! The binary's user-facing behaviour: help, heuristic listing, errors.
+
+use std::process::Command;
+
+fn swftool(args: &[&str]) -> (bool, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_swftool"))
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .args(args)
+        .output()
+        .expect("swftool runs");
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn heuristics_lists_all_seven() {
+    let (ok, out, _) = swftool(&["heuristics"]);
+    assert!(ok);
+    for name in ["easy", "conservative", "cmq", "maxvalue", "maxvpr", "maxvalue-ph", "maxvpr-ph"] {
+        assert!(out.lines().any(|l| l.trim_start().starts_with(name)), "{name} missing:\n{out}");
+    }
+}
+
+#[test]
+fn a_wrong_heuristic_name_lists_the_valid_ones() {
+    let (ok, _, err) = swftool(&["replay", "curie", "--heuristic", "maxvalu"]);
+    assert!(!ok);
+    assert!(err.contains("unknown heuristic `maxvalu`"), "{err}");
+    assert!(err.contains("maxvpr-ph"), "{err}");
+}
+
+#[test]
+fn an_unknown_log_says_where_it_looked() {
+    let (ok, _, err) = swftool(&["replay", "no-such-log", "--heuristic", "easy"]);
+    assert!(!ok);
+    assert!(err.contains("no-such-log"), "{err}");
+    assert!(err.contains("../shared/traces"), "{err}");
+}
+
+#[test]
+fn a_day_out_of_range_is_an_error() {
+    let (ok, _, err) = swftool(&["replay", "curie", "-H", "easy", "--day", "48"]);
+    assert!(!ok);
+    assert!(err.contains("48 standard days"), "{err}");
+}
+
+#[test]
+fn info_prints_the_header_and_the_filter_report() {
+    let (ok, out, err) = swftool(&["info", "kth-sp2"]);
+    assert!(ok, "{err}");
+    assert!(out.contains("28476"), "{out}");
+    assert!(out.contains("MaxProcs"), "{out}");
+}
+
+#[test]
+fn replay_prints_the_summary_table() {
+    let dir = tempfile::tempdir().unwrap();
+    let out_dir = dir.path().join("r");
+    let (ok, out, err) = swftool(&[
+        "replay",
+        "curie",
+        "--heuristic",
+        "maxvpr-ph",
+        "--out",
+        out_dir.to_str().unwrap(),
+    ]);
+    assert!(ok, "{err}");
+    assert!(out.contains("2012-06-14"), "{out}");
+    assert!(out.contains("% bound"), "{out}");
+    for f in ["jobs.csv", "jobs.parquet", "summary.csv", "summary.parquet", "timing.csv", "manifest.json"] {
+        assert!(out_dir.join(f).exists(), "{f} missing");
+    }
+}

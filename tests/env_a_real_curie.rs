@@ -1,0 +1,82 @@
+//! Environment A on real Curie days: exact known figures of the scenario
+//! and the schedule invariants on every heuristic's schedule.
+
+mod common;
+
+use common::traces_dir;
+use swftool::cmd::replay::{DEFAULT_DAY, STANDARD_DAYS};
+use swftool::env::parallel::{HEURISTICS, TaskStatus, simulate};
+use swftool::metrics::summarize;
+use swftool::sim::invariants;
+use swftool::swf::ReadOptions;
+use swftool::workload::{Oversubscription, Scenario, ScenarioParams, Workload};
+
+fn curie() -> Workload {
+    Workload::from_path(&traces_dir().join("CEA-Curie-2011-2.1-cln.swf.gz"), &ReadOptions::default())
+        .expect("Curie parses")
+}
+
+#[test]
+fn curie_standard_days_are_fixed() {
+    let w = curie();
+    // 312,826 jobs; 17,286 with run time 0 and 7,209 above 4,096 cores removed.
+    assert_eq!(w.jobs.len(), 288_331);
+    assert_eq!(w.filter.input, 312_826);
+    assert_eq!(w.max_procs, 93_312.0);
+    let days = w.select(STANDARD_DAYS);
+    assert_eq!(days.len(), 48);
+    assert_eq!(days[DEFAULT_DAY].date, "2012-06-14");
+    // strictly increasing, distinct
+    assert!(days.windows(2).all(|d| d[0].start < d[1].start));
+    // every standard day is a local midnight in Europe/Paris: 22:00 or 23:00 UTC
+    for d in &days {
+        let utc = (1_296_571_124 + d.start as i64).rem_euclid(86_400);
+        assert!(utc == 22 * 3600 || utc == 23 * 3600, "{} starts at {utc} s UTC", d.date);
+    }
+}
+
+#[test]
+fn every_heuristic_keeps_the_invariants_on_a_real_curie_day() {
+    let w = curie();
+    let day = w.select(STANDARD_DAYS)[DEFAULT_DAY].clone();
+    let sc = Scenario::build(&w, &day, ScenarioParams::default(), 1).unwrap();
+    assert_eq!(sc.counted(), 3302);
+    assert_eq!(sc.tasks.len(), 3302 + 38);
+    for h in HEURISTICS {
+        let mut heuristic = (h.build)(&sc);
+        let run = simulate(&sc, heuristic.as_mut());
+        let v = invariants::check(&sc, &run);
+        assert!(v.is_empty(), "{}: {:?}", h.name, &v[..v.len().min(5)]);
+        let s = summarize(&w.name, h.name, 1, &sc, &run);
+        assert_eq!(s.tasks_counted, 3302);
+        assert_eq!(s.tasks_completed + s.tasks_dropped + s.tasks_unfinished, 3302);
+        assert!(s.value_earned > 0.0 && s.value_earned <= s.value_bound, "{}", h.name);
+        assert!(s.mapping_events > 0);
+    }
+}
+
+#[test]
+fn value_aware_heuristics_never_complete_a_task_for_nothing() {
+    // Max Value and Max VPR only commit to slots that earn value, and
+    // reservations never move, so every task they complete earns > 0.
+    let w = curie();
+    let days = w.select(STANDARD_DAYS);
+    let params = ScenarioParams {
+        oversubscription: Oversubscription::Higher,
+        ..ScenarioParams::default()
+    };
+    for day in [&days[10], &days[30]] {
+        let sc = Scenario::build(&w, day, params, 3).unwrap();
+        for name in ["maxvalue", "maxvpr", "maxvalue-ph", "maxvpr-ph"] {
+            let h = swftool::env::parallel::heuristic(name).unwrap();
+            let mut heuristic = (h.build)(&sc);
+            let run = simulate(&sc, heuristic.as_mut());
+            assert!(invariants::check(&sc, &run).is_empty(), "{name}");
+            for (t, o) in sc.tasks.iter().zip(&run.outcomes) {
+                if o.status == TaskStatus::Completed {
+                    assert!(o.value > 0.0, "{name}: job {} completed for nothing", t.job_number);
+                }
+            }
+        }
+    }
+}
