@@ -54,5 +54,11 @@ fn parse_curie(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, parse_curie);
+// No HTML plots: criterion's plotters backend wants system fonts, and the
+// figures would not be read anyway; the numbers go to the terminal.
+criterion_group! {
+    name = benches;
+    config = Criterion::default().without_plots();
+    targets = parse_curie
+}
 criterion_main!(benches);

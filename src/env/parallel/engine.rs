@@ -329,11 +329,21 @@ pub fn simulate(scenario: &Scenario, heuristic: &mut dyn Heuristic) -> RunResult
         reservations: 0,
         counted_open: scenario.tasks.iter().filter(|t| t.counted).count(),
     };
+    // Arrival order (then job number); scenarios are normally sorted already.
+    let mut arrivals: Vec<usize> = (0..n).collect();
+    arrivals.sort_by(|&a, &b| {
+        let (x, y) = (&scenario.tasks[a], &scenario.tasks[b]);
+        x.arrival
+            .total_cmp(&y.arrival)
+            .then(x.job_number.cmp(&y.job_number))
+    });
     let mut events = Vec::new();
     let mut next_arrival = 0;
     let mut now = f64::NEG_INFINITY;
     while e.counted_open > 0 {
-        let t_arr = scenario.tasks.get(next_arrival).map(|t| t.arrival);
+        let t_arr = arrivals
+            .get(next_arrival)
+            .map(|&i| scenario.tasks[i].arrival);
         let t_evt = e.heap.peek().map(|ev| ev.time);
         let t = match (t_arr, t_evt) {
             (None, None) => break,
@@ -356,10 +366,12 @@ pub fn simulate(scenario: &Scenario, heuristic: &mut dyn Heuristic) -> RunResult
                 }
             }
         }
-        while let Some(task) = scenario.tasks.get(next_arrival).filter(|task| task.arrival == t) {
-            let _ = task;
-            e.state[next_arrival] = State::Mappable;
-            e.mappable.push(next_arrival);
+        while let Some(&i) = arrivals
+            .get(next_arrival)
+            .filter(|&&i| scenario.tasks[i].arrival == t)
+        {
+            e.state[i] = State::Mappable;
+            e.mappable.push(i);
             next_arrival += 1;
             trigger = true;
         }
