@@ -39,7 +39,11 @@ fn bench(c: &mut Criterion) {
         let run = simulate(&sc, heuristic.as_mut());
         let n = run.events.len().max(1) as f64;
         let mean = run.events.iter().map(|e| e.heuristic_seconds).sum::<f64>() / n;
-        let max = run.events.iter().map(|e| e.heuristic_seconds).fold(0.0, f64::max);
+        let max = run
+            .events
+            .iter()
+            .map(|e| e.heuristic_seconds)
+            .fold(0.0, f64::max);
         eprintln!(
             "{:<12} mapping events {:>6}  mean {:>8.3} ms/event  max {:>8.3} ms/event",
             h.name,

@@ -19,8 +19,19 @@ fn swftool(args: &[&str]) -> (bool, String, String) {
 fn heuristics_lists_all_seven() {
     let (ok, out, _) = swftool(&["heuristics"]);
     assert!(ok);
-    for name in ["easy", "conservative", "cmq", "maxvalue", "maxvpr", "maxvalue-ph", "maxvpr-ph"] {
-        assert!(out.lines().any(|l| l.trim_start().starts_with(name)), "{name} missing:\n{out}");
+    for name in [
+        "easy",
+        "conservative",
+        "cmq",
+        "maxvalue",
+        "maxvpr",
+        "maxvalue-ph",
+        "maxvpr-ph",
+    ] {
+        assert!(
+            out.lines().any(|l| l.trim_start().starts_with(name)),
+            "{name} missing:\n{out}"
+        );
     }
 }
 
@@ -70,7 +81,14 @@ fn replay_prints_the_summary_table() {
     assert!(ok, "{err}");
     assert!(out.contains("2012-06-14"), "{out}");
     assert!(out.contains("% bound"), "{out}");
-    for f in ["jobs.csv", "jobs.parquet", "summary.csv", "summary.parquet", "timing.csv", "manifest.json"] {
+    for f in [
+        "jobs.csv",
+        "jobs.parquet",
+        "summary.csv",
+        "summary.parquet",
+        "timing.csv",
+        "manifest.json",
+    ] {
         assert!(out_dir.join(f).exists(), "{f} missing");
     }
 }

@@ -8,7 +8,16 @@ fn replay(out: &Path, threads: &str) {
     let traces = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/traces");
     let status = Command::new(env!("CARGO_BIN_EXE_swftool"))
         .env("SWFTOOL_TRACES", &traces)
-        .args(["replay", "curie", "--heuristic", "easy,maxvpr-ph", "--days", "3", "--seed", "42"])
+        .args([
+            "replay",
+            "curie",
+            "--heuristic",
+            "easy,maxvpr-ph",
+            "--days",
+            "3",
+            "--seed",
+            "42",
+        ])
         .args(["--threads", threads, "--out"])
         .arg(out)
         .status()
@@ -23,7 +32,13 @@ fn same_seed_same_bytes_with_any_thread_count() {
     let b = dir.path().join("b");
     replay(&a, "1");
     replay(&b, "2");
-    for f in ["jobs.csv", "jobs.parquet", "summary.csv", "summary.parquet", "manifest.json"] {
+    for f in [
+        "jobs.csv",
+        "jobs.parquet",
+        "summary.csv",
+        "summary.parquet",
+        "manifest.json",
+    ] {
         let x = std::fs::read(a.join(f)).unwrap();
         let y = std::fs::read(b.join(f)).unwrap();
         assert!(!x.is_empty(), "{f} is empty");

@@ -10,40 +10,41 @@ use swftool::env::parallel::HEURISTICS;
 
 fn specs() -> impl Strategy<Value = (Vec<(u32, u32)>, Vec<Spec>)> {
     let clusters = prop::collection::vec((1u32..6, prop::sample::select(vec![1u32, 2, 4])), 1..4);
-    clusters.prop_flat_map(|cl| {
-        let nc = cl.len();
-        let task = (
-            0u32..200,                                   // arrival
-            1u32..12,                                    // cores
-            prop::collection::vec(1u32..120, nc),        // ETC row
-            1u32..100,                                   // start value
-            0u32..200,                                   // soft slack
-            0u32..200,                                   // hard slack
-        );
-        (Just(cl), prop::collection::vec(task, 1..25))
-    })
-    .prop_map(|(cl, tasks)| {
-        let mut specs: Vec<Spec> = tasks
-            .into_iter()
-            .enumerate()
-            .map(|(i, (arr, cores, etc, v, soft, hard))| {
-                let etc: Vec<f64> = etc.into_iter().map(f64::from).collect();
-                let avg = etc.iter().sum::<f64>() / etc.len() as f64;
-                let soft_deadline = f64::from(arr) + avg + f64::from(soft);
-                Spec {
-                    job: i as i64 + 1,
-                    arrival: f64::from(arr),
-                    cores,
-                    etc,
-                    value: f64::from(v),
-                    soft: soft_deadline,
-                    hard: soft_deadline + f64::from(hard),
-                }
-            })
-            .collect();
-        specs.sort_by(|a, b| a.arrival.total_cmp(&b.arrival).then(a.job.cmp(&b.job)));
-        (cl, specs)
-    })
+    clusters
+        .prop_flat_map(|cl| {
+            let nc = cl.len();
+            let task = (
+                0u32..200,                            // arrival
+                1u32..12,                             // cores
+                prop::collection::vec(1u32..120, nc), // ETC row
+                1u32..100,                            // start value
+                0u32..200,                            // soft slack
+                0u32..200,                            // hard slack
+            );
+            (Just(cl), prop::collection::vec(task, 1..25))
+        })
+        .prop_map(|(cl, tasks)| {
+            let mut specs: Vec<Spec> = tasks
+                .into_iter()
+                .enumerate()
+                .map(|(i, (arr, cores, etc, v, soft, hard))| {
+                    let etc: Vec<f64> = etc.into_iter().map(f64::from).collect();
+                    let avg = etc.iter().sum::<f64>() / etc.len() as f64;
+                    let soft_deadline = f64::from(arr) + avg + f64::from(soft);
+                    Spec {
+                        job: i as i64 + 1,
+                        arrival: f64::from(arr),
+                        cores,
+                        etc,
+                        value: f64::from(v),
+                        soft: soft_deadline,
+                        hard: soft_deadline + f64::from(hard),
+                    }
+                })
+                .collect();
+            specs.sort_by(|a, b| a.arrival.total_cmp(&b.arrival).then(a.job.cmp(&b.job)));
+            (cl, specs)
+        })
 }
 
 proptest! {

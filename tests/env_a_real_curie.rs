@@ -12,8 +12,11 @@ use swftool::swf::ReadOptions;
 use swftool::workload::{Oversubscription, Scenario, ScenarioParams, Workload};
 
 fn curie() -> Workload {
-    Workload::from_path(&traces_dir().join("CEA-Curie-2011-2.1-cln.swf.gz"), &ReadOptions::default())
-        .expect("Curie parses")
+    Workload::from_path(
+        &traces_dir().join("CEA-Curie-2011-2.1-cln.swf.gz"),
+        &ReadOptions::default(),
+    )
+    .expect("Curie parses")
 }
 
 #[test]
@@ -31,7 +34,11 @@ fn curie_standard_days_are_fixed() {
     // every standard day is a local midnight in Europe/Paris: 22:00 or 23:00 UTC
     for d in &days {
         let utc = (1_296_571_124 + d.start as i64).rem_euclid(86_400);
-        assert!(utc == 22 * 3600 || utc == 23 * 3600, "{} starts at {utc} s UTC", d.date);
+        assert!(
+            utc == 22 * 3600 || utc == 23 * 3600,
+            "{} starts at {utc} s UTC",
+            d.date
+        );
     }
 }
 
@@ -49,8 +56,15 @@ fn every_heuristic_keeps_the_invariants_on_a_real_curie_day() {
         assert!(v.is_empty(), "{}: {:?}", h.name, &v[..v.len().min(5)]);
         let s = summarize(&w.name, h.name, 1, &sc, &run);
         assert_eq!(s.tasks_counted, 3302);
-        assert_eq!(s.tasks_completed + s.tasks_dropped + s.tasks_unfinished, 3302);
-        assert!(s.value_earned > 0.0 && s.value_earned <= s.value_bound, "{}", h.name);
+        assert_eq!(
+            s.tasks_completed + s.tasks_dropped + s.tasks_unfinished,
+            3302
+        );
+        assert!(
+            s.value_earned > 0.0 && s.value_earned <= s.value_bound,
+            "{}",
+            h.name
+        );
         assert!(s.mapping_events > 0);
     }
 }
@@ -74,7 +88,11 @@ fn value_aware_heuristics_never_complete_a_task_for_nothing() {
             assert!(invariants::check(&sc, &run).is_empty(), "{name}");
             for (t, o) in sc.tasks.iter().zip(&run.outcomes) {
                 if o.status == TaskStatus::Completed {
-                    assert!(o.value > 0.0, "{name}: job {} completed for nothing", t.job_number);
+                    assert!(
+                        o.value > 0.0,
+                        "{name}: job {} completed for nothing",
+                        t.job_number
+                    );
                 }
             }
         }

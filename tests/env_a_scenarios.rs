@@ -100,7 +100,10 @@ fn cmq_takes_tasks_in_its_round_robin_order() {
         .collect();
     by_start.sort_by(|a, b| a.0.total_cmp(&b.0));
     let order: Vec<i64> = by_start.iter().map(|x| x.1).collect();
-    assert_eq!(order, vec![1, 3, 4, 5, 6, 8, 9, 10, 11, 12, 13, 14, 15, 2, 7, 16, 17]);
+    assert_eq!(
+        order,
+        vec![1, 3, 4, 5, 6, 8, 9, 10, 11, 12, 13, 14, 15, 2, 7, 16, 17]
+    );
     // back to back on the single node
     assert_eq!(by_start[1].0, 100.0);
     assert_eq!(by_start[5].0, 100.0 + 4.0 * 50.0);
@@ -114,7 +117,10 @@ fn cmq_takes_tasks_in_its_round_robin_order() {
 fn max_value_and_max_vpr_choose_differently() {
     let sc = scenario(
         &[(2, 1)],
-        vec![loose(1, 0.0, 2, vec![10.0], 20.0), loose(2, 0.0, 1, vec![10.0], 15.0)],
+        vec![
+            loose(1, 0.0, 2, vec![10.0], 20.0),
+            loose(2, 0.0, 1, vec![10.0], 15.0),
+        ],
     );
     let mv = run(&sc, "maxvalue");
     assert_eq!(start(&sc, &mv, 1), 0.0);
@@ -161,7 +167,8 @@ fn place_holders_let_a_later_high_value_task_take_the_slot() {
     assert_eq!(start(&sc, &ph, 3), 100.0);
     assert_eq!(outcome(&sc, &ph, 3).value, 50.0);
     assert_eq!(start(&sc, &ph, 2), 150.0);
-    let earned = |r: &swftool::env::parallel::RunResult| r.outcomes.iter().map(|o| o.value).sum::<f64>();
+    let earned =
+        |r: &swftool::env::parallel::RunResult| r.outcomes.iter().map(|o| o.value).sum::<f64>();
     assert_eq!(earned(&mv), 15.0);
     assert_eq!(earned(&ph), 65.0);
 }
@@ -214,7 +221,10 @@ fn tasks_that_cannot_earn_value_are_dropped() {
 /// the value bound.
 #[test]
 fn a_task_that_fits_nowhere_is_dropped() {
-    let sc = scenario(&[(2, 4), (3, 1)], vec![loose(1, 0.0, 9, vec![10.0, 10.0], 10.0)]);
+    let sc = scenario(
+        &[(2, 4), (3, 1)],
+        vec![loose(1, 0.0, 9, vec![10.0, 10.0], 10.0)],
+    );
     for h in swftool::env::parallel::HEURISTICS {
         let r = run(&sc, h.name);
         assert_eq!(r.outcomes[0].status, TaskStatus::Dropped, "{}", h.name);

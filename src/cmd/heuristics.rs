@@ -9,7 +9,9 @@ pub struct HeuristicsArgs {}
 /// The listing printed by `swftool heuristics`.
 pub fn listing() -> String {
     let width = HEURISTICS.iter().map(|h| h.name.len()).max().unwrap_or(0);
-    let mut out = String::from("Environment A (heterogeneous parallel, value-based; `swftool replay --heuristic NAME`):\n");
+    let mut out = String::from(
+        "Environment A (heterogeneous parallel, value-based; `swftool replay --heuristic NAME`):\n",
+    );
     for h in HEURISTICS {
         out.push_str(&format!("  {:width$}  {}\n", h.name, h.summary));
     }

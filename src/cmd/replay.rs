@@ -15,7 +15,9 @@ use crate::metrics::tables::{self, RunRecord};
 use crate::metrics::{RunSummary, summarize};
 use crate::sim::invariants;
 use crate::swf::ReadOptions;
-use crate::workload::{Correlation, DayWindow, Heterogeneity, Oversubscription, Scenario, ScenarioParams, Workload};
+use crate::workload::{
+    Correlation, DayWindow, Heterogeneity, Oversubscription, Scenario, ScenarioParams, Workload,
+};
 
 /// Number of standard days per log (SPEC §3.A).
 pub const STANDARD_DAYS: usize = 48;
@@ -74,7 +76,9 @@ pub struct ReplayArgs {
 ///
 /// # Errors
 /// An unknown name, with the list of valid ones.
-pub fn resolve_heuristics(names: &[String]) -> anyhow::Result<Vec<&'static parallel::HeuristicInfo>> {
+pub fn resolve_heuristics(
+    names: &[String],
+) -> anyhow::Result<Vec<&'static parallel::HeuristicInfo>> {
     let mut out: Vec<&'static parallel::HeuristicInfo> = Vec::new();
     for n in names {
         if n.eq_ignore_ascii_case("all") {
@@ -91,9 +95,16 @@ pub fn resolve_heuristics(names: &[String]) -> anyhow::Result<Vec<&'static paral
 ///
 /// # Errors
 /// A day index out of range or a date that is not a candidate day.
-pub fn pick_days(w: &Workload, day: Option<&str>, days: Option<usize>) -> anyhow::Result<Vec<DayWindow>> {
+pub fn pick_days(
+    w: &Workload,
+    day: Option<&str>,
+    days: Option<usize>,
+) -> anyhow::Result<Vec<DayWindow>> {
     if w.candidates.is_empty() {
-        bail!("{}: no complete day with a 4-hour warm-up in this log", w.name);
+        bail!(
+            "{}: no complete day with a 4-hour warm-up in this log",
+            w.name
+        );
     }
     if let Some(n) = days {
         if n == 0 {
@@ -107,7 +118,11 @@ pub fn pick_days(w: &Workload, day: Option<&str>, days: Option<usize>) -> anyhow
         Some(d) => {
             if let Ok(i) = d.parse::<usize>() {
                 standard.get(i).cloned().map(|d| vec![d]).with_context(|| {
-                    format!("--day {i}: this log has {} standard days (0..{})", standard.len(), standard.len() - 1)
+                    format!(
+                        "--day {i}: this log has {} standard days (0..{})",
+                        standard.len(),
+                        standard.len() - 1
+                    )
                 })
             } else {
                 w.day_by_date(d).map(|d| vec![d]).with_context(|| {
@@ -141,7 +156,9 @@ pub struct Replayed {
 pub fn run(args: &ReplayArgs) -> anyhow::Result<()> {
     let heuristics = resolve_heuristics(&args.heuristic)?;
     let path = catalog::resolve(&args.log)?;
-    let opts = ReadOptions { lenient: args.lenient };
+    let opts = ReadOptions {
+        lenient: args.lenient,
+    };
     let log = crate::swf::read_log(&path, &opts)?;
     if log.skipped.total() > 0 {
         eprintln!("{}: {}", log.name, log.skipped);
@@ -209,8 +226,10 @@ pub fn run(args: &ReplayArgs) -> anyhow::Result<()> {
     let pb = if jobs.len() > 1 {
         let pb = ProgressBar::new(jobs.len() as u64);
         pb.set_style(
-            ProgressStyle::with_template("{bar:40} {pos}/{len} runs  {elapsed_precise} elapsed, {eta} left")
-                .unwrap_or_else(|_| ProgressStyle::default_bar()),
+            ProgressStyle::with_template(
+                "{bar:40} {pos}/{len} runs  {elapsed_precise} elapsed, {eta} left",
+            )
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
         );
         pb
     } else {
@@ -258,10 +277,14 @@ pub fn run(args: &ReplayArgs) -> anyhow::Result<()> {
     let summaries: Vec<RunSummary> = results.iter().map(|r| r.summary.clone()).collect();
     print!("{}", summary_table(&summaries));
     if failures.load(Ordering::Relaxed) > 0 {
-        bail!("{} run(s) broke schedule invariants (see above)", failures.load(Ordering::Relaxed));
+        bail!(
+            "{} run(s) broke schedule invariants (see above)",
+            failures.load(Ordering::Relaxed)
+        );
     }
 
-    std::fs::create_dir_all(&args.out).with_context(|| format!("cannot create {}", args.out.display()))?;
+    std::fs::create_dir_all(&args.out)
+        .with_context(|| format!("cannot create {}", args.out.display()))?;
     let records: Vec<RunRecord<'_>> = results
         .iter()
         .map(|r| RunRecord {
@@ -271,7 +294,11 @@ pub fn run(args: &ReplayArgs) -> anyhow::Result<()> {
         })
         .collect();
     tables::write_both(&mut tables::jobs_frame(&records)?, &args.out, "jobs")?;
-    tables::write_both(&mut tables::summary_frame(&summaries)?, &args.out, "summary")?;
+    tables::write_both(
+        &mut tables::summary_frame(&summaries)?,
+        &args.out,
+        "summary",
+    )?;
     tables::write_both(&mut tables::timing_frame(&summaries)?, &args.out, "timing")?;
     let manifest = serde_json::json!({
         "swftool_version": env!("CARGO_PKG_VERSION"),
@@ -290,7 +317,11 @@ pub fn run(args: &ReplayArgs) -> anyhow::Result<()> {
     println!(
         "\nwrote {}/{{jobs,summary,timing}}.{{csv,parquet}} and manifest.json{}",
         args.out.display(),
-        if check { "; schedule invariants hold for every run" } else { "" }
+        if check {
+            "; schedule invariants hold for every run"
+        } else {
+            ""
+        }
     );
     Ok(())
 }
@@ -335,7 +366,11 @@ pub fn summary_table(s: &[RunSummary]) -> String {
     }
     let mut names: Vec<&str> = s.iter().map(|x| x.heuristic.as_str()).collect();
     names.dedup();
-    let ndays = s.iter().map(|x| &x.date).collect::<std::collections::BTreeSet<_>>().len();
+    let ndays = s
+        .iter()
+        .map(|x| &x.date)
+        .collect::<std::collections::BTreeSet<_>>()
+        .len();
     if ndays > 1 {
         out.push('\n');
         let mut seen = std::collections::BTreeSet::new();
@@ -348,7 +383,10 @@ pub fn summary_table(s: &[RunSummary]) -> String {
             let mean = |f: fn(&RunSummary) -> f64| runs.iter().map(|r| f(r)).sum::<f64>() / k;
             let sum = |f: fn(&RunSummary) -> usize| runs.iter().map(|r| f(r)).sum::<usize>();
             let events = sum(|r| r.mapping_events);
-            let total_secs: f64 = runs.iter().map(|r| r.heuristic_seconds_mean * r.mapping_events as f64).sum();
+            let total_secs: f64 = runs
+                .iter()
+                .map(|r| r.heuristic_seconds_mean * r.mapping_events as f64)
+                .sum();
             let agg = RunSummary {
                 heuristic: x.heuristic.clone(),
                 value_earned: mean(|r| r.value_earned),
@@ -359,8 +397,15 @@ pub fn summary_table(s: &[RunSummary]) -> String {
                 tasks_dropped: sum(|r| r.tasks_dropped),
                 tasks_unfinished: sum(|r| r.tasks_unfinished),
                 mapping_events: events,
-                heuristic_seconds_mean: if events > 0 { total_secs / events as f64 } else { 0.0 },
-                heuristic_seconds_max: runs.iter().map(|r| r.heuristic_seconds_max).fold(0.0, f64::max),
+                heuristic_seconds_mean: if events > 0 {
+                    total_secs / events as f64
+                } else {
+                    0.0
+                },
+                heuristic_seconds_max: runs
+                    .iter()
+                    .map(|r| r.heuristic_seconds_max)
+                    .fold(0.0, f64::max),
                 ..x.clone()
             };
             row(&mut out, &format!("mean/{ndays}d"), &agg);

@@ -8,7 +8,7 @@ use crate::workload::Scenario;
 
 /// The per-run summary of environment A. Every field but the timing ones is
 /// a deterministic function of the log, the seed and the heuristic.
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct RunSummary {
     /// Log file name.
     pub log: String,
@@ -55,7 +55,13 @@ pub struct RunSummary {
 }
 
 /// Summarises `run` of `heuristic` on `scenario`.
-pub fn summarize(log: &str, heuristic: &str, seed: u64, scenario: &Scenario, run: &RunResult) -> RunSummary {
+pub fn summarize(
+    log: &str,
+    heuristic: &str,
+    seed: u64,
+    scenario: &Scenario,
+    run: &RunResult,
+) -> RunSummary {
     let mut s = RunSummary {
         log: log.to_string(),
         date: scenario.day.date.clone(),
@@ -104,7 +110,11 @@ pub fn summarize(log: &str, heuristic: &str, seed: u64, scenario: &Scenario, run
     if !run.events.is_empty() {
         let total: f64 = run.events.iter().map(|e| e.heuristic_seconds).sum();
         s.heuristic_seconds_mean = total / run.events.len() as f64;
-        s.heuristic_seconds_max = run.events.iter().map(|e| e.heuristic_seconds).fold(0.0, f64::max);
+        s.heuristic_seconds_max = run
+            .events
+            .iter()
+            .map(|e| e.heuristic_seconds)
+            .fold(0.0, f64::max);
     }
     s
 }

@@ -186,15 +186,27 @@ pub fn timing_frame(summaries: &[RunSummary]) -> PolarsResult<DataFrame> {
     DataFrame::new_infer_height(vec![
         col("log", s.iter().map(|x| x.log.clone()).collect::<Vec<_>>()),
         col("date", s.iter().map(|x| x.date.clone()).collect::<Vec<_>>()),
-        col("heuristic", s.iter().map(|x| x.heuristic.clone()).collect::<Vec<_>>()),
-        col("mapping_events", s.iter().map(|x| x.mapping_events as u64).collect::<Vec<_>>()),
+        col(
+            "heuristic",
+            s.iter().map(|x| x.heuristic.clone()).collect::<Vec<_>>(),
+        ),
+        col(
+            "mapping_events",
+            s.iter()
+                .map(|x| x.mapping_events as u64)
+                .collect::<Vec<_>>(),
+        ),
         col(
             "heuristic_seconds_mean",
-            s.iter().map(|x| x.heuristic_seconds_mean).collect::<Vec<_>>(),
+            s.iter()
+                .map(|x| x.heuristic_seconds_mean)
+                .collect::<Vec<_>>(),
         ),
         col(
             "heuristic_seconds_max",
-            s.iter().map(|x| x.heuristic_seconds_max).collect::<Vec<_>>(),
+            s.iter()
+                .map(|x| x.heuristic_seconds_max)
+                .collect::<Vec<_>>(),
         ),
         col(
             "heuristic_seconds_total",

@@ -75,7 +75,9 @@ mod tests {
     fn cov_method_matches_mean_and_cov() {
         let mut rng = stream(7, 0);
         let n = 200_000;
-        let xs: Vec<f64> = (0..n).map(|_| draw(&mut rng, 100.0, 0.3).unwrap()).collect();
+        let xs: Vec<f64> = (0..n)
+            .map(|_| draw(&mut rng, 100.0, 0.3).unwrap())
+            .collect();
         let mean = xs.iter().sum::<f64>() / n as f64;
         let var = xs.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1) as f64;
         let cov = var.sqrt() / mean;

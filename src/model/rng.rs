@@ -3,8 +3,8 @@
 //! label, so results do not depend on thread count or on which other
 //! streams were used.
 
-pub use rand::rngs::ChaCha8Rng;
 use rand::SeedableRng;
+pub use rand::rngs::ChaCha8Rng;
 
 /// SplitMix64 finaliser: a bijective mix of a 64-bit value (Steele et al. 2014).
 pub fn mix64(mut z: u64) -> u64 {

@@ -63,7 +63,10 @@ impl System {
     ///
     /// # Errors
     /// [`CovError`] when `mean_total_cores` is not positive.
-    pub fn generate<R: Rng + ?Sized>(rng: &mut R, mean_total_cores: f64) -> Result<System, CovError> {
+    pub fn generate<R: Rng + ?Sized>(
+        rng: &mut R,
+        mean_total_cores: f64,
+    ) -> Result<System, CovError> {
         let total = etc::draw(rng, mean_total_cores, 0.05)?.round().max(1.0);
         let n_clusters: usize = rng.random_range(2..=4);
         let mut unclaimed = total;

@@ -16,7 +16,9 @@ use crate::workload::Scenario;
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum Violation {
     /// Two tasks on one node at overlapping times.
-    #[error("cluster {cluster} node {node}: job {a} [{a_start}, {a_end}) overlaps job {b} [{b_start}, {b_end})")]
+    #[error(
+        "cluster {cluster} node {node}: job {a} [{a_start}, {a_end}) overlaps job {b} [{b_start}, {b_end})"
+    )]
     NodeOverlap {
         /// Cluster index.
         cluster: usize,
@@ -72,7 +74,9 @@ pub enum Violation {
         available: u32,
     },
     /// Value earned is not the value function at completion, or exceeds the start value.
-    #[error("job {job} earned {earned} but its value function gives {expected} (start value {start_value})")]
+    #[error(
+        "job {job} earned {earned} but its value function gives {expected} (start value {start_value})"
+    )]
     WrongValue {
         /// Job number.
         job: i64,
@@ -92,7 +96,9 @@ pub enum Violation {
         what: &'static str,
     },
     /// The task counts do not add up.
-    #[error("counted {counted} != completed {completed} + dropped {dropped} + unfinished {unfinished}")]
+    #[error(
+        "counted {counted} != completed {completed} + dropped {dropped} + unfinished {unfinished}"
+    )]
     CountMismatch {
         /// Counted tasks.
         counted: usize,
@@ -111,8 +117,11 @@ pub fn check(scenario: &Scenario, run: &RunResult) -> Vec<Violation> {
     let mut out = Vec::new();
     let sys = &scenario.system;
     // Per cluster, per node: (start, end, job).
-    let mut per_node: Vec<Vec<Vec<(f64, f64, i64)>>> =
-        sys.clusters.iter().map(|c| vec![Vec::new(); c.nodes as usize]).collect();
+    let mut per_node: Vec<Vec<Vec<(f64, f64, i64)>>> = sys
+        .clusters
+        .iter()
+        .map(|c| vec![Vec::new(); c.nodes as usize])
+        .collect();
     let (mut counted, mut completed, mut dropped, mut unfinished) = (0, 0, 0, 0);
     for (task, o) in scenario.tasks.iter().zip(&run.outcomes) {
         let job = task.job_number;

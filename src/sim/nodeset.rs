@@ -111,7 +111,7 @@ impl NodeSet {
             return;
         }
         let mut all: Vec<Range<u32>> = Vec::with_capacity(self.ranges.len() + other.ranges.len());
-        all.extend(self.ranges.drain(..));
+        all.append(&mut self.ranges);
         all.extend(other.ranges.iter().cloned());
         all.sort_unstable_by_key(|r| r.start);
         for r in all {

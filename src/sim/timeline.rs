@@ -243,11 +243,7 @@ impl ClusterTimeline {
                 idle: idle as u32,
             });
         }
-        cands.sort_by(|a, b| {
-            a.0.cmp(&b.0)
-                .then(a.1.total_cmp(&b.1))
-                .then(a.2.cmp(&b.2))
-        });
+        cands.sort_by(|a, b| a.0.cmp(&b.0).then(a.1.total_cmp(&b.1)).then(a.2.cmp(&b.2)));
         let interval = Busy { start, end, hold };
         let mut chosen = NodeSet::new();
         let mut left = nodes;

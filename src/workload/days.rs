@@ -69,18 +69,21 @@ impl Workload {
                 .total_cmp(&b.submit_time)
                 .then(a.job_number.cmp(&b.job_number))
         });
-        let max_run_time = log
-            .jobs
-            .iter()
-            .map(|j| j.run_time)
-            .fold(1.0_f64, f64::max);
+        let max_run_time = log.jobs.iter().map(|j| j.run_time).fold(1.0_f64, f64::max);
         let max_procs = log
             .header
             .max_procs()
             .or(log.header.max_nodes())
             .filter(|&p| p > 0)
             .map(|p| p as f64)
-            .unwrap_or_else(|| log.jobs.iter().map(|j| j.processors()).max().unwrap_or(1).max(1) as f64);
+            .unwrap_or_else(|| {
+                log.jobs
+                    .iter()
+                    .map(|j| j.processors())
+                    .max()
+                    .unwrap_or(1)
+                    .max(1) as f64
+            });
         let candidates = candidate_days(
             &jobs,
             log.header.unix_start_time(),
@@ -122,9 +125,15 @@ impl Workload {
 }
 
 /// Local midnights covering the log, as (date, start on the log clock).
-fn midnights(first: f64, last: f64, unix_start: Option<i64>, tz: Option<&str>) -> Vec<(String, f64)> {
+fn midnights(
+    first: f64,
+    last: f64,
+    unix_start: Option<i64>,
+    tz: Option<&str>,
+) -> Vec<(String, f64)> {
     let mut out = Vec::new();
-    let (Some(origin), Some(zone)) = (unix_start, tz.and_then(|n| jiff::tz::TimeZone::get(n).ok())) else {
+    let (Some(origin), Some(zone)) = (unix_start, tz.and_then(|n| jiff::tz::TimeZone::get(n).ok()))
+    else {
         // No absolute clock: days are multiples of 86,400 s of the log's clock,
         // dated from 1970-01-01 + day number when there is an origin.
         let origin = unix_start.unwrap_or(0);
@@ -147,7 +156,9 @@ fn midnights(first: f64, last: f64, unix_start: Option<i64>, tz: Option<&str>) -
     };
     let mut date = first_ts.to_zoned(zone.clone()).date();
     loop {
-        let Ok(z) = date.to_zoned(zone.clone()) else { break };
+        let Ok(z) = date.to_zoned(zone.clone()) else {
+            break;
+        };
         let start = (z.timestamp().as_second() - origin) as f64;
         if start > last {
             break;

@@ -18,7 +18,9 @@ use crate::model::{System, Task, ValueFunction};
 
 /// Oversubscription level: the mean system size as a fraction of the log's
 /// processor count (SPEC §3.A).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize, clap::ValueEnum)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize, clap::ValueEnum,
+)]
 #[serde(rename_all = "lowercase")]
 pub enum Oversubscription {
     /// 25 % of the log's processors.
@@ -41,7 +43,9 @@ impl Oversubscription {
 }
 
 /// Correlation between a task's starting value and its execution time.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize, clap::ValueEnum)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize, clap::ValueEnum,
+)]
 #[serde(rename_all = "lowercase")]
 pub enum Correlation {
     /// Starting value = the interpolated mean, no noise.
@@ -53,7 +57,9 @@ pub enum Correlation {
 }
 
 /// ETC heterogeneity: the COV of the non-logged ETC columns.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize, clap::ValueEnum)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize, clap::ValueEnum,
+)]
 #[serde(rename_all = "lowercase")]
 pub enum Heterogeneity {
     /// COV 0.01.
@@ -168,7 +174,12 @@ impl Scenario {
         let jobs = workload.jobs_between(day.start - WARMUP_SECONDS, day.start + DAY_SECONDS);
         let mut tasks = Vec::with_capacity(jobs.len());
         for job in jobs {
-            let etc = etc::etc_row(&mut rng_etc, job.run_time, n_clusters, params.heterogeneity.cov())?;
+            let etc = etc::etc_row(
+                &mut rng_etc,
+                job.run_time,
+                n_clusters,
+                params.heterogeneity.cov(),
+            )?;
             let avg = etc.iter().sum::<f64>() / n_clusters as f64;
             let mean_value = interpolated_value(avg, workload.max_run_time);
             // Fixed draw order whatever the variant.

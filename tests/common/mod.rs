@@ -65,7 +65,10 @@ pub fn scenario(clusters: &[(u32, u32)], specs: Vec<Spec>) -> Scenario {
         system: System {
             clusters: clusters
                 .iter()
-                .map(|&(nodes, cores_per_node)| Cluster { cores_per_node, nodes })
+                .map(|&(nodes, cores_per_node)| Cluster {
+                    cores_per_node,
+                    nodes,
+                })
                 .collect(),
         },
         tasks,
@@ -85,11 +88,17 @@ pub fn run(sc: &Scenario, name: &str) -> RunResult {
 
 /// The outcome of the task with job number `job`.
 pub fn outcome<'a>(sc: &Scenario, r: &'a RunResult, job: i64) -> &'a TaskOutcome {
-    let i = sc.tasks.iter().position(|t| t.job_number == job).expect("job in scenario");
+    let i = sc
+        .tasks
+        .iter()
+        .position(|t| t.job_number == job)
+        .expect("job in scenario");
     &r.outcomes[i]
 }
 
 /// Start time of job `job` (panics if it never started).
 pub fn start(sc: &Scenario, r: &RunResult, job: i64) -> f64 {
-    outcome(sc, r, job).start.unwrap_or_else(|| panic!("job {job} never started"))
+    outcome(sc, r, job)
+        .start
+        .unwrap_or_else(|| panic!("job {job} never started"))
 }

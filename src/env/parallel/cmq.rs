@@ -26,7 +26,8 @@ pub enum Queue {
 }
 
 /// Round-robin quota per cycle: (queue, tasks taken).
-pub const ROUND_ROBIN: [(Queue, usize); 3] = [(Queue::Large, 1), (Queue::Medium, 4), (Queue::Small, 8)];
+pub const ROUND_ROBIN: [(Queue, usize); 3] =
+    [(Queue::Large, 1), (Queue::Medium, 4), (Queue::Small, 8)];
 
 /// Average resource use R̃ of `task` (core-seconds); 0 when it fits nowhere.
 pub fn average_resources(task: &Task, system: &System) -> f64 {
@@ -80,7 +81,13 @@ impl MultipleQueues {
     pub fn order(&self, mappable: &[usize]) -> Vec<usize> {
         let mut queues: Vec<std::collections::VecDeque<usize>> = ROUND_ROBIN
             .iter()
-            .map(|&(q, _)| mappable.iter().copied().filter(|&t| self.queue[t] == q).collect())
+            .map(|&(q, _)| {
+                mappable
+                    .iter()
+                    .copied()
+                    .filter(|&t| self.queue[t] == q)
+                    .collect()
+            })
             .collect();
         let mut order = Vec::with_capacity(mappable.len());
         while order.len() < mappable.len() {

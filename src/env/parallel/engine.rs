@@ -127,8 +127,17 @@ impl Ord for Event {
 /// A decision a heuristic made during a mapping event.
 #[derive(Debug, Clone)]
 enum Decision {
-    Start { task: usize, cluster: usize, nodes: NodeSet },
-    Reserve { task: usize, cluster: usize, start: f64, nodes: NodeSet },
+    Start {
+        task: usize,
+        cluster: usize,
+        nodes: NodeSet,
+    },
+    Reserve {
+        task: usize,
+        cluster: usize,
+        start: f64,
+        nodes: NodeSet,
+    },
 }
 
 /// What a heuristic sees and does during one mapping event.
@@ -216,14 +225,24 @@ impl<'a> MappingEvent<'a> {
         best
     }
 
-    fn occupy(&mut self, task: usize, cluster: usize, start: f64, hold: Hold) -> Result<NodeSet, MappingError> {
+    fn occupy(
+        &mut self,
+        task: usize,
+        cluster: usize,
+        start: f64,
+        hold: Hold,
+    ) -> Result<NodeSet, MappingError> {
         let pos = self.mappable.iter().position(|&m| m == task);
         let Some(pos) = pos.filter(|&p| !self.taken[p]) else {
             return Err(MappingError::NotMappable(task));
         };
         let t = &self.tasks[task];
         let c = &self.system.clusters[cluster];
-        let bad = MappingError::Infeasible { task, cluster, start };
+        let bad = MappingError::Infeasible {
+            task,
+            cluster,
+            start,
+        };
         if !c.fits(t.cores) || start < self.now {
             return Err(bad);
         }
@@ -253,7 +272,12 @@ impl<'a> MappingEvent<'a> {
     ///
     /// # Errors
     /// [`MappingError`] when the task is not mappable or the slot is not free.
-    pub fn reserve(&mut self, task: usize, cluster: usize, start: f64) -> Result<NodeSet, MappingError> {
+    pub fn reserve(
+        &mut self,
+        task: usize,
+        cluster: usize,
+        start: f64,
+    ) -> Result<NodeSet, MappingError> {
         if start == self.now {
             return self.start(task, cluster);
         }
@@ -274,7 +298,12 @@ impl<'a> MappingEvent<'a> {
     ///
     /// # Errors
     /// [`MappingError`] when the task is not mappable or the slot is not free.
-    pub fn place_holder(&mut self, task: usize, cluster: usize, start: f64) -> Result<NodeSet, MappingError> {
+    pub fn place_holder(
+        &mut self,
+        task: usize,
+        cluster: usize,
+        start: f64,
+    ) -> Result<NodeSet, MappingError> {
         if start == self.now {
             return self.start(task, cluster);
         }
@@ -458,7 +487,11 @@ impl Engine<'_> {
         let mappable_count = self.mappable.len() as u32;
         for d in decisions {
             match d {
-                Decision::Start { task, cluster, nodes } => {
+                Decision::Start {
+                    task,
+                    cluster,
+                    nodes,
+                } => {
                     let end = now + sc.tasks[task].etc[cluster];
                     self.state[task] = State::Running;
                     let o = &mut self.outcomes[task];

@@ -59,7 +59,12 @@ impl MinMin {
         MinMin { objective, mode }
     }
 
-    fn best_choice(&self, ev: &MappingEvent<'_>, task: usize, slots: &[Option<Slot>]) -> Option<Choice> {
+    fn best_choice(
+        &self,
+        ev: &MappingEvent<'_>,
+        task: usize,
+        slots: &[Option<Slot>],
+    ) -> Option<Choice> {
         let t = &ev.tasks()[task];
         let mut best: Option<Choice> = None;
         for (j, slot) in slots.iter().enumerate() {
@@ -75,7 +80,10 @@ impl MinMin {
             };
             let better = match best {
                 None => true,
-                Some(b) => objective > b.objective || (objective == b.objective && completion < b.completion),
+                Some(b) => {
+                    objective > b.objective
+                        || (objective == b.objective && completion < b.completion)
+                }
             };
             if better {
                 best = Some(Choice {

@@ -57,17 +57,32 @@ pub const HEURISTICS: &[HeuristicInfo] = &[
     HeuristicInfo {
         name: "maxvalue",
         summary: "Maximum Value: Min-Min on value at completion; slots in the future are reservations",
-        build: |_| Box::new(max_value::MinMin::new(max_value::Objective::Value, max_value::Mode::Reserve)),
+        build: |_| {
+            Box::new(max_value::MinMin::new(
+                max_value::Objective::Value,
+                max_value::Mode::Reserve,
+            ))
+        },
     },
     HeuristicInfo {
         name: "maxvpr",
         summary: "Maximum Value-per-Resource: Min-Min on value / (ETC x charged cores); future slots are reservations",
-        build: |_| Box::new(max_value::MinMin::new(max_value::Objective::ValuePerResource, max_value::Mode::Reserve)),
+        build: |_| {
+            Box::new(max_value::MinMin::new(
+                max_value::Objective::ValuePerResource,
+                max_value::Mode::Reserve,
+            ))
+        },
     },
     HeuristicInfo {
         name: "maxvalue-ph",
         summary: "Maximum Value with place-holders: future slots only block this mapping event, tasks are decided again later",
-        build: |_| Box::new(max_value::MinMin::new(max_value::Objective::Value, max_value::Mode::PlaceHolder)),
+        build: |_| {
+            Box::new(max_value::MinMin::new(
+                max_value::Objective::Value,
+                max_value::Mode::PlaceHolder,
+            ))
+        },
     },
     HeuristicInfo {
         name: "maxvpr-ph",
@@ -89,7 +104,9 @@ pub fn heuristic(name: &str) -> Result<&'static HeuristicInfo, UnknownHeuristic>
     HEURISTICS
         .iter()
         .find(|h| h.name.eq_ignore_ascii_case(name))
-        .ok_or_else(|| UnknownHeuristic { name: name.to_string() })
+        .ok_or_else(|| UnknownHeuristic {
+            name: name.to_string(),
+        })
 }
 
 /// A heuristic name that is not in the registry.
