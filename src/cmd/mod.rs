@@ -4,3 +4,4 @@
 pub mod heuristics;
 pub mod info;
 pub mod replay;
+pub mod replay_classic;

@@ -24,13 +24,24 @@ pub const STANDARD_DAYS: usize = 48;
 /// Default day: the middle one of the standard 48.
 pub const DEFAULT_DAY: usize = 24;
 
+/// Scheduling environment of a replay.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Env {
+    /// Environment A: heterogeneous parallel clusters, value-based.
+    Parallel,
+    /// Environment D: classic replay on the log's own machine.
+    Classic,
+}
+
 /// Arguments of `swftool replay`.
 #[derive(Debug, Clone, clap::Args)]
 #[command(after_help = "Examples:
   swftool replay curie --heuristic maxvpr-ph
   swftool replay curie --heuristic all --day 2012-03-14
   swftool replay curie --heuristic easy,maxvpr-ph --days 48 --oversubscription higher --out results/curie
-  swftool replay ./my-log.swf.gz --heuristic maxvalue --seed 7 --heterogeneity high")]
+  swftool replay ./my-log.swf.gz --heuristic maxvalue --seed 7 --heterogeneity high
+  swftool replay sdsc-sp2 --env classic --heuristic fcfs,easy,conservative
+  swftool replay datastar --env classic -H backfill --reservation-depth 4 --exact-estimates --clean pyss")]
 pub struct ReplayArgs {
     /// Log: a path to a .swf or .swf.gz file, or a short name (curie, datastar, sdsc-sp2, hpc2n, ctc-sp2, kth-sp2, lublin256).
     pub log: String,
@@ -58,9 +69,33 @@ pub struct ReplayArgs {
     /// Base of the system size in cores (default: the log's MaxProcs).
     #[arg(long)]
     pub cores_base: Option<f64>,
-    /// Output directory for jobs/summary/timing tables.
-    #[arg(long, default_value = "notebooks-out/replay")]
-    pub out: PathBuf,
+    /// Output directory for the tables (default: notebooks-out/replay, or notebooks-out/replay-classic with --env classic).
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// Scheduling environment: `parallel` (A: value-based, heterogeneous clusters, one day at a time) or `classic` (D: the whole log on its own machine; heuristics fcfs, easy, conservative, backfill).
+    #[arg(long, value_enum, default_value_t = Env::Parallel)]
+    pub env: Env,
+    /// Classic: reservation depth of backfilling, a number or `all` (0 = greedy, 1 = EASY, all = Conservative).
+    #[arg(long, value_parser = super::replay_classic::parse_depth)]
+    pub reservation_depth: Option<usize>,
+    /// Classic: plan with the true run times instead of the user estimates (field 9).
+    #[arg(long)]
+    pub exact_estimates: bool,
+    /// Classic: allocate whole nodes (MaxNodes) instead of processors (MaxProcs).
+    #[arg(long)]
+    pub whole_nodes: bool,
+    /// Classic, with --whole-nodes: processors per node (default round(MaxProcs / MaxNodes)).
+    #[arg(long)]
+    pub procs_per_node: Option<u32>,
+    /// Classic: cleaning rules (see SPEC §3.D): swftool, pyss, batsim or rlscheduler.
+    #[arg(long, value_enum, default_value_t = crate::env::classic::CleanPreset::Swftool)]
+    pub clean: crate::env::classic::CleanPreset,
+    /// Classic: cut runs that exceed their estimate at the estimate.
+    #[arg(long)]
+    pub kill_at_estimate: bool,
+    /// Classic: tau of the bounded slowdown, s.
+    #[arg(long, default_value_t = crate::metrics::formulas::DEFAULT_TAU)]
+    pub tau: f64,
     /// Skip lines that do not parse (counted and reported) instead of stopping.
     #[arg(long)]
     pub lenient: bool,
@@ -154,6 +189,13 @@ pub struct Replayed {
 /// Unknown log or heuristic, unreadable log, bad day, invariant violations,
 /// unwritable output.
 pub fn run(args: &ReplayArgs) -> anyhow::Result<()> {
+    if args.env == Env::Classic {
+        return super::replay_classic::run(args);
+    }
+    let out_dir = args
+        .out
+        .clone()
+        .unwrap_or_else(|| PathBuf::from("notebooks-out/replay"));
     let heuristics = resolve_heuristics(&args.heuristic)?;
     let path = catalog::resolve(&args.log)?;
     let opts = ReadOptions {
@@ -283,8 +325,8 @@ pub fn run(args: &ReplayArgs) -> anyhow::Result<()> {
         );
     }
 
-    std::fs::create_dir_all(&args.out)
-        .with_context(|| format!("cannot create {}", args.out.display()))?;
+    std::fs::create_dir_all(&out_dir)
+        .with_context(|| format!("cannot create {}", out_dir.display()))?;
     let records: Vec<RunRecord<'_>> = results
         .iter()
         .map(|r| RunRecord {
@@ -293,13 +335,9 @@ pub fn run(args: &ReplayArgs) -> anyhow::Result<()> {
             summary: &r.summary,
         })
         .collect();
-    tables::write_both(&mut tables::jobs_frame(&records)?, &args.out, "jobs")?;
-    tables::write_both(
-        &mut tables::summary_frame(&summaries)?,
-        &args.out,
-        "summary",
-    )?;
-    tables::write_both(&mut tables::timing_frame(&summaries)?, &args.out, "timing")?;
+    tables::write_both(&mut tables::jobs_frame(&records)?, &out_dir, "jobs")?;
+    tables::write_both(&mut tables::summary_frame(&summaries)?, &out_dir, "summary")?;
+    tables::write_both(&mut tables::timing_frame(&summaries)?, &out_dir, "timing")?;
     let manifest = serde_json::json!({
         "swftool_version": env!("CARGO_PKG_VERSION"),
         "command": "replay",
@@ -311,12 +349,12 @@ pub fn run(args: &ReplayArgs) -> anyhow::Result<()> {
         "params": params,
         "filter": w.filter.to_string(),
     });
-    let mpath = args.out.join("manifest.json");
+    let mpath = out_dir.join("manifest.json");
     std::fs::write(&mpath, serde_json::to_string_pretty(&manifest)? + "\n")
         .with_context(|| format!("cannot write {}", mpath.display()))?;
     println!(
         "\nwrote {}/{{jobs,summary,timing}}.{{csv,parquet}} and manifest.json{}",
-        args.out.display(),
+        out_dir.display(),
         if check {
             "; schedule invariants hold for every run"
         } else {

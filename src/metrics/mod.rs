@@ -1,6 +1,8 @@
 //! From runs to numbers: per-run summaries of environment A (SPEC §3.A
 //! "Outputs per run") and the tables written to disk ([`tables`]).
 
+pub mod classic;
+pub mod formulas;
 pub mod tables;
 
 use crate::env::parallel::{RunResult, TaskStatus};

@@ -2,6 +2,7 @@
 //! timelines with slot search, and the invariant checker every test runs on
 //! every simulated schedule.
 
+pub mod capacity;
 pub mod invariants;
 pub mod nodeset;
 pub mod timeline;

@@ -1,0 +1,399 @@
+//! `swftool replay LOG --env classic --heuristic NAME`: the whole log on its
+//! own machine with FCFS or backfilling (environment D, SPEC §3.D). Prints
+//! the cleaning report and a metrics table; writes the job-level and summary
+//! tables and the cleaning report (CSV and Parquet).
+
+use std::path::Path;
+use std::time::Instant;
+
+use anyhow::{Context, bail};
+use polars::prelude::*;
+use rayon::prelude::*;
+
+use super::replay::ReplayArgs;
+use crate::catalog;
+use crate::env::classic::clean::CleanOptions;
+use crate::env::classic::{self, ClassicJob, ClassicRun, Machine, Policy, Unit};
+use crate::metrics::classic::{ClassicSummary, RunLabel, job_metrics, summarize};
+use crate::metrics::tables::write_both;
+use crate::sim::capacity;
+use crate::swf::{ReadOptions, SwfLog};
+
+/// Parses `--reservation-depth`: a number or `all`.
+///
+/// # Errors
+/// Anything else.
+pub fn parse_depth(s: &str) -> Result<usize, String> {
+    if s.eq_ignore_ascii_case("all") {
+        Ok(usize::MAX)
+    } else {
+        s.parse::<usize>()
+            .map_err(|_| format!("reservation depth must be a number or `all`, not `{s}`"))
+    }
+}
+
+fn depth_label(p: Policy) -> String {
+    match p {
+        Policy::Fcfs => "-".into(),
+        Policy::Backfill { depth: usize::MAX } => "all".into(),
+        Policy::Backfill { depth } => depth.to_string(),
+    }
+}
+
+/// The log's own machine: MaxProcs processors (MaxNodes, then the largest
+/// job, when absent), or MaxNodes whole nodes of `procs_per_node`
+/// processors (default round(MaxProcs / MaxNodes)).
+///
+/// # Errors
+/// `--whole-nodes` on a log without MaxNodes.
+pub fn machine_of(
+    log: &SwfLog,
+    whole_nodes: bool,
+    procs_per_node: Option<u32>,
+) -> anyhow::Result<Machine> {
+    let h = &log.header;
+    let procs = h
+        .max_procs()
+        .filter(|&p| p > 0)
+        .or(h.max_nodes().filter(|&n| n > 0))
+        .unwrap_or_else(|| {
+            log.jobs
+                .iter()
+                .map(|j| j.processors())
+                .max()
+                .unwrap_or(1)
+                .max(1)
+        });
+    if !whole_nodes {
+        return Ok(Machine {
+            capacity: procs.min(i64::from(u32::MAX)) as u32,
+            unit: Unit::Processors,
+        });
+    }
+    let Some(nodes) = h.max_nodes().filter(|&n| n > 0) else {
+        bail!("{}: --whole-nodes needs MaxNodes in the header", log.name);
+    };
+    let ppn =
+        procs_per_node.unwrap_or_else(|| ((procs as f64 / nodes as f64).round() as u32).max(1));
+    Ok(Machine {
+        capacity: nodes.min(i64::from(u32::MAX)) as u32,
+        unit: Unit::Nodes {
+            processors_per_node: ppn,
+        },
+    })
+}
+
+/// Runs the classic replay of `args` (called by `swftool replay` when
+/// `--env classic`).
+///
+/// # Errors
+/// Unknown log or scheduler, unreadable log, invariant violations,
+/// unwritable output.
+pub fn run(args: &ReplayArgs) -> anyhow::Result<()> {
+    let mut policies: Vec<(&'static str, Policy)> = Vec::new();
+    for name in &args.heuristic {
+        if name.eq_ignore_ascii_case("all") {
+            for s in classic::SCHEDULERS.iter().filter(|s| s.name != "backfill") {
+                policies.push((s.name, s.policy));
+            }
+            continue;
+        }
+        let s = classic::scheduler(name.trim())?;
+        let policy = match (s.policy, args.reservation_depth) {
+            (Policy::Backfill { .. }, Some(d)) => Policy::Backfill { depth: d },
+            (p, _) => p,
+        };
+        policies.push((s.name, policy));
+    }
+    let path = catalog::resolve(&args.log)?;
+    let log = crate::swf::read_log(
+        &path,
+        &ReadOptions {
+            lenient: args.lenient,
+        },
+    )?;
+    if log.skipped.total() > 0 {
+        eprintln!("{}: {}", log.name, log.skipped);
+    }
+    let machine = machine_of(&log, args.whole_nodes, args.procs_per_node)?;
+    let opts = CleanOptions {
+        preset: args.clean,
+        exact_estimates: args.exact_estimates,
+        kill_at_estimate: args.kill_at_estimate,
+    };
+    let (jobs, report) = classic::clean(&log.jobs, &machine, &opts);
+    let unit = match machine.unit {
+        Unit::Processors => "processors".to_string(),
+        Unit::Nodes {
+            processors_per_node,
+        } => format!("nodes of {processors_per_node} processors"),
+    };
+    println!("log      {} ({} jobs)", log.name, log.jobs.len());
+    println!("machine  {} {unit}", machine.capacity);
+    println!(
+        "plan     {} estimates, equal-time rule: ends free their units before starts at the same second",
+        if args.exact_estimates {
+            "exact"
+        } else {
+            "user"
+        }
+    );
+    print!("{report}");
+    println!();
+
+    let estimates = if args.exact_estimates {
+        "exact"
+    } else {
+        "user"
+    };
+    let runs: Vec<(ClassicRun, f64)> = {
+        let go = || {
+            policies
+                .par_iter()
+                .map(|&(_, p)| {
+                    let t = Instant::now();
+                    let r = classic::simulate(&jobs, machine.capacity, p);
+                    (r, t.elapsed().as_secs_f64())
+                })
+                .collect::<Vec<_>>()
+        };
+        match args.threads {
+            Some(n) => rayon::ThreadPoolBuilder::new()
+                .num_threads(n.max(1))
+                .build()
+                .context("cannot start the thread pool")?
+                .install(go),
+            None => go(),
+        }
+    };
+    let mut summaries = Vec::new();
+    for ((name, policy), (run, secs)) in policies.iter().zip(&runs) {
+        if !args.no_check {
+            let v = capacity::check(&jobs, run, machine.capacity);
+            if !v.is_empty() {
+                for x in v.iter().take(10) {
+                    eprintln!("  {x}");
+                }
+                bail!("{name}: the schedule breaks {} invariant(s)", v.len());
+            }
+        }
+        let s = summarize(
+            RunLabel {
+                log: &log.name,
+                scheduler: name,
+                depth: depth_label(*policy),
+                estimates,
+                clean: args.clean.to_string(),
+            },
+            &jobs,
+            &machine,
+            run,
+            args.tau,
+        );
+        summaries.push((s, *secs));
+    }
+    print!("{}", classic_table(&summaries));
+
+    let out = args
+        .out
+        .clone()
+        .unwrap_or_else(|| Path::new("notebooks-out/replay-classic").to_path_buf());
+    std::fs::create_dir_all(&out).with_context(|| format!("cannot create {}", out.display()))?;
+    let mut jf = jobs_frame(&jobs, &policies, &runs, &summaries, args.tau)?;
+    write_both(&mut jf, &out, "jobs")?;
+    let only: Vec<ClassicSummary> = summaries.iter().map(|s| s.0.clone()).collect();
+    write_both(&mut summary_frame(&only)?, &out, "summary")?;
+    write_both(&mut clean_frame(&report)?, &out, "clean")?;
+    let manifest = serde_json::json!({
+        "swftool_version": env!("CARGO_PKG_VERSION"),
+        "command": "replay --env classic",
+        "log": path.display().to_string(),
+        "machine": machine,
+        "schedulers": policies.iter().map(|(n, p)| format!("{n} (depth {})", depth_label(*p))).collect::<Vec<_>>(),
+        "estimates": estimates,
+        "clean": args.clean.to_string(),
+        "kill_at_estimate": args.kill_at_estimate,
+        "bsld_tau_s": args.tau,
+        "clean_report": report.to_string(),
+    });
+    let mpath = out.join("manifest.json");
+    std::fs::write(&mpath, serde_json::to_string_pretty(&manifest)? + "\n")
+        .with_context(|| format!("cannot write {}", mpath.display()))?;
+    println!(
+        "\nwrote {}/{{jobs,summary,clean}}.{{csv,parquet}} and manifest.json{}",
+        out.display(),
+        if args.no_check {
+            ""
+        } else {
+            "; capacity invariants hold for every run"
+        }
+    );
+    Ok(())
+}
+
+/// The table printed by a classic replay (one row per scheduler).
+pub fn classic_table(s: &[(ClassicSummary, f64)]) -> String {
+    let mut out = format!(
+        "{:<13} {:>5} {:>8} {:>7} {:>8} {:>11} {:>11} {:>9} {:>9} {:>8} {:>8} {:>8} {:>10}\n",
+        "scheduler",
+        "depth",
+        "jobs",
+        "util %",
+        "span d",
+        "wait s",
+        "wait nsw s",
+        "bsld",
+        "max bsld",
+        "xfactor",
+        "xf nsw",
+        "wall s",
+        "jobs/s"
+    );
+    for (x, secs) in s {
+        out.push_str(&format!(
+            "{:<13} {:>5} {:>8} {:>7.2} {:>8.2} {:>11.1} {:>11.1} {:>9.2} {:>9.1} {:>8.2} {:>8.2} {:>8.3} {:>10.0}\n",
+            x.scheduler,
+            x.depth,
+            x.jobs,
+            100.0 * x.utilization,
+            x.makespan_s / 86_400.0,
+            x.wait_mean_s,
+            x.wait_nsw_mean_s,
+            x.bsld_mean,
+            x.bsld_max,
+            x.xfactor_mean,
+            x.xfactor_nsw_mean,
+            secs,
+            x.jobs as f64 / secs.max(1e-9)
+        ));
+    }
+    out.push_str(&format!(
+        "(bsld: bounded slowdown, tau = {} s; nsw: node-second-weighted; wall s: simulation only)\n",
+        s.first().map_or(10.0, |x| x.0.bsld_tau_s)
+    ));
+    out
+}
+
+fn jobs_frame(
+    jobs: &[ClassicJob],
+    policies: &[(&'static str, Policy)],
+    runs: &[(ClassicRun, f64)],
+    _summaries: &[(ClassicSummary, f64)],
+    tau: f64,
+) -> PolarsResult<DataFrame> {
+    let mut sched = Vec::new();
+    let mut job = Vec::new();
+    let mut submit = Vec::new();
+    let mut start = Vec::new();
+    let mut end = Vec::new();
+    let mut run = Vec::new();
+    let mut est = Vec::new();
+    let mut procs = Vec::new();
+    let mut size = Vec::new();
+    let mut wait = Vec::new();
+    let mut resp = Vec::new();
+    let mut sld = Vec::new();
+    let mut bsld = Vec::new();
+    let mut xf = Vec::new();
+    for ((name, _), (r, _)) in policies.iter().zip(runs) {
+        let m = job_metrics(jobs, r, tau);
+        for (k, (j, o)) in jobs.iter().zip(&r.outcomes).enumerate() {
+            sched.push(name.to_string());
+            job.push(j.job_number);
+            submit.push(j.submit);
+            start.push(o.start);
+            end.push(o.end);
+            run.push(j.run);
+            est.push(j.estimate);
+            procs.push(j.processors);
+            size.push(j.size);
+            wait.push(m.wait[k]);
+            resp.push(m.response[k]);
+            sld.push(m.slowdown[k]);
+            bsld.push(m.bsld[k]);
+            xf.push(m.xfactor[k]);
+        }
+    }
+    DataFrame::new_infer_height(vec![
+        Column::new("scheduler".into(), sched),
+        Column::new("job_number".into(), job),
+        Column::new("submit_s".into(), submit),
+        Column::new("start_s".into(), start),
+        Column::new("end_s".into(), end),
+        Column::new("run_s".into(), run),
+        Column::new("estimate_s".into(), est),
+        Column::new("processors".into(), procs),
+        Column::new("units".into(), size),
+        Column::new("wait_s".into(), wait),
+        Column::new("response_s".into(), resp),
+        Column::new("slowdown".into(), sld),
+        Column::new("bounded_slowdown".into(), bsld),
+        Column::new("xfactor".into(), xf),
+    ])
+}
+
+fn summary_frame(s: &[ClassicSummary]) -> PolarsResult<DataFrame> {
+    let strs =
+        |f: fn(&ClassicSummary) -> &str| s.iter().map(|x| f(x).to_string()).collect::<Vec<_>>();
+    let f64s = |f: fn(&ClassicSummary) -> f64| s.iter().map(f).collect::<Vec<_>>();
+    DataFrame::new_infer_height(vec![
+        Column::new("log".into(), strs(|x| &x.log)),
+        Column::new("scheduler".into(), strs(|x| &x.scheduler)),
+        Column::new("depth".into(), strs(|x| &x.depth)),
+        Column::new("estimates".into(), strs(|x| &x.estimates)),
+        Column::new("clean".into(), strs(|x| &x.clean)),
+        Column::new(
+            "capacity".into(),
+            s.iter().map(|x| x.capacity).collect::<Vec<_>>(),
+        ),
+        Column::new("unit".into(), strs(|x| &x.unit)),
+        Column::new(
+            "jobs".into(),
+            s.iter().map(|x| x.jobs as u64).collect::<Vec<_>>(),
+        ),
+        Column::new(
+            "passes".into(),
+            s.iter().map(|x| x.passes).collect::<Vec<_>>(),
+        ),
+        Column::new("makespan_s".into(), f64s(|x| x.makespan_s)),
+        Column::new("utilization".into(), f64s(|x| x.utilization)),
+        Column::new("wait_mean_s".into(), f64s(|x| x.wait_mean_s)),
+        Column::new("wait_nsw_mean_s".into(), f64s(|x| x.wait_nsw_mean_s)),
+        Column::new("wait_max_s".into(), f64s(|x| x.wait_max_s)),
+        Column::new("response_mean_s".into(), f64s(|x| x.response_mean_s)),
+        Column::new("slowdown_mean".into(), f64s(|x| x.slowdown_mean)),
+        Column::new("bsld_mean".into(), f64s(|x| x.bsld_mean)),
+        Column::new("bsld_max".into(), f64s(|x| x.bsld_max)),
+        Column::new("bsld_tau_s".into(), f64s(|x| x.bsld_tau_s)),
+        Column::new("xfactor_mean".into(), f64s(|x| x.xfactor_mean)),
+        Column::new("xfactor_nsw_mean".into(), f64s(|x| x.xfactor_nsw_mean)),
+        Column::new("xfactor_max".into(), f64s(|x| x.xfactor_max)),
+    ])
+}
+
+fn clean_frame(r: &classic::CleanReport) -> PolarsResult<DataFrame> {
+    DataFrame::new_infer_height(vec![
+        Column::new(
+            "job_number".into(),
+            r.actions.iter().map(|a| a.job_number).collect::<Vec<_>>(),
+        ),
+        Column::new(
+            "action".into(),
+            r.actions
+                .iter()
+                .map(|a| if a.dropped { "dropped" } else { "modified" })
+                .collect::<Vec<_>>(),
+        ),
+        Column::new(
+            "reason".into(),
+            r.actions.iter().map(|a| a.reason).collect::<Vec<_>>(),
+        ),
+        Column::new(
+            "detail".into(),
+            r.actions
+                .iter()
+                .map(|a| a.detail.clone())
+                .collect::<Vec<_>>(),
+        ),
+    ])
+}

@@ -1,0 +1,154 @@
+//! Environment D: classic trace replay on the log's own homogeneous machine
+//! (SPEC §3.D) — FCFS, and backfilling with a reservation depth (0 = greedy
+//! backfill with no reservation, 1 = EASY, k, all = Conservative).
+//!
+//! The machine has `capacity` allocation units: processors (MaxProcs), or
+//! whole nodes (MaxNodes) with `--whole-nodes`. A job holds `size` units from
+//! its start for its actual run time (SWF field 4); the scheduler plans with
+//! its estimate (field 9 after cleaning, or the run time with exact
+//! estimates). Reservations are recomputed at every scheduling pass from the
+//! running jobs' predicted ends, so a job that ends before its estimate frees
+//! its units at once and later reservations move earlier (compression).
+
+pub mod clean;
+pub mod engine;
+pub mod profile;
+
+pub use clean::{CleanAction, CleanPreset, CleanReport, clean};
+pub use engine::{ClassicOutcome, ClassicRun, simulate};
+
+/// One job as the classic simulator sees it (after cleaning).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ClassicJob {
+    /// SWF job number (field 1).
+    pub job_number: i64,
+    /// Submit time, s on the log's clock (field 2, after the preset's origin rule).
+    pub submit: f64,
+    /// Actual run time, s (> 0).
+    pub run: f64,
+    /// Run time the scheduler plans with, s (> 0): the user estimate, or the
+    /// run time with exact estimates.
+    pub estimate: f64,
+    /// Processors the job uses (> 0).
+    pub processors: u32,
+    /// Allocation units it holds: processors, or whole nodes with
+    /// `--whole-nodes` (ceil(processors / processors per node)).
+    pub size: u32,
+    /// SWF user id (field 12).
+    pub user: i64,
+    /// SWF queue number (field 15).
+    pub queue: i64,
+}
+
+/// What the machine allocates.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+pub enum Unit {
+    /// Processors (cores); capacity = MaxProcs.
+    Processors,
+    /// Whole nodes of `processors_per_node` processors; capacity = MaxNodes.
+    Nodes {
+        /// Processors per node.
+        processors_per_node: u32,
+    },
+}
+
+/// The log's own machine.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+pub struct Machine {
+    /// Allocation units (processors or nodes).
+    pub capacity: u32,
+    /// What a unit is.
+    pub unit: Unit,
+}
+
+impl Machine {
+    /// Processors of the whole machine.
+    pub fn max_processors(&self) -> i64 {
+        match self.unit {
+            Unit::Processors => i64::from(self.capacity),
+            Unit::Nodes {
+                processors_per_node,
+            } => i64::from(self.capacity) * i64::from(processors_per_node),
+        }
+    }
+
+    /// Units a job of `processors` processors holds.
+    pub fn units_for(&self, processors: u32) -> u32 {
+        match self.unit {
+            Unit::Processors => processors,
+            Unit::Nodes {
+                processors_per_node,
+            } => processors.div_ceil(processors_per_node.max(1)),
+        }
+    }
+}
+
+/// A classic scheduling policy.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Policy {
+    /// First come, first served: jobs start in submit order; the first job
+    /// that does not fit blocks every later one.
+    Fcfs,
+    /// Backfilling in submit order with at most `depth` reservations: the
+    /// first `depth` jobs that cannot start get a reservation at their
+    /// earliest start; any job may start now if it does not delay one.
+    Backfill {
+        /// Reservation depth (`usize::MAX` = all, Conservative).
+        depth: usize,
+    },
+}
+
+/// One entry of the classic scheduler registry.
+pub struct SchedulerInfo {
+    /// CLI name.
+    pub name: &'static str,
+    /// One-line description.
+    pub summary: &'static str,
+    /// The policy, with its default reservation depth.
+    pub policy: Policy,
+}
+
+/// Every classic scheduler.
+pub const SCHEDULERS: &[SchedulerInfo] = &[
+    SchedulerInfo {
+        name: "fcfs",
+        summary: "First come, first served: no backfilling; the first job that does not fit blocks the queue",
+        policy: Policy::Fcfs,
+    },
+    SchedulerInfo {
+        name: "easy",
+        summary: "EASY backfilling (reservation depth 1; Lifka 1995): only the first waiting job is protected",
+        policy: Policy::Backfill { depth: 1 },
+    },
+    SchedulerInfo {
+        name: "conservative",
+        summary: "Conservative backfilling (depth all; Mu'alem & Feitelson 2001): every waiting job holds a reservation",
+        policy: Policy::Backfill { depth: usize::MAX },
+    },
+    SchedulerInfo {
+        name: "backfill",
+        summary: "Backfilling with --reservation-depth K (0 = greedy, no reservation; default 0)",
+        policy: Policy::Backfill { depth: 0 },
+    },
+];
+
+/// Looks a classic scheduler up by CLI name.
+///
+/// # Errors
+/// [`UnknownScheduler`] listing the valid names.
+pub fn scheduler(name: &str) -> Result<&'static SchedulerInfo, UnknownScheduler> {
+    SCHEDULERS
+        .iter()
+        .find(|s| s.name.eq_ignore_ascii_case(name))
+        .ok_or_else(|| UnknownScheduler {
+            name: name.to_string(),
+        })
+}
+
+/// A scheduler name that is not in the classic registry.
+#[derive(Debug, Clone, thiserror::Error)]
+#[error("unknown classic scheduler `{name}`; valid names with --env classic: {}", SCHEDULERS.iter().map(|s| s.name).collect::<Vec<_>>().join(", "))]
+pub struct UnknownScheduler {
+    /// The name given.
+    pub name: String,
+}
