@@ -5,13 +5,16 @@
 //! by short name; [`model`] holds tasks, value functions, ETC and systems;
 //! [`workload`] turns a log into scenarios; [`sim`] is the simulation core
 //! (node timelines, slot search, invariants); [`env`] holds the scheduling
-//! environments and their heuristics; [`metrics`] turns runs into tables.
+//! environments and their heuristics; [`metrics`] turns runs into tables;
+//! [`experiment`] runs, resumes, shards and aggregates grids of runs.
 
 pub mod catalog;
 pub mod cmd;
 pub mod env;
+pub mod experiment;
 pub mod metrics;
 pub mod model;
+pub mod report;
 pub mod sim;
 pub mod swf;
 pub mod workload;

@@ -17,12 +17,20 @@ struct Cli {
 #[derive(Debug, Subcommand)]
 enum Command {
     /// Header, job count, time span, size and run-time distributions, and what a simulation filters out.
-    #[command(after_help = "Examples:\n  swftool info curie\n  swftool info datastar sdsc-sp2 ./my.swf.gz")]
+    #[command(
+        after_help = "Examples:\n  swftool info curie\n  swftool info datastar sdsc-sp2 ./my.swf.gz"
+    )]
     Info(cmd::info::InfoArgs),
     /// Replay days of a log through environment A heuristics (value-based, heterogeneous clusters).
     Replay(cmd::replay::ReplayArgs),
     /// List every heuristic name with one line each.
     Heuristics(cmd::heuristics::HeuristicsArgs),
+    /// Run a grid of log x variant x heuristic x day (TOML config or preset) in parallel; resumable, shardable; tables and figures.
+    Experiment(cmd::experiment::ExperimentArgs),
+    /// Merge the cell files of experiment shards (or partial runs) into the final tables and figures.
+    Aggregate(cmd::aggregate::AggregateArgs),
+    /// The same metrics side by side across logs and heuristics: a table and a figure.
+    Compare(cmd::compare::CompareArgs),
 }
 
 fn main() {
@@ -31,6 +39,9 @@ fn main() {
         Command::Info(a) => cmd::info::run(a),
         Command::Replay(a) => cmd::replay::run(a),
         Command::Heuristics(a) => cmd::heuristics::run(a),
+        Command::Experiment(a) => cmd::experiment::run(a),
+        Command::Aggregate(a) => cmd::aggregate::run(a),
+        Command::Compare(a) => cmd::compare::run(a),
     };
     if let Err(e) = result {
         eprintln!("error: {e:#}");

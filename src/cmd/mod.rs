@@ -1,6 +1,9 @@
 //! One file per subcommand (STYLE.md, after xsv): each owns its arguments
 //! (clap `Args`) and a `run` function.
 
+pub mod aggregate;
+pub mod compare;
+pub mod experiment;
 pub mod heuristics;
 pub mod info;
 pub mod replay;

@@ -1,0 +1,91 @@
+//! `swftool aggregate DIR...`: merge the cell files of several output
+//! directories of one grid (the shards of a Slurm job array, or an
+//! interrupted run and its continuation) into the same tables, Markdown
+//! summary and figures a single run would have produced. The `runs` and
+//! `aggregate` tables are byte-identical to a single run's; `runs_timing`,
+//! `timing` and the manifest's time are not (wall clock).
+
+use std::path::PathBuf;
+
+use anyhow::{Context, bail};
+
+use super::experiment::{AggregateOptions, aggregate_into, default_out, with_threads};
+use crate::experiment::Manifest;
+
+/// Arguments of `swftool aggregate`.
+#[derive(Debug, Clone, clap::Args)]
+#[command(after_help = "Examples:
+  swftool aggregate results/shard-*
+  swftool aggregate results/shard-0 results/shard-1 --out results/merged
+  swftool aggregate results/shard-* --partial   # some shards still running")]
+pub struct AggregateArgs {
+    /// Output directories of `swftool experiment` (all of the same grid).
+    #[arg(required = true)]
+    pub dirs: Vec<PathBuf>,
+    /// Where to write the merged results. Default: notebooks-out/NAME/, NAME the experiment name.
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// Aggregate even when some cells are missing (they are counted in the manifest).
+    #[arg(long)]
+    pub partial: bool,
+    /// Write tables but no figures.
+    #[arg(long)]
+    pub no_figures: bool,
+    /// Worker threads for reading cells (default: all cores).
+    #[arg(long)]
+    pub threads: Option<usize>,
+}
+
+/// Runs `swftool aggregate`.
+///
+/// # Errors
+/// A directory without a manifest, directories of different grids, missing
+/// cells (unless `--partial`), unreadable cells, unwritable outputs.
+pub fn run(args: &AggregateArgs) -> anyhow::Result<()> {
+    let mut first: Option<Manifest> = None;
+    for d in &args.dirs {
+        let m = Manifest::read(d)?
+            .ok_or_else(|| crate::experiment::ExperimentError::NoManifest { dir: d.clone() })?;
+        match &first {
+            None => first = Some(m),
+            Some(f) => m
+                .check_same_grid(d, &f.config, &f.layout)
+                .with_context(|| {
+                    format!(
+                        "{} and {} hold different grids",
+                        args.dirs[0].display(),
+                        d.display()
+                    )
+                })?,
+        }
+    }
+    let Some(base) = first else {
+        bail!("no directory given");
+    };
+    let out = args
+        .out
+        .clone()
+        .unwrap_or_else(|| default_out(&base.config.name));
+    if let Some(m) = Manifest::read(&out)? {
+        m.check_same_grid(&out, &base.config, &base.layout)?;
+    }
+    std::fs::create_dir_all(&out).with_context(|| format!("cannot create {}", out.display()))?;
+    let mut manifest = Manifest::new("aggregate", &base.config, &base.layout);
+    manifest.log_paths = base.log_paths.clone();
+    manifest.sources = args.dirs.iter().map(|d| d.display().to_string()).collect();
+    println!(
+        "aggregate `{}`: {} cells expected from {} director{}",
+        base.config.name,
+        base.layout.cell_count(),
+        args.dirs.len(),
+        if args.dirs.len() == 1 { "y" } else { "ies" }
+    );
+    with_threads(args.threads, || {
+        let opts = AggregateOptions {
+            partial: args.partial,
+            figures: !args.no_figures,
+            print_table: true,
+        };
+        aggregate_into(&base.layout, &args.dirs, &out, &mut manifest, &opts).map(|_| ())
+    })
+}

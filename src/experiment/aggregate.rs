@@ -1,0 +1,352 @@
+//! From cells to tables (polars): one row per run, and per (log, variant,
+//! heuristic) the number of days n, the mean, the sample standard deviation
+//! (divisor n − 1) and the half-width of the 95 % confidence interval of the
+//! mean, t(0.975, n − 1) · sd / √n ([`super::stats`]).
+//!
+//! Tables (each written as CSV and Parquet):
+//!
+//! - `runs` — one row per cell, in cell order: the columns of
+//!   [`crate::metrics::tables::summary_frame`] with `log_key` after `log`
+//!   and `variant` (its label, e.g. `oversubscription=higher`) after
+//!   `heterogeneity`. Deterministic.
+//! - `runs_timing` — one row per cell: `log_key`, `variant` and the columns
+//!   of [`crate::metrics::tables::timing_frame`] (wall clock).
+//! - `aggregate` — one row per (log, variant, heuristic), in cell order:
+//!   `log_key`, `log`, `variant`, `oversubscription`, `correlation`,
+//!   `heterogeneity`, `heuristic`, `n` (days), then for `percent_of_bound`
+//!   (%), `value_earned` and `value_bound` (value units), `tasks_completed`,
+//!   `tasks_dropped`, `tasks_unfinished` (tasks) each of `_mean`, `_sd`,
+//!   `_ci95` (null when n < 2). Deterministic: byte-identical for the same
+//!   cells however they were run.
+//! - `timing` — the same keys and `n`, `mapping_events_mean`,
+//!   `heuristic_seconds_mean_{mean,sd,ci95}` (mean heuristic seconds per
+//!   mapping event), `heuristic_seconds_max_mean` (mean over days of the
+//!   largest per-event time) and `heuristic_seconds_max_max` (largest over
+//!   days), s. Wall clock: differs between runs.
+
+use polars::prelude::*;
+
+use super::config::Variant;
+use super::runner::CellResult;
+use super::stats;
+use crate::metrics::RunSummary;
+use crate::metrics::tables::{summary_frame, timing_frame};
+
+/// Mean, sample standard deviation and 95 % CI half-width of one metric.
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
+pub struct Stat {
+    /// Mean.
+    pub mean: f64,
+    /// Sample standard deviation (n − 1); `None` when n < 2.
+    pub sd: Option<f64>,
+    /// t(0.975, n − 1) · sd / √n; `None` when n < 2.
+    pub ci95: Option<f64>,
+}
+
+/// One aggregated row (log, variant, heuristic).
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct AggRow {
+    /// Log key.
+    pub log_key: String,
+    /// Log file name.
+    pub log: String,
+    /// The variant.
+    pub variant: Variant,
+    /// Heuristic name.
+    pub heuristic: String,
+    /// Number of days (runs).
+    pub n: u64,
+    /// Value earned as a percentage of the maximum value bound (%).
+    pub percent_of_bound: Stat,
+    /// Value earned (value units).
+    pub value_earned: Stat,
+    /// Counted tasks completed.
+    pub tasks_completed: Stat,
+    /// Counted tasks dropped.
+    pub tasks_dropped: Stat,
+    /// Mean heuristic seconds per mapping event (s; wall clock).
+    pub heuristic_seconds_mean: Stat,
+    /// Largest heuristic seconds of one mapping event over all days (s).
+    pub heuristic_seconds_max: f64,
+}
+
+/// Every table of an experiment, and the aggregated rows as structs.
+#[derive(Debug, Clone)]
+pub struct Tables {
+    /// One row per run (deterministic).
+    pub runs: DataFrame,
+    /// One row per run, wall-clock timing.
+    pub runs_timing: DataFrame,
+    /// Per (log, variant, heuristic) statistics (deterministic).
+    pub aggregate: DataFrame,
+    /// Per (log, variant, heuristic) timing statistics.
+    pub timing: DataFrame,
+    /// The aggregated rows, in table order.
+    pub rows: Vec<AggRow>,
+}
+
+const KEYS: [&str; 7] = [
+    "log_key",
+    "log",
+    "variant",
+    "oversubscription",
+    "correlation",
+    "heterogeneity",
+    "heuristic",
+];
+
+/// Metrics of the deterministic `aggregate` table, in column order.
+const METRICS: [&str; 6] = [
+    "percent_of_bound",
+    "value_earned",
+    "value_bound",
+    "tasks_completed",
+    "tasks_dropped",
+    "tasks_unfinished",
+];
+
+fn texts(cells: &[CellResult], f: impl Fn(&CellResult) -> String) -> Column {
+    Column::new("".into(), cells.iter().map(f).collect::<Vec<_>>())
+}
+
+fn named(c: Column, name: &str) -> Column {
+    c.with_name(name.into())
+}
+
+/// Builds every table from `cells` (in cell order: [`super::runner::load_cells`]).
+///
+/// # Errors
+/// A polars error (a bug: the columns are built here).
+pub fn tables(cells: &[CellResult]) -> PolarsResult<Tables> {
+    let summaries: Vec<RunSummary> = cells.iter().map(|c| c.summary.clone()).collect();
+    let key_col = named(texts(cells, |c| c.log.clone()), "log_key");
+    let variant_col = named(texts(cells, |c| c.variant.label()), "variant");
+
+    let mut runs = summary_frame(&summaries)?;
+    runs.insert_column(1, key_col.clone())?;
+    let het = runs
+        .get_column_index("heterogeneity")
+        .map_or(runs.width(), |i| i + 1);
+    runs.insert_column(het, variant_col.clone())?;
+
+    let mut runs_timing = timing_frame(&summaries)?;
+    runs_timing.insert_column(1, key_col.clone())?;
+    runs_timing.insert_column(3, variant_col.clone())?;
+
+    // Working frame: keys, metrics as f64, timing.
+    let f64s = |name: &str, f: fn(&RunSummary) -> f64| {
+        Column::new(name.into(), summaries.iter().map(f).collect::<Vec<f64>>())
+    };
+    let work = DataFrame::new_infer_height(vec![
+        key_col,
+        named(texts(cells, |c| c.summary.log.clone()), "log"),
+        variant_col,
+        named(
+            texts(cells, |c| c.summary.oversubscription.clone()),
+            "oversubscription",
+        ),
+        named(
+            texts(cells, |c| c.summary.correlation.clone()),
+            "correlation",
+        ),
+        named(
+            texts(cells, |c| c.summary.heterogeneity.clone()),
+            "heterogeneity",
+        ),
+        named(texts(cells, |c| c.summary.heuristic.clone()), "heuristic"),
+        f64s("percent_of_bound", |s| s.percent_of_bound),
+        f64s("value_earned", |s| s.value_earned),
+        f64s("value_bound", |s| s.value_bound),
+        f64s("tasks_completed", |s| s.tasks_completed as f64),
+        f64s("tasks_dropped", |s| s.tasks_dropped as f64),
+        f64s("tasks_unfinished", |s| s.tasks_unfinished as f64),
+        f64s("mapping_events", |s| s.mapping_events as f64),
+        f64s("heuristic_seconds_mean", |s| s.heuristic_seconds_mean),
+        f64s("heuristic_seconds_max", |s| s.heuristic_seconds_max),
+    ])?;
+    let mut aggs: Vec<Expr> = vec![len().cast(DataType::UInt64).alias("n")];
+    for m in METRICS.iter().chain(["heuristic_seconds_mean"].iter()) {
+        aggs.push(col(*m).mean().alias(format!("{m}_mean")));
+        aggs.push(col(*m).std(1).alias(format!("{m}_sd")));
+    }
+    aggs.push(col("mapping_events").mean().alias("mapping_events_mean"));
+    aggs.push(
+        col("heuristic_seconds_max")
+            .mean()
+            .alias("heuristic_seconds_max_mean"),
+    );
+    aggs.push(
+        col("heuristic_seconds_max")
+            .max()
+            .alias("heuristic_seconds_max_max"),
+    );
+    let keys: Vec<Expr> = KEYS.iter().map(|k| col(*k)).collect();
+    let mut grouped = work.lazy().group_by_stable(keys).agg(aggs).collect()?;
+
+    // CI half-widths from n and sd; NaN standard deviations become null.
+    let n: Vec<u64> = grouped
+        .column("n")?
+        .u64()?
+        .iter()
+        .map(|x| x.unwrap_or(0))
+        .collect();
+    for m in METRICS.iter().chain(["heuristic_seconds_mean"].iter()) {
+        let sd: Vec<Option<f64>> = grouped
+            .column(&format!("{m}_sd"))?
+            .f64()?
+            .iter()
+            .map(|x| x.filter(|v| v.is_finite()))
+            .collect();
+        let ci: Vec<Option<f64>> = sd
+            .iter()
+            .zip(&n)
+            .map(|(s, &k)| s.and_then(|s| stats::ci95_half_width(s, k)))
+            .collect();
+        grouped.with_column(Column::new(format!("{m}_sd").into(), sd))?;
+        grouped.with_column(Column::new(format!("{m}_ci95").into(), ci))?;
+    }
+
+    let mut agg_cols: Vec<String> = KEYS.iter().map(|s| s.to_string()).collect();
+    agg_cols.push("n".into());
+    for m in METRICS {
+        for s in ["mean", "sd", "ci95"] {
+            agg_cols.push(format!("{m}_{s}"));
+        }
+    }
+    let aggregate = grouped.select(agg_cols)?;
+    let mut timing_cols: Vec<String> = KEYS.iter().map(|s| s.to_string()).collect();
+    timing_cols.extend(
+        [
+            "n",
+            "mapping_events_mean",
+            "heuristic_seconds_mean_mean",
+            "heuristic_seconds_mean_sd",
+            "heuristic_seconds_mean_ci95",
+            "heuristic_seconds_max_mean",
+            "heuristic_seconds_max_max",
+        ]
+        .map(String::from),
+    );
+    let timing = grouped.select(timing_cols)?;
+    let rows = agg_rows(&grouped, cells)?;
+    Ok(Tables {
+        runs,
+        runs_timing,
+        aggregate,
+        timing,
+        rows,
+    })
+}
+
+fn f64_col(df: &DataFrame, name: &str) -> PolarsResult<Vec<Option<f64>>> {
+    Ok(df.column(name)?.f64()?.iter().collect())
+}
+
+fn str_col(df: &DataFrame, name: &str) -> PolarsResult<Vec<String>> {
+    Ok(df
+        .column(name)?
+        .str()?
+        .iter()
+        .map(|x| x.unwrap_or("").to_string())
+        .collect())
+}
+
+fn agg_rows(g: &DataFrame, cells: &[CellResult]) -> PolarsResult<Vec<AggRow>> {
+    let stat = |m: &str| -> PolarsResult<Vec<Stat>> {
+        let mean = f64_col(g, &format!("{m}_mean"))?;
+        let sd = f64_col(g, &format!("{m}_sd"))?;
+        let ci = f64_col(g, &format!("{m}_ci95"))?;
+        Ok(mean
+            .into_iter()
+            .zip(sd)
+            .zip(ci)
+            .map(|((mean, sd), ci95)| Stat {
+                mean: mean.unwrap_or(f64::NAN),
+                sd,
+                ci95,
+            })
+            .collect())
+    };
+    let keys = str_col(g, "log_key")?;
+    let logs = str_col(g, "log")?;
+    let variants = str_col(g, "variant")?;
+    let heuristics = str_col(g, "heuristic")?;
+    let n: Vec<u64> = g
+        .column("n")?
+        .u64()?
+        .iter()
+        .map(|x| x.unwrap_or(0))
+        .collect();
+    let pct = stat("percent_of_bound")?;
+    let value = stat("value_earned")?;
+    let completed = stat("tasks_completed")?;
+    let dropped = stat("tasks_dropped")?;
+    let secs = stat("heuristic_seconds_mean")?;
+    let max = f64_col(g, "heuristic_seconds_max_max")?;
+    let mut rows = Vec::with_capacity(n.len());
+    for i in 0..n.len() {
+        // The variant struct of the group, from its first cell.
+        let variant = cells
+            .iter()
+            .find(|c| c.log == keys[i] && c.variant.label() == variants[i])
+            .map(|c| c.variant)
+            .unwrap_or_default();
+        rows.push(AggRow {
+            log_key: keys[i].clone(),
+            log: logs[i].clone(),
+            variant,
+            heuristic: heuristics[i].clone(),
+            n: n[i],
+            percent_of_bound: pct[i],
+            value_earned: value[i],
+            tasks_completed: completed[i],
+            tasks_dropped: dropped[i],
+            heuristic_seconds_mean: secs[i],
+            heuristic_seconds_max: max[i].unwrap_or(f64::NAN),
+        });
+    }
+    Ok(rows)
+}
+
+/// `mean ± ci` with `digits` decimals (`mean` alone when there is no CI).
+pub fn pm(s: &Stat, digits: usize) -> String {
+    match s.ci95 {
+        Some(c) => format!("{:.*} ± {:.*}", digits, s.mean, digits, c),
+        None => format!("{:.*}", digits, s.mean),
+    }
+}
+
+/// The Markdown table printed at the end of an experiment: one row per
+/// (log when several, variant, heuristic); n, mean % of the maximum value
+/// bound ± 95 % CI half-width, mean value earned ± CI, mean tasks completed
+/// and dropped per day, mean heuristic ms per mapping event, largest ms of
+/// one event.
+pub fn markdown(rows: &[AggRow]) -> String {
+    let multi_log = rows.iter().any(|r| r.log_key != rows[0].log_key);
+    let mut out = String::new();
+    let head = "| variant | heuristic | n | % of bound (mean ± 95 % CI) | value earned | completed | dropped | ms/event (mean) | ms/event (max) |";
+    let rule = "|---|---|---:|---:|---:|---:|---:|---:|---:|";
+    if multi_log {
+        out.push_str(&format!("| log {head}\n|---{rule}\n"));
+    } else {
+        out.push_str(&format!("{head}\n{rule}\n"));
+    }
+    for r in rows {
+        if multi_log {
+            out.push_str(&format!("| {} ", r.log_key));
+        }
+        out.push_str(&format!(
+            "| {} | {} | {} | {} | {} | {:.1} | {:.1} | {:.3} | {:.3} |\n",
+            r.variant.label(),
+            r.heuristic,
+            r.n,
+            pm(&r.percent_of_bound, 2),
+            pm(&r.value_earned, 1),
+            r.tasks_completed.mean,
+            r.tasks_dropped.mean,
+            r.heuristic_seconds_mean.mean * 1e3,
+            r.heuristic_seconds_max * 1e3,
+        ));
+    }
+    out
+}

@@ -1,0 +1,584 @@
+//! Experiment configurations: what grid to run, read from TOML (serde) or
+//! taken from a built-in preset.
+//!
+//! A grid is log × environment variant × heuristic × day. Keys (every one
+//! but `name`, `logs` and `heuristics` is optional):
+//!
+//! | key | type | meaning |
+//! |---|---|---|
+//! | `name` | string | experiment name; default output `notebooks-out/<name>/` |
+//! | `environment` | `"parallel"` | scheduling environment (only A, SPEC §3.A, so far) |
+//! | `logs` | strings | short names (`curie`, …) or paths of SWF logs |
+//! | `heuristics` | strings | heuristic names, or `"all"` (see `swftool heuristics`) |
+//! | `days` | integer | that many days evenly spaced over each log (default 48) |
+//! | `dates` | strings | explicit days `YYYY-MM-DD` instead of `days` |
+//! | `seed` | integer | user seed of every random draw (default 1) |
+//! | `cores_base` | float | base of the system size, cores (default: each log's MaxProcs) |
+//! | `axes` | strings | `oversubscription`, `correlation`, `heterogeneity`: each listed axis at its three levels, the others at their defaults |
+//! | `[[variants]]` | tables | explicit variants: `oversubscription`, `correlation`, `heterogeneity` (each defaults to the paper's default) |
+//!
+//! Variants are the axis expansions in the order of `axes`, then the
+//! explicit ones, duplicates removed. With neither, the grid has the default
+//! variant only. The three axes of the standard grid give 7 distinct
+//! variants (SPEC §3.A, "Standard experiment grid").
+
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use crate::env::parallel::{self, UnknownHeuristic};
+use crate::workload::{Correlation, Heterogeneity, Oversubscription, ScenarioParams};
+
+/// Default number of days per log (SPEC §3.A).
+pub const DEFAULT_DAYS: usize = 48;
+/// Default user seed.
+pub const DEFAULT_SEED: u64 = 1;
+
+/// Names of the built-in presets, in display order.
+pub const PRESETS: &[&str] = &["khemka2015-parallel", "smoke"];
+
+/// The scheduling environment of an experiment.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Environment {
+    /// Environment A: heterogeneous parallel clusters, value-based
+    /// (Khemka et al. 2015, "soft and hard deadlines"; SPEC §3.A).
+    #[default]
+    Parallel,
+}
+
+/// One axis of the environment A variants (SPEC §3.A).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Axis {
+    /// System size: lower, intermediate, higher.
+    Oversubscription,
+    /// Value/time correlation: exact, weak, none.
+    Correlation,
+    /// ETC heterogeneity: low, intermediate, high.
+    Heterogeneity,
+}
+
+impl Axis {
+    /// Every axis, in the order of the paper's figures.
+    pub const ALL: [Axis; 3] = [
+        Axis::Oversubscription,
+        Axis::Correlation,
+        Axis::Heterogeneity,
+    ];
+
+    /// The axis name as written in configs and tables.
+    pub fn name(self) -> &'static str {
+        match self {
+            Axis::Oversubscription => "oversubscription",
+            Axis::Correlation => "correlation",
+            Axis::Heterogeneity => "heterogeneity",
+        }
+    }
+
+    /// Its three variants, from the default variant with this axis set to
+    /// each level in turn (in the paper's order).
+    pub fn variants(self) -> [Variant; 3] {
+        let d = Variant::default();
+        match self {
+            Axis::Oversubscription => [
+                Oversubscription::Lower,
+                Oversubscription::Intermediate,
+                Oversubscription::Higher,
+            ]
+            .map(|o| Variant {
+                oversubscription: o,
+                ..d
+            }),
+            Axis::Correlation => {
+                [Correlation::Exact, Correlation::Weak, Correlation::None].map(|c| Variant {
+                    correlation: c,
+                    ..d
+                })
+            }
+            Axis::Heterogeneity => [
+                Heterogeneity::Low,
+                Heterogeneity::Intermediate,
+                Heterogeneity::High,
+            ]
+            .map(|h| Variant {
+                heterogeneity: h,
+                ..d
+            }),
+        }
+    }
+
+    /// The level of `v` on this axis, as a lowercase word.
+    pub fn level(self, v: &Variant) -> String {
+        match self {
+            Axis::Oversubscription => v.oversubscription.to_string(),
+            Axis::Correlation => v.correlation.to_string(),
+            Axis::Heterogeneity => v.heterogeneity.to_string(),
+        }
+    }
+
+    /// Whether `v` differs from the default variant on this axis only (or
+    /// not at all).
+    pub fn holds_others_at_default(self, v: &Variant) -> bool {
+        let d = Variant::default();
+        Axis::ALL
+            .iter()
+            .filter(|&&a| a != self)
+            .all(|a| a.level(v) == a.level(&d))
+    }
+}
+
+impl std::fmt::Display for Axis {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// One environment variant: the three scenario-generation levels of
+/// SPEC §3.A. Missing keys take the paper's defaults (intermediate, weak,
+/// intermediate).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Variant {
+    /// System size level.
+    pub oversubscription: Oversubscription,
+    /// Value/time correlation.
+    pub correlation: Correlation,
+    /// ETC heterogeneity.
+    pub heterogeneity: Heterogeneity,
+}
+
+impl Default for Variant {
+    fn default() -> Self {
+        let p = ScenarioParams::default();
+        Variant {
+            oversubscription: p.oversubscription,
+            correlation: p.correlation,
+            heterogeneity: p.heterogeneity,
+        }
+    }
+}
+
+impl Variant {
+    /// Whether this is the default variant (intermediate, weak, intermediate).
+    pub fn is_default(&self) -> bool {
+        *self == Variant::default()
+    }
+
+    /// A short human label: `default`, or the non-default settings, e.g.
+    /// `oversubscription=higher` or `correlation=none,heterogeneity=high`.
+    pub fn label(&self) -> String {
+        let d = Variant::default();
+        let parts: Vec<String> = Axis::ALL
+            .iter()
+            .filter(|a| a.level(self) != a.level(&d))
+            .map(|a| format!("{}={}", a.name(), a.level(self)))
+            .collect();
+        if parts.is_empty() {
+            "default".to_string()
+        } else {
+            parts.join(",")
+        }
+    }
+
+    /// A file-name-safe identifier naming all three levels, e.g.
+    /// `os-intermediate.corr-weak.het-intermediate`.
+    pub fn id(&self) -> String {
+        format!(
+            "os-{}.corr-{}.het-{}",
+            self.oversubscription, self.correlation, self.heterogeneity
+        )
+    }
+
+    /// Scenario parameters of this variant with system base `cores_base`.
+    pub fn params(&self, cores_base: Option<f64>) -> ScenarioParams {
+        ScenarioParams {
+            oversubscription: self.oversubscription,
+            correlation: self.correlation,
+            heterogeneity: self.heterogeneity,
+            cores_base,
+        }
+    }
+}
+
+/// An experiment: the grid of (log, variant, heuristic, day) cells and the
+/// seed. See the module documentation for the TOML keys.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ExperimentConfig {
+    /// Experiment name (a single path component: no `/`, not empty).
+    pub name: String,
+    /// Scheduling environment.
+    #[serde(default)]
+    pub environment: Environment,
+    /// Logs: short names or paths.
+    pub logs: Vec<String>,
+    /// Heuristic names (or `all`).
+    pub heuristics: Vec<String>,
+    /// Number of evenly spaced days per log (default 48 when `dates` is not
+    /// given). A log with fewer candidate days uses all it has.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub days: Option<usize>,
+    /// Explicit days (`YYYY-MM-DD`), instead of `days`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dates: Option<Vec<String>>,
+    /// User seed of every random draw.
+    #[serde(default = "default_seed")]
+    pub seed: u64,
+    /// Base of the system size in cores; `None` = each log's MaxProcs.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cores_base: Option<f64>,
+    /// Axes expanded to their three levels (the others at default).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub axes: Vec<Axis>,
+    /// Explicit variants, added after the axis expansions.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub variants: Vec<Variant>,
+}
+
+fn default_seed() -> u64 {
+    DEFAULT_SEED
+}
+
+/// What is wrong with a configuration.
+#[derive(Debug, thiserror::Error)]
+pub enum ConfigError {
+    /// The file could not be read.
+    #[error("cannot read {}: {source}", path.display())]
+    Read {
+        /// The file.
+        path: PathBuf,
+        /// The I/O error.
+        source: std::io::Error,
+    },
+    /// The TOML does not parse or does not match the schema; the message
+    /// names the line, column and key.
+    #[error("{}: {source}", path.display())]
+    Parse {
+        /// The file.
+        path: PathBuf,
+        /// The TOML error (line, column, key, what was expected).
+        source: toml::de::Error,
+    },
+    /// A value is out of range.
+    #[error("{}: key `{key}`: {message}", path.display())]
+    Invalid {
+        /// The file (or `<preset NAME>`).
+        path: PathBuf,
+        /// The offending key.
+        key: &'static str,
+        /// What is wrong.
+        message: String,
+    },
+    /// A heuristic name is not in the registry.
+    #[error("{}: key `heuristics`: {source}", path.display())]
+    Heuristic {
+        /// The file.
+        path: PathBuf,
+        /// The registry error, listing the valid names.
+        source: UnknownHeuristic,
+    },
+    /// No preset of that name.
+    #[error("unknown preset `{0}`; presets: {presets}", presets = PRESETS.join(", "))]
+    UnknownPreset(String),
+}
+
+impl ExperimentConfig {
+    /// Reads and validates a TOML configuration file.
+    ///
+    /// # Errors
+    /// [`ConfigError::Read`], [`ConfigError::Parse`] (naming line, column and
+    /// key) or a validation error of [`ExperimentConfig::validate`].
+    pub fn from_file(path: &Path) -> Result<ExperimentConfig, ConfigError> {
+        let text = std::fs::read_to_string(path).map_err(|source| ConfigError::Read {
+            path: path.to_path_buf(),
+            source,
+        })?;
+        ExperimentConfig::from_toml(&text, path)
+    }
+
+    /// Parses and validates TOML text; `origin` names it in errors.
+    ///
+    /// # Errors
+    /// As [`ExperimentConfig::from_file`], without the read error.
+    pub fn from_toml(text: &str, origin: &Path) -> Result<ExperimentConfig, ConfigError> {
+        let c: ExperimentConfig = toml::from_str(text).map_err(|source| ConfigError::Parse {
+            path: origin.to_path_buf(),
+            source,
+        })?;
+        c.validate(origin)?;
+        Ok(c)
+    }
+
+    /// The built-in preset `name`:
+    ///
+    /// - `khemka2015-parallel`: the standard grid of SPEC §3.A — Curie, the
+    ///   7 heuristics, all three axes (7 variants), 48 days, seed 1
+    ///   (2,352 cells);
+    /// - `smoke`: a quick check — Curie, `easy` and `maxvpr-ph`, the
+    ///   oversubscription axis, 2 days, seed 1 (12 cells, a few seconds).
+    ///
+    /// # Errors
+    /// [`ConfigError::UnknownPreset`] listing the presets.
+    pub fn preset(name: &str) -> Result<ExperimentConfig, ConfigError> {
+        match name {
+            "khemka2015-parallel" => Ok(ExperimentConfig {
+                name: name.to_string(),
+                environment: Environment::Parallel,
+                logs: vec!["curie".to_string()],
+                heuristics: parallel::HEURISTICS
+                    .iter()
+                    .map(|h| h.name.to_string())
+                    .collect(),
+                days: Some(DEFAULT_DAYS),
+                dates: None,
+                seed: DEFAULT_SEED,
+                cores_base: None,
+                axes: Axis::ALL.to_vec(),
+                variants: Vec::new(),
+            }),
+            "smoke" => Ok(ExperimentConfig {
+                name: name.to_string(),
+                environment: Environment::Parallel,
+                logs: vec!["curie".to_string()],
+                heuristics: vec!["easy".to_string(), "maxvpr-ph".to_string()],
+                days: Some(2),
+                dates: None,
+                seed: DEFAULT_SEED,
+                cores_base: None,
+                axes: vec![Axis::Oversubscription],
+                variants: Vec::new(),
+            }),
+            _ => Err(ConfigError::UnknownPreset(name.to_string())),
+        }
+    }
+
+    /// The configuration as TOML, with a commented header explaining the
+    /// keys; it parses back to an equal configuration.
+    ///
+    /// # Errors
+    /// Only if serialisation fails (it does not for valid configurations).
+    pub fn to_toml(&self) -> Result<String, toml::ser::Error> {
+        let body = toml::to_string_pretty(self)?;
+        Ok(format!("{TOML_HEADER}{body}"))
+    }
+
+    /// Checks values that the schema cannot: a usable name, at least one log
+    /// and heuristic, known heuristic names, `days` ≥ 1 and not together
+    /// with `dates`, well-formed dates, a positive `cores_base`.
+    ///
+    /// # Errors
+    /// [`ConfigError::Invalid`] or [`ConfigError::Heuristic`], naming
+    /// `origin` and the key.
+    pub fn validate(&self, origin: &Path) -> Result<(), ConfigError> {
+        let invalid = |key: &'static str, message: String| ConfigError::Invalid {
+            path: origin.to_path_buf(),
+            key,
+            message,
+        };
+        if self.name.trim().is_empty()
+            || self.name.contains(['/', '\\'])
+            || self.name == "."
+            || self.name == ".."
+        {
+            return Err(invalid(
+                "name",
+                format!(
+                    "`{}` is not a usable directory name (non-empty, no `/`)",
+                    self.name
+                ),
+            ));
+        }
+        if self.logs.is_empty() {
+            return Err(invalid("logs", "at least one log is needed".into()));
+        }
+        if self.heuristics.is_empty() {
+            return Err(invalid(
+                "heuristics",
+                "at least one heuristic is needed".into(),
+            ));
+        }
+        for h in &self.heuristics {
+            if !h.eq_ignore_ascii_case("all") {
+                parallel::heuristic(h.trim()).map_err(|source| ConfigError::Heuristic {
+                    path: origin.to_path_buf(),
+                    source,
+                })?;
+            }
+        }
+        if self.days.is_some() && self.dates.is_some() {
+            return Err(invalid(
+                "days",
+                "give either `days` or `dates`, not both".into(),
+            ));
+        }
+        if self.days == Some(0) {
+            return Err(invalid("days", "must be at least 1".into()));
+        }
+        if let Some(dates) = &self.dates {
+            if dates.is_empty() {
+                return Err(invalid("dates", "at least one date is needed".into()));
+            }
+            for d in dates {
+                if d.parse::<jiff::civil::Date>().is_err() {
+                    return Err(invalid("dates", format!("`{d}` is not a date YYYY-MM-DD")));
+                }
+            }
+        }
+        if let Some(b) = self.cores_base
+            && !(b.is_finite() && b > 0.0)
+        {
+            return Err(invalid(
+                "cores_base",
+                format!("{b} is not a positive number of cores"),
+            ));
+        }
+        Ok(())
+    }
+
+    /// The heuristics of the grid, `all` expanded, duplicates removed, in
+    /// the order given.
+    ///
+    /// # Errors
+    /// An unknown name (already excluded by [`ExperimentConfig::validate`]).
+    pub fn heuristic_infos(
+        &self,
+    ) -> Result<Vec<&'static parallel::HeuristicInfo>, UnknownHeuristic> {
+        let mut out: Vec<&'static parallel::HeuristicInfo> = Vec::new();
+        for n in &self.heuristics {
+            let add: Vec<&'static parallel::HeuristicInfo> = if n.eq_ignore_ascii_case("all") {
+                parallel::HEURISTICS.iter().collect()
+            } else {
+                vec![parallel::heuristic(n.trim())?]
+            };
+            for h in add {
+                if !out.iter().any(|x| x.name == h.name) {
+                    out.push(h);
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    /// The distinct variants of the grid: each axis of `axes` expanded to
+    /// its three levels (others at default), then the explicit `variants`,
+    /// first occurrence kept. The default variant alone when both are empty.
+    pub fn variant_list(&self) -> Vec<Variant> {
+        let mut out: Vec<Variant> = Vec::new();
+        let candidates = self
+            .axes
+            .iter()
+            .flat_map(|a| a.variants())
+            .chain(self.variants.iter().copied());
+        for v in candidates {
+            if !out.contains(&v) {
+                out.push(v);
+            }
+        }
+        if out.is_empty() {
+            out.push(Variant::default());
+        }
+        out
+    }
+
+    /// The number of days per log asked for (`days`, default 48), when no
+    /// explicit dates are given.
+    pub fn day_count(&self) -> usize {
+        self.days.unwrap_or(DEFAULT_DAYS)
+    }
+}
+
+const TOML_HEADER: &str = "\
+# swftool experiment configuration (run it with `swftool experiment FILE.toml`).
+#
+# name         experiment name; results go to notebooks-out/<name>/ unless --out
+# environment  \"parallel\" (environment A of SPEC 3.A)
+# logs         short names (curie, datastar, sdsc-sp2, hpc2n, ctc-sp2, kth-sp2,
+#              lublin256) or paths of .swf / .swf.gz files
+# heuristics   names from `swftool heuristics`, or \"all\"
+# days         N days evenly spaced over each log (default 48), or instead
+# dates        [\"YYYY-MM-DD\", ...] explicit days
+# seed         user seed of every random draw (default 1)
+# cores_base   base of the system size in cores (default: each log's MaxProcs)
+# axes         any of \"oversubscription\", \"correlation\", \"heterogeneity\": each
+#              axis at its three levels, the other two at their defaults
+# [[variants]] explicit variants: oversubscription = lower|intermediate|higher,
+#              correlation = exact|weak|none, heterogeneity = low|intermediate|high
+#              (missing keys take the defaults intermediate / weak / intermediate)
+
+";
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_standard_axes_give_seven_distinct_variants() {
+        let c = ExperimentConfig::preset("khemka2015-parallel").unwrap();
+        let v = c.variant_list();
+        assert_eq!(v.len(), 7);
+        assert_eq!(v.iter().filter(|x| x.is_default()).count(), 1);
+        assert_eq!(v[0].label(), "oversubscription=lower");
+        assert_eq!(v[1].label(), "default");
+    }
+
+    #[test]
+    fn explicit_variants_are_deduplicated_against_the_axes() {
+        let text = r#"
+name = "x"
+logs = ["kth-sp2"]
+heuristics = ["easy"]
+axes = ["correlation"]
+[[variants]]
+correlation = "none"
+[[variants]]
+oversubscription = "higher"
+heterogeneity = "high"
+"#;
+        let c = ExperimentConfig::from_toml(text, Path::new("x.toml")).unwrap();
+        let v = c.variant_list();
+        assert_eq!(v.len(), 4);
+        assert_eq!(v[3].label(), "oversubscription=higher,heterogeneity=high");
+    }
+
+    #[test]
+    fn a_bad_key_names_the_file_line_and_key() {
+        let text = "name = \"x\"\nlogs = [\"curie\"]\nheuristics = [\"easy\"]\nday = 3\n";
+        let e = ExperimentConfig::from_toml(text, Path::new("grid.toml"))
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("grid.toml"), "{e}");
+        assert!(e.contains("line 4"), "{e}");
+        assert!(e.contains("day"), "{e}");
+    }
+
+    #[test]
+    fn a_bad_level_names_the_line() {
+        let text = "name = \"x\"\nlogs = [\"curie\"]\nheuristics = [\"easy\"]\n[[variants]]\ncorrelation = \"strong\"\n";
+        let e = ExperimentConfig::from_toml(text, Path::new("grid.toml"))
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("line 5"), "{e}");
+        assert!(e.contains("strong"), "{e}");
+    }
+
+    #[test]
+    fn an_unknown_heuristic_lists_the_valid_ones() {
+        let text = "name = \"x\"\nlogs = [\"curie\"]\nheuristics = [\"maxvalu\"]\n";
+        let e = ExperimentConfig::from_toml(text, Path::new("grid.toml"))
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("unknown heuristic `maxvalu`"), "{e}");
+        assert!(e.contains("maxvpr-ph"), "{e}");
+    }
+
+    #[test]
+    fn presets_round_trip_through_toml() {
+        for p in PRESETS {
+            let c = ExperimentConfig::preset(p).unwrap();
+            let text = c.to_toml().unwrap();
+            let back = ExperimentConfig::from_toml(&text, Path::new("dump.toml")).unwrap();
+            assert_eq!(c, back, "{text}");
+        }
+    }
+}

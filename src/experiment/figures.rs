@@ -1,0 +1,337 @@
+//! The figures of an experiment (PNG and SVG, drawn by [`crate::report`]),
+//! under `<out>/figures/`, one set per log (file names start with the log
+//! key):
+//!
+//! - `<log>-percent-of-bound-<axis>`: for each variant axis present, grouped
+//!   bars of the mean percentage of the maximum value bound over the days,
+//!   with 95 % CI error bars; x = the axis level (the other axes at their
+//!   defaults), one bar per heuristic (Khemka et al. 2015, Figs. 3–5);
+//! - `<log>-percent-of-bound-variants`: the same over every variant, when
+//!   the grid has variants that lie on no single axis;
+//! - `<log>-heuristic-time`: mean (with 95 % CI over runs) and largest
+//!   heuristic time per mapping event, ms, logarithmic y, one bar per
+//!   heuristic, over every run of the log;
+//! - `<log>-cumulative-value`: value earned over the figure scenario's day
+//!   (first day of the default variant), one line per heuristic;
+//! - `<log>-gantt`: the schedule of the largest cluster over 4 hours of that
+//!   day (from the hour its first counted task started), for `maxvpr-ph`
+//!   (or the first heuristic).
+//!
+//! A heuristic has the same colour in every figure
+//! ([`crate::report::heuristic_color`]).
+
+use std::path::{Path, PathBuf};
+
+use super::ExperimentError;
+use super::aggregate::AggRow;
+use super::config::{Axis, Variant};
+use super::runner::{CellResult, Layout};
+use super::stats;
+use crate::report::{
+    self, Bar, BarChart, BarSeries, Figure, GanttBar, GanttChart, LineChart, LineSeries,
+};
+
+fn bar_of(row: Option<&AggRow>) -> Option<Bar> {
+    row.map(|r| Bar {
+        mean: r.percent_of_bound.mean,
+        ci95: r.percent_of_bound.ci95,
+    })
+}
+
+fn find<'a>(
+    rows: &'a [AggRow],
+    log: &str,
+    variant: &Variant,
+    heuristic: &str,
+) -> Option<&'a AggRow> {
+    rows.iter()
+        .find(|r| r.log_key == log && r.variant == *variant && r.heuristic == heuristic)
+}
+
+fn days_phrase(rows: &[AggRow]) -> String {
+    let lo = rows.iter().map(|r| r.n).min().unwrap_or(0);
+    let hi = rows.iter().map(|r| r.n).max().unwrap_or(0);
+    if lo == hi {
+        format!("{hi} day{}", if hi == 1 { "" } else { "s" })
+    } else {
+        format!("{lo}–{hi} days")
+    }
+}
+
+/// Draws every figure of an experiment into `dir` and returns the files
+/// written (PNG then SVG of each figure), in a fixed order.
+///
+/// # Errors
+/// [`ExperimentError::Report`] when a figure cannot be drawn or written.
+pub fn experiment_figures(
+    layout: &Layout,
+    rows: &[AggRow],
+    cells: &[CellResult],
+    dir: &Path,
+    fig: &Figure,
+) -> Result<Vec<PathBuf>, ExperimentError> {
+    let mut out = Vec::new();
+    for log in &layout.logs {
+        let key = log.key.as_str();
+        let log_rows: Vec<AggRow> = rows.iter().filter(|r| r.log_key == key).cloned().collect();
+        if log_rows.is_empty() {
+            continue;
+        }
+        let days = days_phrase(&log_rows);
+        for axis in Axis::ALL {
+            let levels: Vec<Variant> = axis
+                .variants()
+                .into_iter()
+                .filter(|v| layout.variants.contains(v))
+                .collect();
+            if levels.len() < 2 {
+                continue;
+            }
+            let chart = BarChart {
+                title: format!("{key}: value earned by {axis} level (mean of {days}, 95 % CI)"),
+                x_label: format!("{axis} level (other axes at their defaults)"),
+                y_label: "value earned (% of maximum value bound)".into(),
+                levels: levels.iter().map(|v| axis.level(v)).collect(),
+                series: layout
+                    .heuristics
+                    .iter()
+                    .map(|h| BarSeries {
+                        name: h.clone(),
+                        bars: levels
+                            .iter()
+                            .map(|v| bar_of(find(&log_rows, key, v, h)))
+                            .collect(),
+                    })
+                    .collect(),
+                log_y: false,
+            };
+            out.extend(report::grouped_bars(
+                &chart,
+                fig,
+                &dir.join(format!("{key}-percent-of-bound-{axis}")),
+            )?);
+        }
+        let off_axis = layout
+            .variants
+            .iter()
+            .any(|v| !Axis::ALL.iter().any(|a| a.holds_others_at_default(v)));
+        if off_axis {
+            let chart = BarChart {
+                title: format!("{key}: value earned by variant (mean of {days}, 95 % CI)"),
+                x_label: "variant".into(),
+                y_label: "value earned (% of maximum value bound)".into(),
+                levels: layout.variants.iter().map(Variant::label).collect(),
+                series: layout
+                    .heuristics
+                    .iter()
+                    .map(|h| BarSeries {
+                        name: h.clone(),
+                        bars: layout
+                            .variants
+                            .iter()
+                            .map(|v| bar_of(find(&log_rows, key, v, h)))
+                            .collect(),
+                    })
+                    .collect(),
+                log_y: false,
+            };
+            out.extend(report::grouped_bars(
+                &chart,
+                fig,
+                &dir.join(format!("{key}-percent-of-bound-variants")),
+            )?);
+        }
+        out.extend(timing_figure(layout, key, cells, fig, dir)?);
+        out.extend(cumulative_figure(layout, key, cells, fig, dir)?);
+        out.extend(gantt_figure(key, cells, fig, dir)?);
+    }
+    Ok(out)
+}
+
+fn timing_figure(
+    layout: &Layout,
+    key: &str,
+    cells: &[CellResult],
+    fig: &Figure,
+    dir: &Path,
+) -> Result<Vec<PathBuf>, ExperimentError> {
+    let runs = cells.iter().filter(|c| c.log == key).count();
+    let series = layout
+        .heuristics
+        .iter()
+        .map(|h| {
+            let mine: Vec<&CellResult> = cells
+                .iter()
+                .filter(|c| c.log == key && &c.summary.heuristic == h)
+                .collect();
+            let means: Vec<f64> = mine
+                .iter()
+                .map(|c| c.summary.heuristic_seconds_mean * 1e3)
+                .collect();
+            let mean = stats::mean_sd(&means).map(|(m, sd)| Bar {
+                mean: m,
+                ci95: sd.and_then(|s| stats::ci95_half_width(s, means.len() as u64)),
+            });
+            let max = mine
+                .iter()
+                .map(|c| c.summary.heuristic_seconds_max * 1e3)
+                .fold(None, |a: Option<f64>, x| Some(a.map_or(x, |a| a.max(x))))
+                .map(|m| Bar {
+                    mean: m,
+                    ci95: None,
+                });
+            BarSeries {
+                name: h.clone(),
+                bars: vec![mean, max],
+            }
+        })
+        .collect();
+    let chart = BarChart {
+        title: format!("{key}: heuristic time per mapping event ({runs} runs)"),
+        x_label: "statistic over the runs".into(),
+        y_label: "heuristic time per mapping event (ms, log scale)".into(),
+        levels: vec!["mean (95 % CI)".into(), "largest".into()],
+        series,
+        log_y: true,
+    };
+    Ok(report::grouped_bars(
+        &chart,
+        fig,
+        &dir.join(format!("{key}-heuristic-time")),
+    )?)
+}
+
+fn cumulative_figure(
+    layout: &Layout,
+    key: &str,
+    cells: &[CellResult],
+    fig: &Figure,
+    dir: &Path,
+) -> Result<Vec<PathBuf>, ExperimentError> {
+    let Some(log) = layout.logs.iter().find(|l| l.key == key) else {
+        return Ok(Vec::new());
+    };
+    let Some(day) = log.days.first() else {
+        return Ok(Vec::new());
+    };
+    let mine: Vec<&CellResult> = cells
+        .iter()
+        .filter(|c| c.log == key && c.cumulative.is_some())
+        .collect();
+    if mine.is_empty() {
+        return Ok(Vec::new());
+    }
+    let variant = mine[0].variant.label();
+    let series = layout
+        .heuristics
+        .iter()
+        .filter_map(|h| {
+            let c = mine.iter().find(|c| &c.summary.heuristic == h)?;
+            Some(LineSeries {
+                name: h.clone(),
+                points: report::cumulative(c.cumulative.as_deref().unwrap_or(&[]), day.start),
+            })
+        })
+        .collect();
+    let chart = LineChart {
+        title: format!(
+            "{key} {} ({variant} variant): cumulative value earned by counted tasks",
+            day.date
+        ),
+        x_label: "time since midnight of the counted day (h)".into(),
+        y_label: "cumulative value earned (value units)".into(),
+        series,
+    };
+    Ok(report::line_chart(
+        &chart,
+        fig,
+        &dir.join(format!("{key}-cumulative-value")),
+    )?)
+}
+
+fn gantt_figure(
+    key: &str,
+    cells: &[CellResult],
+    fig: &Figure,
+    dir: &Path,
+) -> Result<Vec<PathBuf>, ExperimentError> {
+    let Some((cell, g)) = cells
+        .iter()
+        .filter(|c| c.log == key)
+        .find_map(|c| c.gantt.as_ref().map(|g| (c, g)))
+    else {
+        return Ok(Vec::new());
+    };
+    if g.nodes == 0 {
+        return Ok(Vec::new());
+    }
+    let chart = GanttChart {
+        title: format!(
+            "{key} {}, {}: cluster {} ({} nodes × {} cores), {}–{} h",
+            cell.summary.date,
+            g.heuristic,
+            g.cluster,
+            g.nodes,
+            g.cores_per_node,
+            ((g.window.0 - g.time_origin) / 3600.0).round(),
+            ((g.window.1 - g.time_origin) / 3600.0).round()
+        ),
+        nodes: g.nodes,
+        window: g.window,
+        time_origin: g.time_origin,
+        bars: g
+            .bars
+            .iter()
+            .map(|b| GanttBar {
+                job: b.job,
+                nodes: b.nodes.iter().map(|&(a, z)| a..z).collect(),
+                start: b.start,
+                end: b.end,
+                value_fraction: b.value_fraction,
+            })
+            .collect(),
+    };
+    Ok(report::gantt_chart(
+        &chart,
+        fig,
+        &dir.join(format!("{key}-gantt")),
+    )?)
+}
+
+/// The figure of `swftool compare`: grouped bars of the mean percentage of
+/// the maximum value bound with 95 % CI, x = log, one bar per heuristic.
+///
+/// # Errors
+/// [`ExperimentError::Report`] when it cannot be drawn or written.
+pub fn compare_figure(
+    layout: &Layout,
+    rows: &[AggRow],
+    fig: &Figure,
+    stem: &Path,
+) -> Result<Vec<PathBuf>, ExperimentError> {
+    let variant = layout.variants.first().copied().unwrap_or_default();
+    let chart = BarChart {
+        title: format!(
+            "value earned across logs ({} variant; mean of {}, 95 % CI)",
+            variant.label(),
+            days_phrase(rows)
+        ),
+        x_label: "log (system sized from its own MaxProcs)".into(),
+        y_label: "value earned (% of maximum value bound)".into(),
+        levels: layout.logs.iter().map(|l| l.key.clone()).collect(),
+        series: layout
+            .heuristics
+            .iter()
+            .map(|h| BarSeries {
+                name: h.clone(),
+                bars: layout
+                    .logs
+                    .iter()
+                    .map(|l| bar_of(find(rows, &l.key, &variant, h)))
+                    .collect(),
+            })
+            .collect(),
+        log_y: false,
+    };
+    Ok(report::grouped_bars(&chart, fig, stem)?)
+}

@@ -1,0 +1,155 @@
+//! `manifest.json`: what produced an output directory (SPEC §5: "Every
+//! output records the swftool version, the config and the seeds").
+//!
+//! Fields: `swftool_version`; `git_commit` and `git_dirty` (from
+//! `git rev-parse HEAD` and `git status --porcelain` run at run time in the
+//! source directory the binary was built from, `CARGO_MANIFEST_DIR`; null
+//! when that fails, e.g. a binary moved to another machine — it is the
+//! source tree's state when the command ran, which matches the binary when
+//! it was built from that tree); `command`; the full `config`; the `layout`
+//! (logs with their days, each day's `scenario_seed`, variants, heuristics:
+//! with `config.seed` these are all the seeds); `log_paths`; `shard`;
+//! `sources` (the directories `aggregate` merged); `cells_total` and
+//! `cells_present`; `when` (UTC, RFC 3339). `when` differs on every run, so
+//! manifests are not part of any byte-identity comparison.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use serde::{Deserialize, Serialize};
+
+use super::ExperimentError;
+use super::config::ExperimentConfig;
+use super::runner::Layout;
+
+/// The contents of `manifest.json`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Manifest {
+    /// `CARGO_PKG_VERSION` of the swftool that wrote it.
+    pub swftool_version: String,
+    /// Git commit of the source tree, when known.
+    pub git_commit: Option<String>,
+    /// Whether that tree had uncommitted changes, when known.
+    pub git_dirty: Option<bool>,
+    /// The subcommand: `experiment`, `aggregate` or `compare`.
+    pub command: String,
+    /// The full configuration.
+    pub config: ExperimentConfig,
+    /// The grid: logs, days and scenario seeds, variants, heuristics.
+    pub layout: Layout,
+    /// Path of each log as resolved on the machine that wrote this.
+    pub log_paths: Vec<String>,
+    /// `i/N` when this directory holds one shard.
+    pub shard: Option<String>,
+    /// Directories merged by `aggregate` (empty otherwise).
+    #[serde(default)]
+    pub sources: Vec<String>,
+    /// Cells in the whole grid.
+    pub cells_total: usize,
+    /// Cells whose results this directory holds or aggregated.
+    pub cells_present: usize,
+    /// When it was written, UTC, RFC 3339.
+    pub when: String,
+}
+
+/// The git commit and dirty flag of the source tree swftool was built from,
+/// when `git` can tell (see the module documentation).
+pub fn git_state() -> (Option<String>, Option<bool>) {
+    let dir = env!("CARGO_MANIFEST_DIR");
+    let run = |args: &[&str]| -> Option<String> {
+        let out = Command::new("git")
+            .arg("-C")
+            .arg(dir)
+            .args(args)
+            .output()
+            .ok()?;
+        out.status
+            .success()
+            .then(|| String::from_utf8_lossy(&out.stdout).trim().to_string())
+    };
+    let commit = run(&["rev-parse", "HEAD"]).filter(|c| !c.is_empty());
+    let dirty = commit
+        .as_ref()
+        .and_then(|_| run(&["status", "--porcelain", "--untracked-files=no"]))
+        .map(|s| !s.is_empty());
+    (commit, dirty)
+}
+
+impl Manifest {
+    /// A manifest for `command` on `config` / `layout`, stamped now.
+    pub fn new(command: &str, config: &ExperimentConfig, layout: &Layout) -> Manifest {
+        let (git_commit, git_dirty) = git_state();
+        Manifest {
+            swftool_version: env!("CARGO_PKG_VERSION").to_string(),
+            git_commit,
+            git_dirty,
+            command: command.to_string(),
+            config: config.clone(),
+            layout: layout.clone(),
+            log_paths: Vec::new(),
+            shard: None,
+            sources: Vec::new(),
+            cells_total: layout.cell_count(),
+            cells_present: 0,
+            when: jiff::Timestamp::now().to_string(),
+        }
+    }
+
+    /// Reads `<dir>/manifest.json`; `Ok(None)` when there is none.
+    ///
+    /// # Errors
+    /// An unreadable or unparsable manifest.
+    pub fn read(dir: &Path) -> Result<Option<Manifest>, ExperimentError> {
+        let path = dir.join("manifest.json");
+        let text = match std::fs::read_to_string(&path) {
+            Ok(t) => t,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+            Err(e) => return Err(ExperimentError::Io { path, source: e }),
+        };
+        serde_json::from_str(&text)
+            .map(Some)
+            .map_err(|source| ExperimentError::Json { path, source })
+    }
+
+    /// Writes `<dir>/manifest.json` (pretty JSON), through a temporary file.
+    ///
+    /// # Errors
+    /// An unwritable directory.
+    pub fn write(&self, dir: &Path) -> Result<PathBuf, ExperimentError> {
+        let path = dir.join("manifest.json");
+        let text = serde_json::to_string_pretty(self).map_err(|source| ExperimentError::Json {
+            path: path.clone(),
+            source,
+        })? + "\n";
+        super::runner::write_atomically(&path, text.as_bytes())?;
+        Ok(path)
+    }
+
+    /// Checks that this manifest describes the same grid as `config` and
+    /// `layout` (the configuration and the layout, not the time, paths or
+    /// shard).
+    ///
+    /// # Errors
+    /// [`ExperimentError::Mismatch`] naming `dir` and what differs.
+    pub fn check_same_grid(
+        &self,
+        dir: &Path,
+        config: &ExperimentConfig,
+        layout: &Layout,
+    ) -> Result<(), ExperimentError> {
+        let what = if self.config != *config {
+            Some("the config differs")
+        } else if self.layout != *layout {
+            Some("the days, seeds or logs differ")
+        } else {
+            None
+        };
+        match what {
+            Some(w) => Err(ExperimentError::Mismatch {
+                dir: dir.to_path_buf(),
+                what: w.to_string(),
+            }),
+            None => Ok(()),
+        }
+    }
+}

@@ -1,0 +1,138 @@
+//! Experiment grids (SPEC §4 `swftool experiment`, §5): configurations
+//! ([`config`]), the parallel, resumable, shardable runner ([`runner`]), the
+//! aggregation into means and Student-t confidence intervals
+//! ([`aggregate`], [`stats`]), the figures ([`figures`]) and the manifest
+//! every output directory holds ([`manifest`]).
+//!
+//! A grid is a list of *cells*: (log, variant, heuristic, day). Cells are
+//! numbered in a fixed order — log (config order), variant (see
+//! [`config::ExperimentConfig::variant_list`]), day (time order), heuristic
+//! (config order) — and each finished cell is one JSON file
+//! `<out>/cells/<cell-id>.json`, so a grid can be interrupted, resumed and
+//! spread over machines; everything downstream is computed from those files
+//! alone and is byte-identical however the cells were produced.
+
+pub mod aggregate;
+pub mod config;
+pub mod figures;
+pub mod manifest;
+pub mod runner;
+pub mod stats;
+
+pub use aggregate::{AggRow, Stat, Tables};
+pub use config::{Axis, ConfigError, ExperimentConfig, Variant};
+pub use manifest::Manifest;
+pub use runner::{CellResult, CellSpec, Layout, Plan, Shard};
+
+use std::path::PathBuf;
+
+/// Errors of the experiment library.
+#[derive(Debug, thiserror::Error)]
+pub enum ExperimentError {
+    /// A configuration error.
+    #[error(transparent)]
+    Config(#[from] ConfigError),
+    /// A log could not be found.
+    #[error(transparent)]
+    Catalog(#[from] crate::catalog::CatalogError),
+    /// A log could not be read.
+    #[error(transparent)]
+    Swf(#[from] crate::swf::SwfError),
+    /// A heuristic name is unknown.
+    #[error(transparent)]
+    Heuristic(#[from] crate::env::parallel::UnknownHeuristic),
+    /// A scenario could not be generated (degenerate system size).
+    #[error("{log} {date}: cannot generate the scenario: {source}")]
+    Scenario {
+        /// Log key.
+        log: String,
+        /// Day.
+        date: String,
+        /// The generator's error.
+        source: crate::model::etc::CovError,
+    },
+    /// A log has no day usable in environment A.
+    #[error("{log}: no complete day with a 4-hour warm-up in this log")]
+    NoDays {
+        /// Log key.
+        log: String,
+    },
+    /// An explicit date is not a candidate day of a log.
+    #[error(
+        "{log}: {date} is not a usable day (usable days run {first} .. {last}; a day needs 4 h of log before it and log after it)"
+    )]
+    Day {
+        /// Log key.
+        log: String,
+        /// The date asked for.
+        date: String,
+        /// First candidate day.
+        first: String,
+        /// Last candidate day.
+        last: String,
+    },
+    /// Two logs of a config map to the same short key.
+    #[error("logs `{0}` and `{1}` have the same key `{2}`; give each log once")]
+    DuplicateLog(String, String, String),
+    /// A bad `--shard` value.
+    #[error(
+        "--shard `{0}`: expected i/N with N ≥ 1 and 0 ≤ i ≤ N (i is taken mod N, so 0/N and N/N are the same shard)"
+    )]
+    Shard(String),
+    /// An output directory holds results of a different configuration.
+    #[error("{}: holds results of a different configuration ({what}); use another --out or remove the directory", dir.display())]
+    Mismatch {
+        /// The directory.
+        dir: PathBuf,
+        /// What differs.
+        what: String,
+    },
+    /// A directory given to `aggregate` has no manifest.
+    #[error("{}: no manifest.json (not an experiment output directory)", dir.display())]
+    NoManifest {
+        /// The directory.
+        dir: PathBuf,
+    },
+    /// The scenario seed the runner derived differs from the generator's
+    /// (a bug: the two derivations drifted apart).
+    #[error("{log} {date}: scenario seed {expected} expected, {got} generated")]
+    SeedDrift {
+        /// Log key.
+        log: String,
+        /// Day.
+        date: String,
+        /// Seed in the layout.
+        expected: u64,
+        /// Seed of the generated scenario.
+        got: u64,
+    },
+    /// A file could not be read or written.
+    #[error("{}: {source}", path.display())]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// The I/O error.
+        source: std::io::Error,
+    },
+    /// A JSON file (cell or manifest) does not parse.
+    #[error("{}: {source}", path.display())]
+    Json {
+        /// The file.
+        path: PathBuf,
+        /// The JSON error.
+        source: serde_json::Error,
+    },
+    /// A polars error while building tables (a bug).
+    #[error("building tables: {0}")]
+    Polars(#[from] polars::prelude::PolarsError),
+    /// A figure could not be rendered.
+    #[error(transparent)]
+    Report(#[from] crate::report::ReportError),
+}
+
+impl ExperimentError {
+    pub(crate) fn io(path: impl Into<PathBuf>) -> impl FnOnce(std::io::Error) -> ExperimentError {
+        let path = path.into();
+        move |source| ExperimentError::Io { path, source }
+    }
+}

@@ -1,0 +1,215 @@
+//! Line charts (one polyline per series, e.g. the cumulative value each
+//! heuristic earned over a day) and [`cumulative`], which turns completion
+//! events into the step points such a chart draws.
+
+use std::path::{Path, PathBuf};
+
+use plotters::coord::Shift;
+use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
+
+use super::layout::{self, Axes};
+use super::style::{self, Sizes, Steps, Swatch, heuristic_color, text};
+use super::{DrawFail, Drawable, Figure, ReportError};
+
+/// One line of a [`LineChart`].
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct LineSeries {
+    /// Series name shown in the legend; its colour is
+    /// [`heuristic_color`]`(name)`.
+    pub name: String,
+    /// Points `(x, y)` in the units of the chart's axes, joined by straight
+    /// segments in the given order (pass [`cumulative`]'s output for a step
+    /// shape). A point with a non-finite coordinate breaks the line there; an
+    /// isolated point is drawn as a dot.
+    pub points: Vec<(f64, f64)>,
+}
+
+/// A line chart (see [`line_chart`]).
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct LineChart {
+    /// Title at the top of the figure.
+    pub title: String,
+    /// Description of the x axis with its unit, e.g. "time since the start
+    /// of the day (h)".
+    pub x_label: String,
+    /// Description of the y axis with its unit, e.g. "value earned".
+    pub y_label: String,
+    /// The lines, drawn in this order (later ones on top).
+    pub series: Vec<LineSeries>,
+}
+
+/// Draws `chart`: one line per series in its [`heuristic_color`], a legend to
+/// the right of the plot, grid lines; writes `<stem>.png` and `<stem>.svg`
+/// (creating the parent directory) and returns their paths in that order.
+///
+/// The x axis spans exactly the finite x values of all series; the y axis
+/// includes 0 and is rounded out to whole ticks.
+///
+/// # Errors
+/// [`ReportError::Invalid`] for a figure size out of range or an empty
+/// stem, [`ReportError::CreateDir`] / [`ReportError::Draw`] naming the
+/// directory or file that could not be written.
+pub fn line_chart(
+    chart: &LineChart,
+    fig: &Figure,
+    stem: &Path,
+) -> Result<Vec<PathBuf>, ReportError> {
+    super::render(chart, fig, stem)
+}
+
+/// Cumulative value earned over time, as the corner points of a step line.
+///
+/// `points` are `(completion time, value)` pairs in seconds and value units,
+/// in any order; pairs with a non-finite member are skipped. Times become
+/// hours since `origin` (seconds). The result starts at `(0, 0)` — or at
+/// `(x, 0)` for the earliest x if a completion precedes `origin` — and for
+/// each distinct completion time `x`, in increasing order, holds `(x, sum
+/// before)` and `(x, sum after)` (the first only when it differs from the
+/// previous point), so joining the points draws a staircase. It ends at the
+/// last completion; append a point to extend the line further.
+///
+/// Example: origin 1000 s, completions `(8200, 5)`, `(4600, 2)`,
+/// `(8200, 1)` give `[(0, 0), (1, 0), (1, 2), (2, 2), (2, 8)]`.
+pub fn cumulative(points: &[(f64, f64)], origin: f64) -> Vec<(f64, f64)> {
+    let mut events: Vec<(f64, f64)> = points
+        .iter()
+        .map(|&(t, v)| ((t - origin) / 3600.0, v))
+        .filter(|(x, v)| x.is_finite() && v.is_finite())
+        .collect();
+    events.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let start = events.first().map_or(0.0, |e| e.0.min(0.0));
+    let mut out = vec![(start, 0.0)];
+    let mut sum = 0.0;
+    let mut i = 0;
+    while i < events.len() {
+        let x = events[i].0;
+        let before = sum;
+        while i < events.len() && events[i].0 == x {
+            sum += events[i].1;
+            i += 1;
+        }
+        if out.last() != Some(&(x, before)) {
+            out.push((x, before));
+        }
+        out.push((x, sum));
+    }
+    out
+}
+
+/// Maximal runs of consecutive finite points of a series.
+fn runs(points: &[(f64, f64)]) -> impl Iterator<Item = &[(f64, f64)]> {
+    points
+        .split(|(x, y)| !(x.is_finite() && y.is_finite()))
+        .filter(|r| !r.is_empty())
+}
+
+impl LineChart {
+    /// Finite extent of all points: ((x_min, x_max), (y_min, y_max)).
+    fn extent(&self) -> Option<((f64, f64), (f64, f64))> {
+        let mut it = self
+            .series
+            .iter()
+            .flat_map(|s| s.points.iter())
+            .filter(|(x, y)| x.is_finite() && y.is_finite());
+        let &(x, y) = it.next()?;
+        let init = ((x, x), (y, y));
+        Some(it.fold(init, |((x0, x1), (y0, y1)), &(x, y)| {
+            ((x0.min(x), x1.max(x)), (y0.min(y), y1.max(y)))
+        }))
+    }
+}
+
+/// Keeps a span computable: clamps ends so `hi - lo` stays finite.
+fn tame(lo: f64, hi: f64) -> (f64, f64) {
+    let m = f64::MAX / 4.0;
+    (lo.clamp(-m, m), hi.clamp(-m, m))
+}
+
+impl Drawable for LineChart {
+    fn draw<DB: DrawingBackend>(
+        &self,
+        root: &DrawingArea<DB, Shift>,
+        fig: &Figure,
+    ) -> Result<(), DrawFail> {
+        let sizes = Sizes::of(fig);
+        let names: Vec<&str> = self.series.iter().map(|s| s.name.as_str()).collect();
+        let side = style::legend_width(root, &names, &sizes);
+        let (plot, legend) = layout::frame(root, &self.title, side, &sizes)?;
+
+        let extent = self.extent();
+        let ((x0, x1), (y0, y1)) = extent.unwrap_or(((0.0, 1.0), (0.0, 1.0)));
+        let (x0, x1) = tame(x0, x1);
+        let (y0, y1) = tame(y0.min(0.0), y1.max(0.0));
+        let x = style::exact_axis(x0, x1, 12, Steps::NoQuarter);
+        let y = style::linear_axis(y0, y1, 8, Steps::Any);
+        let (xs, ys) = (x.step, y.step);
+        let fx = move |v: &f64| style::format_tick(*v, xs);
+        let fy = move |v: &f64| style::format_tick(*v, ys);
+        let axes = Axes {
+            x,
+            y,
+            fx: &fx,
+            fy: &fy,
+            x_label: &self.x_label,
+            y_label: &self.y_label,
+            x_grid: true,
+        };
+        let chart = layout::chart(&plot, &axes, &sizes)?;
+        let area = chart.plotting_area();
+        let width = sizes.px(3.0);
+        for s in &self.series {
+            let colour = heuristic_color(&s.name);
+            for run in runs(&s.points) {
+                if run.len() == 1 {
+                    area.draw(&Circle::new(run[0], width + 1, colour.filled()))?;
+                } else {
+                    area.draw(&PathElement::new(run.to_vec(), colour.stroke_width(width)))?;
+                }
+            }
+        }
+        if extent.is_none() {
+            let (w, h) = area.dim_in_pixel();
+            area.strip_coord_spec().draw_text(
+                "no data",
+                &text(sizes.desc).pos(Pos::new(HPos::Center, VPos::Center)),
+                (w as i32 / 2, h as i32 / 2),
+            )?;
+        }
+
+        let entries: Vec<(&str, RGBColor)> =
+            names.iter().map(|n| (*n, heuristic_color(n))).collect();
+        style::draw_legend(&legend, &entries, Swatch::Line, &sizes, sizes.margin as i32)?;
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cumulative_of_nothing_is_the_origin() {
+        assert_eq!(cumulative(&[], 0.0), vec![(0.0, 0.0)]);
+    }
+
+    #[test]
+    fn completion_at_the_origin_does_not_repeat_the_start() {
+        assert_eq!(cumulative(&[(0.0, 3.0)], 0.0), vec![(0.0, 0.0), (0.0, 3.0)]);
+    }
+
+    #[test]
+    fn completion_before_the_origin_moves_the_start() {
+        assert_eq!(
+            cumulative(&[(-3600.0, 1.0), (3600.0, 2.0)], 0.0),
+            vec![(-1.0, 0.0), (-1.0, 1.0), (1.0, 1.0), (1.0, 3.0)]
+        );
+    }
+
+    #[test]
+    fn non_finite_points_break_the_line() {
+        let pts = [(0.0, 1.0), (1.0, f64::NAN), (2.0, 3.0), (3.0, 4.0)];
+        let r: Vec<_> = runs(&pts).collect();
+        assert_eq!(r, vec![&pts[0..1], &pts[2..4]]);
+    }
+}

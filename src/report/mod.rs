@@ -1,0 +1,195 @@
+//! Figures of experiment results, drawn with plotters as PNG and SVG.
+//!
+//! Three kinds of figure, each written as `<stem>.png` and `<stem>.svg`:
+//! [`grouped_bars`] (a mean per heuristic and level with 95 % confidence
+//! interval error bars, linear or logarithmic y), [`line_chart`] (e.g. the
+//! value earned over a day, built with [`cumulative`]) and [`gantt_chart`]
+//! (which task ran on which nodes when, coloured by the fraction of its
+//! value it earned).
+//!
+//! Every figure has a white background, a title, axis labels (with the units
+//! the caller writes into them) and a legend or colour key in a column to the
+//! right of the plot, so it never hides data. A heuristic has the same colour
+//! in every figure ([`heuristic_color`]). Text uses DejaVu Sans, embedded in
+//! the binary and registered with plotters on first use, so neither building
+//! nor running needs a system font; the SVG files keep text as `<text>`
+//! elements naming the `sans-serif` family.
+
+mod bars;
+mod gantt;
+mod layout;
+mod lines;
+mod style;
+
+use std::path::{Path, PathBuf};
+
+use plotters::coord::Shift;
+use plotters::prelude::*;
+
+pub use bars::{Bar, BarChart, BarSeries, grouped_bars};
+pub use gantt::{GANTT_X_LABEL, GANTT_Y_LABEL, GanttBar, GanttChart, gantt_chart};
+pub use lines::{LineChart, LineSeries, cumulative, line_chart};
+pub use style::{PALETTE, heuristic_color};
+
+/// Pixel size of a figure (both the PNG and the SVG canvas).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Figure {
+    /// Width in pixels (at least [`Figure::MIN_WIDTH`]).
+    pub width: u32,
+    /// Height in pixels (at least [`Figure::MIN_HEIGHT`]).
+    pub height: u32,
+}
+
+impl Figure {
+    /// Smallest accepted width in pixels.
+    pub const MIN_WIDTH: u32 = 400;
+    /// Smallest accepted height in pixels.
+    pub const MIN_HEIGHT: u32 = 250;
+    /// Largest accepted width or height in pixels.
+    pub const MAX_SIDE: u32 = 16_384;
+}
+
+impl Default for Figure {
+    /// 1200 × 700 pixels, the size the font sizes are designed for (they
+    /// scale with other sizes).
+    fn default() -> Self {
+        Self {
+            width: 1200,
+            height: 700,
+        }
+    }
+}
+
+/// Why a figure could not be written.
+#[derive(thiserror::Error, Debug)]
+pub enum ReportError {
+    /// The directory that should hold the figure could not be created.
+    #[error("cannot create directory {} for figures", path.display())]
+    CreateDir {
+        /// The directory.
+        path: PathBuf,
+        /// The underlying error.
+        source: std::io::Error,
+    },
+    /// Drawing or writing one output file failed (I/O errors included).
+    #[error("cannot write figure {}: {message}", path.display())]
+    Draw {
+        /// The PNG or SVG file.
+        path: PathBuf,
+        /// What plotters reported.
+        message: String,
+    },
+    /// The figure description cannot be drawn (e.g. an empty time window).
+    #[error("cannot draw figure {}: {reason}", stem.display())]
+    Invalid {
+        /// The output stem (path without extension).
+        stem: PathBuf,
+        /// What is wrong.
+        reason: String,
+    },
+    /// plotters rejected the embedded font (should not happen).
+    #[error("the embedded DejaVu Sans font could not be registered with plotters")]
+    Font,
+}
+
+/// A drawing failure inside one backend, before it is tied to a file.
+#[derive(Debug)]
+pub(crate) struct DrawFail(String);
+
+impl<E: std::error::Error + Send + Sync> From<DrawingAreaErrorKind<E>> for DrawFail {
+    fn from(e: DrawingAreaErrorKind<E>) -> Self {
+        DrawFail(e.to_string())
+    }
+}
+
+/// Something that can draw itself on any plotters backend.
+pub(crate) trait Drawable {
+    /// Draws the whole figure on `root` (the full canvas, not yet filled).
+    fn draw<DB: DrawingBackend>(
+        &self,
+        root: &DrawingArea<DB, Shift>,
+        fig: &Figure,
+    ) -> Result<(), DrawFail>;
+}
+
+/// `stem` with `.ext` appended (not replacing a dot already in the name).
+fn with_ext(stem: &Path, ext: &str) -> PathBuf {
+    let mut s = stem.as_os_str().to_owned();
+    s.push(".");
+    s.push(ext);
+    PathBuf::from(s)
+}
+
+/// Checks the figure size, registers the font, creates the parent directory
+/// of `stem` and writes `<stem>.png` then `<stem>.svg`.
+fn render<C: Drawable>(chart: &C, fig: &Figure, stem: &Path) -> Result<Vec<PathBuf>, ReportError> {
+    let side_ok = |v: u32, min: u32| (min..=Figure::MAX_SIDE).contains(&v);
+    if !side_ok(fig.width, Figure::MIN_WIDTH) || !side_ok(fig.height, Figure::MIN_HEIGHT) {
+        return Err(ReportError::Invalid {
+            stem: stem.to_path_buf(),
+            reason: format!(
+                "figure size {}x{} px is outside {}x{} ..= {m}x{m}",
+                fig.width,
+                fig.height,
+                Figure::MIN_WIDTH,
+                Figure::MIN_HEIGHT,
+                m = Figure::MAX_SIDE
+            ),
+        });
+    }
+    if stem.as_os_str().is_empty() {
+        return Err(ReportError::Invalid {
+            stem: stem.to_path_buf(),
+            reason: "empty output path".into(),
+        });
+    }
+    style::ensure_font()?;
+    if let Some(dir) = stem.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir).map_err(|source| ReportError::CreateDir {
+            path: dir.to_path_buf(),
+            source,
+        })?;
+    }
+    let size = (fig.width, fig.height);
+    let png = with_ext(stem, "png");
+    finish(&png, || {
+        let root = BitMapBackend::new(&png, size).into_drawing_area();
+        chart.draw(&root, fig)?;
+        root.present()?;
+        Ok(())
+    })?;
+    let svg = with_ext(stem, "svg");
+    finish(&svg, || {
+        let root = SVGBackend::new(&svg, size).into_drawing_area();
+        chart.draw(&root, fig)?;
+        root.present()?;
+        Ok(())
+    })?;
+    Ok(vec![png, svg])
+}
+
+/// Runs one backend's drawing; on failure removes the partial file and names
+/// it in the error.
+fn finish(path: &Path, draw: impl FnOnce() -> Result<(), DrawFail>) -> Result<(), ReportError> {
+    draw().map_err(|DrawFail(message)| {
+        // The backend, dropped by now, may have written a partial file.
+        let _ = std::fs::remove_file(path);
+        ReportError::Draw {
+            path: path.to_path_buf(),
+            message,
+        }
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn extension_is_appended_not_substituted() {
+        assert_eq!(
+            with_ext(Path::new("out/fig.v1"), "png"),
+            PathBuf::from("out/fig.v1.png")
+        );
+    }
+}

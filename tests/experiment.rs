@@ -1,0 +1,615 @@
+//! `swftool experiment`, `aggregate` and `compare`: statistics by hand,
+//! Student t quantiles, resume after an interruption, shards merged into
+//! the single-run result, preset round trip, figures, and errors.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use swftool::experiment::runner::CellResult;
+use swftool::experiment::stats::{ci95_half_width, t_quantile};
+use swftool::experiment::{ExperimentConfig, Variant, aggregate};
+use swftool::metrics::RunSummary;
+
+fn traces() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/traces")
+}
+
+/// Runs the binary; returns (success, stdout, stderr).
+fn swftool(args: &[&str]) -> (bool, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_swftool"))
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env("SWFTOOL_TRACES", traces())
+        .args(args)
+        .output()
+        .expect("swftool runs");
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn ok(args: &[&str]) -> String {
+    let (success, out, err) = swftool(args);
+    assert!(success, "swftool {args:?} failed:\n{out}\n{err}");
+    out
+}
+
+/// A small grid: KTH-SP2, two heuristics, the oversubscription axis, 2 days
+/// (12 cells, well under a second).
+const SMALL: &str = r#"
+name = "small"
+logs = ["kth-sp2"]
+heuristics = ["easy", "maxvpr-ph"]
+days = 2
+seed = 7
+axes = ["oversubscription"]
+"#;
+
+fn small_config(dir: &Path) -> PathBuf {
+    let p = dir.join("small.toml");
+    std::fs::write(&p, SMALL).unwrap();
+    p
+}
+
+fn bytes(p: PathBuf) -> Vec<u8> {
+    std::fs::read(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
+}
+
+/// The deterministic outputs of a run must be byte-identical.
+fn assert_same_results(a: &Path, b: &Path) {
+    for f in [
+        "runs.csv",
+        "aggregate.csv",
+        "runs.parquet",
+        "aggregate.parquet",
+        "aggregate.md",
+    ] {
+        if f == "aggregate.md" {
+            // The Markdown table holds timing columns: compare all but those.
+            let strip = |p: PathBuf| -> Vec<String> {
+                String::from_utf8(bytes(p))
+                    .unwrap()
+                    .lines()
+                    .map(|l| l.split('|').take(8).collect::<Vec<_>>().join("|"))
+                    .collect()
+            };
+            assert_eq!(strip(a.join(f)), strip(b.join(f)), "{f} differs");
+        } else {
+            assert!(
+                bytes(a.join(f)) == bytes(b.join(f)),
+                "{f} differs between {} and {}",
+                a.display(),
+                b.display()
+            );
+        }
+    }
+}
+
+fn cells_in(dir: &Path) -> Vec<PathBuf> {
+    let mut v: Vec<PathBuf> = std::fs::read_dir(dir.join("cells"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "json"))
+        .collect();
+    v.sort();
+    v
+}
+
+fn summary(heuristic: &str, date: &str, pct: f64) -> RunSummary {
+    RunSummary {
+        log: "hand.swf".into(),
+        date: date.into(),
+        heuristic: heuristic.into(),
+        seed: 1,
+        scenario_seed: 2,
+        oversubscription: "intermediate".into(),
+        correlation: "weak".into(),
+        heterogeneity: "intermediate".into(),
+        system: "10x4".into(),
+        system_cores: 40,
+        tasks_simulated: 12,
+        tasks_counted: 10,
+        tasks_completed: pct as usize,
+        tasks_dropped: 10 - pct as usize,
+        tasks_unfinished: 0,
+        value_earned: 10.0 * pct,
+        value_bound: 1000.0,
+        percent_of_bound: pct,
+        mapping_events: 5,
+        heuristic_seconds_mean: 0.001 * pct,
+        heuristic_seconds_max: 0.002 * pct,
+    }
+}
+
+fn cell(index: usize, heuristic: &str, date: &str, pct: f64) -> CellResult {
+    CellResult {
+        id: format!("hand_{date}_{heuristic}"),
+        index,
+        log: "hand".into(),
+        variant: Variant::default(),
+        summary: summary(heuristic, date, pct),
+        cumulative: None,
+        gantt: None,
+    }
+}
+
+#[test]
+fn t_quantiles_match_the_printed_tables() {
+    for (df, want) in [
+        (1, 12.7062),
+        (2, 4.3027),
+        (3, 3.182446),
+        (10, 2.2281),
+        (30, 2.0423),
+        (100, 1.9840),
+    ] {
+        let t = t_quantile(0.975, df).unwrap();
+        let digits = if df == 3 { 1e-6 } else { 1e-4 };
+        assert!(
+            (t - want).abs() <= digits / 2.0 + 1e-12,
+            "df {df}: {t} vs {want}"
+        );
+    }
+    // Large df tends to the normal quantile 1.959964.
+    assert!((t_quantile(0.975, 100_000).unwrap() - 1.959_964).abs() < 1e-4);
+}
+
+#[test]
+fn aggregation_matches_means_sds_and_cis_computed_by_hand() {
+    // easy: 1, 2, 3, 4 → mean 2.5, sd √(5/3) = 1.290994, CI = 3.182446 · sd / 2 = 2.054260 (2.0542 to four decimals, truncated).
+    // maxvpr-ph: 10 only → n 1, no sd, no CI.
+    let cells = vec![
+        cell(0, "easy", "2000-01-01", 1.0),
+        cell(1, "maxvpr-ph", "2000-01-01", 10.0),
+        cell(2, "easy", "2000-01-02", 2.0),
+        cell(3, "easy", "2000-01-03", 3.0),
+        cell(4, "easy", "2000-01-04", 4.0),
+    ];
+    let t = aggregate::tables(&cells).unwrap();
+    assert_eq!(t.rows.len(), 2);
+    let easy = &t.rows[0];
+    assert_eq!(easy.heuristic, "easy");
+    assert_eq!(easy.n, 4);
+    assert!((easy.percent_of_bound.mean - 2.5).abs() < 1e-12);
+    let sd = easy.percent_of_bound.sd.unwrap();
+    assert!((sd - 1.290_994_448_7).abs() < 1e-9, "{sd}");
+    let ci = easy.percent_of_bound.ci95.unwrap();
+    assert!((ci - 3.182_446_305_3 * sd / 2.0).abs() < 1e-9, "{ci}");
+    assert!((ci - 2.05426).abs() < 1e-5, "{ci}");
+    // value_earned = 10 · pct: everything scales by 10.
+    assert!((easy.value_earned.mean - 25.0).abs() < 1e-9);
+    assert!((easy.value_earned.ci95.unwrap() - 10.0 * ci).abs() < 1e-9);
+    // Counts: completed = pct, dropped = 10 − pct.
+    assert!((easy.tasks_completed.mean - 2.5).abs() < 1e-12);
+    assert!((easy.tasks_dropped.mean - 7.5).abs() < 1e-12);
+    assert!((easy.heuristic_seconds_mean.mean - 0.0025).abs() < 1e-12);
+    assert!((easy.heuristic_seconds_max - 0.008).abs() < 1e-12);
+    let one = &t.rows[1];
+    assert_eq!((one.heuristic.as_str(), one.n), ("maxvpr-ph", 1));
+    assert_eq!(one.percent_of_bound.mean, 10.0);
+    assert_eq!(
+        (one.percent_of_bound.sd, one.percent_of_bound.ci95),
+        (None, None)
+    );
+    // The polars tables hold the same numbers, in cell order.
+    assert_eq!(t.aggregate.height(), 2);
+    assert_eq!(t.runs.height(), 5);
+    let ci_col = t
+        .aggregate
+        .column("percent_of_bound_ci95")
+        .unwrap()
+        .f64()
+        .unwrap();
+    assert!((ci_col.get(0).unwrap() - ci).abs() < 1e-12);
+    assert_eq!(ci_col.get(1), None);
+    assert_eq!(ci95_half_width(sd, 4), Some(ci));
+    let md = aggregate::markdown(&t.rows);
+    assert!(md.contains("| default | easy | 4 | 2.50 ± 2.05 |"), "{md}");
+}
+
+#[test]
+fn an_interrupted_run_resumes_to_the_same_results() {
+    let tmp = tempfile::tempdir().unwrap();
+    let cfg = small_config(tmp.path());
+    let cfg = cfg.to_str().unwrap();
+    let full = tmp.path().join("full");
+    let resumed = tmp.path().join("resumed");
+    ok(&[
+        "experiment",
+        cfg,
+        "--out",
+        full.to_str().unwrap(),
+        "--threads",
+        "2",
+    ]);
+    assert_eq!(cells_in(&full).len(), 12);
+
+    // "Interrupt": a run that finished only some cells — remove five cell
+    // files and every table, and leave a half-written temporary file behind.
+    ok(&[
+        "experiment",
+        cfg,
+        "--out",
+        resumed.to_str().unwrap(),
+        "--threads",
+        "1",
+        "--no-figures",
+    ]);
+    for p in cells_in(&resumed).iter().step_by(2).take(5) {
+        std::fs::remove_file(p).unwrap();
+    }
+    for f in [
+        "runs.csv",
+        "aggregate.csv",
+        "runs.parquet",
+        "aggregate.parquet",
+    ] {
+        std::fs::remove_file(resumed.join(f)).unwrap();
+    }
+    std::fs::write(
+        resumed.join("cells").join(".x.json.123.tmp"),
+        b"{\"id\": \"trunc",
+    )
+    .unwrap();
+    let out = ok(&[
+        "experiment",
+        cfg,
+        "--out",
+        resumed.to_str().unwrap(),
+        "--threads",
+        "1",
+    ]);
+    assert!(out.contains("5 cells to run, 7 already done"), "{out}");
+    assert_eq!(cells_in(&resumed).len(), 12);
+    assert_same_results(&full, &resumed);
+
+    // A re-run of a finished grid runs nothing and changes nothing.
+    let out = ok(&[
+        "experiment",
+        cfg,
+        "--out",
+        resumed.to_str().unwrap(),
+        "--no-figures",
+    ]);
+    assert!(out.contains("0 cells to run, 12 already done"), "{out}");
+    assert_same_results(&full, &resumed);
+}
+
+#[test]
+fn shards_merged_by_aggregate_equal_a_single_run() {
+    let tmp = tempfile::tempdir().unwrap();
+    let cfg = small_config(tmp.path());
+    let cfg = cfg.to_str().unwrap();
+    let single = tmp.path().join("single");
+    ok(&[
+        "experiment",
+        cfg,
+        "--out",
+        single.to_str().unwrap(),
+        "--no-figures",
+    ]);
+    let s1 = tmp.path().join("shard-1");
+    let s2 = tmp.path().join("shard-2");
+    let out = ok(&[
+        "experiment",
+        cfg,
+        "--shard",
+        "1/2",
+        "--out",
+        s1.to_str().unwrap(),
+    ]);
+    assert!(out.contains("shard 1/2: 6 cells"), "{out}");
+    ok(&[
+        "experiment",
+        cfg,
+        "--shard",
+        "2/2",
+        "--out",
+        s2.to_str().unwrap(),
+    ]);
+    // A shard writes cells and a manifest, no tables.
+    assert!(!s1.join("aggregate.csv").exists());
+    let (n1, n2) = (cells_in(&s1).len(), cells_in(&s2).len());
+    assert_eq!((n1, n2), (6, 6));
+
+    // One shard alone is incomplete.
+    let merged = tmp.path().join("merged");
+    let (success, _, err) = swftool(&[
+        "aggregate",
+        s1.to_str().unwrap(),
+        "--out",
+        merged.to_str().unwrap(),
+    ]);
+    assert!(!success);
+    assert!(
+        err.contains("6 of 12 cells are missing") && err.contains("--partial"),
+        "{err}"
+    );
+
+    let out = ok(&[
+        "aggregate",
+        s1.to_str().unwrap(),
+        s2.to_str().unwrap(),
+        "--out",
+        merged.to_str().unwrap(),
+    ]);
+    assert!(out.contains("| default | maxvpr-ph | 2 |"), "{out}");
+    assert_same_results(&single, &merged);
+    let m: serde_json::Value =
+        serde_json::from_slice(&bytes(merged.join("manifest.json"))).unwrap();
+    assert_eq!(m["command"], "aggregate");
+    assert_eq!(m["cells_present"], 12);
+    assert_eq!(m["sources"].as_array().unwrap().len(), 2);
+
+    // 0/2 is the same shard as 2/2 (both Slurm numbering conventions work).
+    let s0 = tmp.path().join("shard-0");
+    ok(&[
+        "experiment",
+        cfg,
+        "--shard",
+        "0/2",
+        "--out",
+        s0.to_str().unwrap(),
+    ]);
+    let names = |d: &Path| {
+        cells_in(d)
+            .iter()
+            .map(|p| p.file_name().unwrap().to_owned())
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(names(&s0), names(&s2));
+}
+
+#[test]
+fn the_manifest_records_version_config_seeds_and_time() {
+    let tmp = tempfile::tempdir().unwrap();
+    let cfg = small_config(tmp.path());
+    let out = tmp.path().join("o");
+    ok(&[
+        "experiment",
+        cfg.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--no-figures",
+    ]);
+    let m: serde_json::Value = serde_json::from_slice(&bytes(out.join("manifest.json"))).unwrap();
+    assert_eq!(m["swftool_version"], env!("CARGO_PKG_VERSION"));
+    assert!(m["git_commit"].is_string() || m["git_commit"].is_null());
+    assert_eq!(m["config"]["seed"], 7);
+    assert_eq!(m["config"]["name"], "small");
+    let days = m["layout"]["logs"][0]["days"].as_array().unwrap();
+    assert_eq!(days.len(), 2);
+    assert!(days.iter().all(|d| d["scenario_seed"].is_u64()));
+    assert_eq!(m["cells_total"], 12);
+    assert!(
+        m["when"]
+            .as_str()
+            .unwrap()
+            .parse::<jiff::Timestamp>()
+            .is_ok()
+    );
+    // The runs table carries the same scenario seeds.
+    let runs = String::from_utf8(bytes(out.join("runs.csv"))).unwrap();
+    assert!(runs.contains(&days[0]["scenario_seed"].as_u64().unwrap().to_string()));
+}
+
+#[test]
+fn another_config_in_the_same_directory_is_refused() {
+    let tmp = tempfile::tempdir().unwrap();
+    let cfg = small_config(tmp.path());
+    let out = tmp.path().join("o");
+    ok(&[
+        "experiment",
+        cfg.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--no-figures",
+    ]);
+    std::fs::write(&cfg, SMALL.replace("seed = 7", "seed = 8")).unwrap();
+    let (success, _, err) = swftool(&[
+        "experiment",
+        cfg.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(!success);
+    assert!(err.contains("different configuration"), "{err}");
+}
+
+#[test]
+fn dumped_presets_parse_back_to_the_same_config() {
+    let tmp = tempfile::tempdir().unwrap();
+    for name in ["khemka2015-parallel", "smoke"] {
+        let text = ok(&["experiment", "--dump-preset", name]);
+        let p = tmp.path().join(format!("{name}.toml"));
+        std::fs::write(&p, &text).unwrap();
+        let back = ExperimentConfig::from_file(&p).unwrap();
+        assert_eq!(back, ExperimentConfig::preset(name).unwrap(), "{text}");
+    }
+    let full = ExperimentConfig::preset("khemka2015-parallel").unwrap();
+    assert_eq!(full.variant_list().len(), 7);
+    assert_eq!(full.heuristic_infos().unwrap().len(), 7);
+    assert_eq!(full.day_count(), 48);
+    let (success, _, err) = swftool(&["experiment", "--dump-preset", "nope"]);
+    assert!(!success);
+    assert!(
+        err.contains("unknown preset `nope`") && err.contains("khemka2015-parallel"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_bad_config_names_the_file_line_and_key() {
+    let tmp = tempfile::tempdir().unwrap();
+    let p = tmp.path().join("bad.toml");
+    std::fs::write(&p, "name = \"x\"\nlogs = [\"kth-sp2\"]\nheuristics = [\"easy\"]\naxes = [\"oversubscription\", \"size\"]\n").unwrap();
+    let (success, _, err) = swftool(&["experiment", p.to_str().unwrap()]);
+    assert!(!success);
+    assert!(
+        err.contains("bad.toml") && err.contains("line 4") && err.contains("size"),
+        "{err}"
+    );
+
+    std::fs::write(
+        &p,
+        "name = \"x\"\nlogs = [\"kth-sp2\"]\nheuristics = [\"easy\", \"maxvalu\"]\n",
+    )
+    .unwrap();
+    let (success, _, err) = swftool(&["experiment", p.to_str().unwrap()]);
+    assert!(!success);
+    assert!(
+        err.contains("unknown heuristic `maxvalu`") && err.contains("maxvpr-ph"),
+        "{err}"
+    );
+
+    std::fs::write(
+        &p,
+        "name = \"x\"\nlogs = [\"no-such-log\"]\nheuristics = [\"easy\"]\n",
+    )
+    .unwrap();
+    let (success, _, err) = swftool(&["experiment", p.to_str().unwrap()]);
+    assert!(!success);
+    assert!(err.contains("no-such-log"), "{err}");
+
+    let (success, _, err) = swftool(&["experiment", "--preset", "smoke", "--shard", "3/2"]);
+    assert!(!success);
+    assert!(err.contains("--shard `3/2`"), "{err}");
+}
+
+/// Width and height from a PNG's IHDR chunk.
+fn png_size(path: &Path) -> (u32, u32) {
+    let b = bytes(path.to_path_buf());
+    assert_eq!(&b[..8], b"\x89PNG\r\n\x1a\n", "{}", path.display());
+    (
+        u32::from_be_bytes(b[16..20].try_into().unwrap()),
+        u32::from_be_bytes(b[20..24].try_into().unwrap()),
+    )
+}
+
+#[test]
+fn an_experiment_draws_its_figures_with_titles_and_axis_labels() {
+    let tmp = tempfile::tempdir().unwrap();
+    let cfg = small_config(tmp.path());
+    let out = tmp.path().join("o");
+    let stdout = ok(&[
+        "experiment",
+        cfg.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    let figs = out.join("figures");
+    let expect = [
+        (
+            "kth-sp2-percent-of-bound-oversubscription",
+            vec![
+                "kth-sp2: value earned by oversubscription level (mean of 2 days, 95 % CI)",
+                "oversubscription level (other axes at their defaults)",
+                "value earned (% of maximum value bound)",
+                "easy",
+                "maxvpr-ph",
+            ],
+        ),
+        (
+            "kth-sp2-heuristic-time",
+            vec![
+                "heuristic time per mapping event (12 runs)",
+                "heuristic time per mapping event (ms, log scale)",
+            ],
+        ),
+        (
+            "kth-sp2-cumulative-value",
+            vec![
+                "cumulative value earned by counted tasks",
+                "time since midnight of the counted day (h)",
+                "cumulative value earned (value units)",
+            ],
+        ),
+        (
+            "kth-sp2-gantt",
+            vec!["maxvpr-ph: cluster", "time (h)", "node"],
+        ),
+    ];
+    for (stem, texts) in expect {
+        let png = figs.join(format!("{stem}.png"));
+        assert_eq!(png_size(&png), (1200, 700), "{stem}");
+        assert!(stdout.contains(&png.display().to_string()), "{stdout}");
+        let svg = String::from_utf8(bytes(figs.join(format!("{stem}.svg")))).unwrap();
+        assert!(
+            svg.contains("width=\"1200\"") && svg.contains("height=\"700\""),
+            "{stem}"
+        );
+        for t in texts {
+            assert!(svg.contains(t), "{stem}.svg lacks `{t}`");
+        }
+    }
+    // The Gantt scenario is the first day of the default variant, kept in
+    // its cell file only.
+    let with_gantt: Vec<PathBuf> = cells_in(&out)
+        .into_iter()
+        .filter(|p| {
+            String::from_utf8(bytes(p.clone()))
+                .unwrap()
+                .contains("\"gantt\"")
+        })
+        .collect();
+    assert_eq!(with_gantt.len(), 1);
+    let name = with_gantt[0]
+        .file_name()
+        .unwrap()
+        .to_str()
+        .unwrap()
+        .to_string();
+    assert!(
+        name.starts_with("kth-sp2_os-intermediate.corr-weak.het-intermediate_")
+            && name.ends_with("_maxvpr-ph.json"),
+        "{name}"
+    );
+}
+
+#[test]
+fn compare_puts_logs_side_by_side() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("cmp");
+    let stdout = ok(&[
+        "compare",
+        "kth-sp2",
+        "ctc-sp2",
+        "--heuristics",
+        "easy,maxvpr-ph",
+        "--days",
+        "2",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(
+        stdout.contains("| heuristic | kth-sp2 % of bound |"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("ctc-sp2 ms/event |"), "{stdout}");
+    assert!(
+        stdout.lines().any(|l| l.starts_with("| maxvpr-ph |")),
+        "{stdout}"
+    );
+    // Each log is sized from its own MaxProcs (KTH 100, CTC 338).
+    assert!(
+        stdout.contains("MaxProcs 100") && stdout.contains("MaxProcs 338"),
+        "{stdout}"
+    );
+    let png = out.join("figures").join("compare-percent-of-bound.png");
+    assert_eq!(png_size(&png), (1200, 700));
+    let svg = String::from_utf8(bytes(
+        out.join("figures").join("compare-percent-of-bound.svg"),
+    ))
+    .unwrap();
+    for t in [
+        "value earned across logs",
+        "log (system sized from its own MaxProcs)",
+        "kth-sp2",
+        "ctc-sp2",
+    ] {
+        assert!(svg.contains(t), "svg lacks `{t}`");
+    }
+    let agg = String::from_utf8(bytes(out.join("aggregate.csv"))).unwrap();
+    assert_eq!(agg.lines().count(), 1 + 4);
+}
