@@ -16,7 +16,6 @@ use crate::experiment::aggregate::{AggRow, pm};
 use crate::experiment::runner::log_key;
 use crate::experiment::{ExperimentConfig, Manifest, Variant, figures};
 use crate::report::Figure;
-use crate::workload::{Correlation, Heterogeneity, Oversubscription};
 
 use super::experiment::{GridOptions, run_grid, with_threads};
 
@@ -38,15 +37,9 @@ pub struct CompareArgs {
     /// Seed of every random draw.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// System size: lower = 25 %, intermediate = 20 %, higher = 15 % of each log's MaxProcs.
-    #[arg(long, value_enum, default_value_t = Oversubscription::Intermediate)]
-    pub oversubscription: Oversubscription,
-    /// Correlation of starting value with execution time.
-    #[arg(long, value_enum, default_value_t = Correlation::Weak)]
-    pub correlation: Correlation,
-    /// ETC heterogeneity: low = COV 0.01, intermediate = 0.3, high = 1.0.
-    #[arg(long, value_enum, default_value_t = Heterogeneity::Intermediate)]
-    pub heterogeneity: Heterogeneity,
+    /// The environment-A variant (each log sized from its own MaxProcs).
+    #[command(flatten)]
+    pub variant: super::replay::VariantArgs,
     /// Output directory. Default: notebooks-out/compare-LOGS/, LOGS the log names joined by -.
     #[arg(long)]
     pub out: Option<PathBuf>,
@@ -72,9 +65,9 @@ pub fn config_of(args: &CompareArgs) -> ExperimentConfig {
         cores_base: None,
         axes: Vec::new(),
         variants: vec![Variant {
-            oversubscription: args.oversubscription,
-            correlation: args.correlation,
-            heterogeneity: args.heterogeneity,
+            oversubscription: args.variant.oversubscription,
+            correlation: args.variant.correlation,
+            heterogeneity: args.variant.heterogeneity,
         }],
     }
 }

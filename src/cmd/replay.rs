@@ -33,6 +33,21 @@ pub enum Env {
     Classic,
 }
 
+/// The three variant axes of environment A (SPEC §3.A), shared by
+/// `replay` and `compare`.
+#[derive(Debug, Clone, Copy, clap::Args)]
+pub struct VariantArgs {
+    /// System size: lower = 25 %, intermediate = 20 %, higher = 15 % of the log's MaxProcs.
+    #[arg(long, value_enum, default_value_t = Oversubscription::Intermediate)]
+    pub oversubscription: Oversubscription,
+    /// Correlation of starting value with execution time.
+    #[arg(long, value_enum, default_value_t = Correlation::Weak)]
+    pub correlation: Correlation,
+    /// ETC heterogeneity: low = COV 0.01, intermediate = 0.3, high = 1.0.
+    #[arg(long, value_enum, default_value_t = Heterogeneity::Intermediate)]
+    pub heterogeneity: Heterogeneity,
+}
+
 /// Arguments of `swftool replay`.
 #[derive(Debug, Clone, clap::Args)]
 #[command(after_help = "Examples:
@@ -57,15 +72,9 @@ pub struct ReplayArgs {
     /// Seed of every random draw (system, ETC, values).
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// System size: lower = 25 %, intermediate = 20 %, higher = 15 % of the log's MaxProcs.
-    #[arg(long, value_enum, default_value_t = Oversubscription::Intermediate)]
-    pub oversubscription: Oversubscription,
-    /// Correlation of starting value with execution time.
-    #[arg(long, value_enum, default_value_t = Correlation::Weak)]
-    pub correlation: Correlation,
-    /// ETC heterogeneity: low = COV 0.01, intermediate = 0.3, high = 1.0.
-    #[arg(long, value_enum, default_value_t = Heterogeneity::Intermediate)]
-    pub heterogeneity: Heterogeneity,
+    /// The environment-A variant.
+    #[command(flatten)]
+    pub variant: VariantArgs,
     /// Base of the system size in cores (default: the log's MaxProcs).
     #[arg(long)]
     pub cores_base: Option<f64>,
@@ -208,9 +217,9 @@ pub fn run(args: &ReplayArgs) -> anyhow::Result<()> {
     let w = Workload::from_log(&log);
     let days = pick_days(&w, args.day.as_deref(), args.days)?;
     let params = ScenarioParams {
-        oversubscription: args.oversubscription,
-        correlation: args.correlation,
-        heterogeneity: args.heterogeneity,
+        oversubscription: args.variant.oversubscription,
+        correlation: args.variant.correlation,
+        heterogeneity: args.variant.heterogeneity,
         cores_base: args.cores_base,
     };
     let scenarios: Vec<Scenario> = days
@@ -228,9 +237,9 @@ pub fn run(args: &ReplayArgs) -> anyhow::Result<()> {
     println!(
         "setup    seed {}, oversubscription {}, correlation {}, heterogeneity {}, system base {:.0} cores",
         args.seed,
-        args.oversubscription,
-        args.correlation,
-        args.heterogeneity,
+        args.variant.oversubscription,
+        args.variant.correlation,
+        args.variant.heterogeneity,
         params.cores_base.unwrap_or(w.max_procs)
     );
     if scenarios.len() == 1 {
