@@ -12,7 +12,7 @@
 //!   heuristic time per mapping event, ms, logarithmic y, one bar per
 //!   heuristic, over every run of the log;
 //! - `<log>-cumulative-value`: value earned over the figure scenario's day
-//!   (first day of the default variant), one line per heuristic;
+//!   (the middle day of the default variant), one line per heuristic;
 //! - `<log>-gantt`: the schedule of the largest cluster over 4 hours of that
 //!   day (from the hour its first counted task started), for `maxvpr-ph`
 //!   (or the first heuristic).
@@ -208,10 +208,10 @@ fn cumulative_figure(
     fig: &Figure,
     dir: &Path,
 ) -> Result<Vec<PathBuf>, ExperimentError> {
-    let Some(log) = layout.logs.iter().find(|l| l.key == key) else {
+    let Some(li) = layout.logs.iter().position(|l| l.key == key) else {
         return Ok(Vec::new());
     };
-    let Some(day) = log.days.first() else {
+    let Some(day) = layout.logs[li].days.get(layout.figure_day(li)) else {
         return Ok(Vec::new());
     };
     let mine: Vec<&CellResult> = cells

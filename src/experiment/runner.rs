@@ -17,7 +17,7 @@
 //! tries it again) but to `<out>/failed/<cell-id>.txt`, and is reported.
 //!
 //! A cell file holds the run's [`RunSummary`] (timings included) and, for
-//! the one *figure scenario* of each log — the first day of the default
+//! the one *figure scenario* of each log — the middle day of the default
 //! variant (or of the first variant when the default is not in the grid) —
 //! the completion times and values of its counted tasks (for the
 //! cumulative-value figure) and, for one heuristic (`maxvpr-ph` when in the
@@ -150,10 +150,17 @@ impl Layout {
             .unwrap_or(0)
     }
 
-    /// Whether `cell` is in a figure scenario (first day of the figure
+    /// The day (index into the log's days) whose cumulative value and Gantt
+    /// chart are drawn: the middle one, which for 48 standard days is the
+    /// default day of `swftool replay`.
+    pub fn figure_day(&self, log: usize) -> usize {
+        self.logs.get(log).map_or(0, |l| l.days.len() / 2)
+    }
+
+    /// Whether `cell` is in a figure scenario (the figure day of the figure
     /// variant of its log).
     pub fn is_figure_cell(&self, cell: &CellSpec) -> bool {
-        cell.day == 0 && cell.variant == self.figure_variant()
+        cell.day == self.figure_day(cell.log) && cell.variant == self.figure_variant()
     }
 }
 
