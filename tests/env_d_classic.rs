@@ -363,3 +363,21 @@ fn sdsc_sp2_cleaning_figures() {
     assert_eq!(counts[&(true, "run time unknown")], 5671);
     assert_eq!(counts[&(true, "run time 0")], 10);
 }
+
+/// 4 processors. A (4, 100 s) runs from 0. B (1, 10 s) at 1 and C (4, 10 s)
+/// at 2 wait. At 100, Conservative serves submit order: B starts, C waits
+/// for 4 processors until 110. Catalina serves priority order: C (250·4 +
+/// …) outranks B (250·1 + …): C starts at 100 and B at 110.
+#[test]
+fn catalina_serves_the_queue_in_priority_order() {
+    let jobs = [
+        job(1, 0.0, 4, 100.0, 100.0),
+        job(2, 1.0, 1, 10.0, 10.0),
+        job(3, 2.0, 4, 10.0, 10.0),
+    ];
+    let c = replay(&jobs, 4, CONSERVATIVE);
+    assert_eq!((c.outcomes[1].start, c.outcomes[2].start), (100.0, 110.0));
+    let cat = classic::scheduler("catalina").unwrap().policy;
+    let r = replay(&jobs, 4, cat);
+    assert_eq!((r.outcomes[2].start, r.outcomes[1].start), (100.0, 110.0));
+}

@@ -37,6 +37,7 @@ fn depth_label(p: Policy) -> String {
         Policy::Fcfs => "-".into(),
         Policy::Backfill { depth: usize::MAX } => "all".into(),
         Policy::Backfill { depth } => depth.to_string(),
+        Policy::Catalina { .. } => "all".into(),
     }
 }
 

@@ -180,36 +180,27 @@ pub fn simulate(jobs: &[ClassicJob], capacity: u32, policy: Policy) -> ClassicRu
                 }
                 queue.drain(..k);
             }
+            Policy::Catalina { weights } => {
+                let mut keyed: Vec<(f64, usize)> = queue
+                    .iter()
+                    .map(|&i| {
+                        let j = &jobs[i];
+                        (
+                            super::catalina::priority(&weights, j.size, j.submit, j.estimate, now),
+                            i,
+                        )
+                    })
+                    .collect();
+                keyed.sort_by(|a, b| {
+                    b.0.total_cmp(&a.0)
+                        .then(jobs[a.1].submit.total_cmp(&jobs[b.1].submit))
+                        .then(jobs[a.1].job_number.cmp(&jobs[b.1].job_number))
+                });
+                let ordered: Vec<usize> = keyed.into_iter().map(|k| k.1).collect();
+                queue = backfill_pass(&mut m, &ordered, usize::MAX, now);
+            }
             Policy::Backfill { depth } => {
-                let mut profile: Option<Profile> = None;
-                let mut reserved = 0usize;
-                let mut keep = Vec::with_capacity(queue.len());
-                for (qi, &i) in queue.iter().enumerate() {
-                    if m.free == 0 && reserved >= depth {
-                        keep.extend_from_slice(&queue[qi..]);
-                        break;
-                    }
-                    let size = i64::from(jobs[i].size);
-                    let est = jobs[i].estimate;
-                    let fits_now =
-                        size <= m.free && profile.as_ref().is_none_or(|p| p.fits(now, est, size));
-                    if fits_now {
-                        if let Some(p) = profile.as_mut() {
-                            p.reserve(now, est, size);
-                        }
-                        m.start(i, now);
-                        continue;
-                    }
-                    keep.push(i);
-                    if reserved < depth {
-                        let p = profile.get_or_insert_with(|| m.profile(now));
-                        if let Some(t) = p.earliest(est, size) {
-                            p.reserve(t, est, size);
-                            reserved += 1;
-                        }
-                    }
-                }
-                queue = keep;
+                queue = backfill_pass(&mut m, &queue, depth, now);
             }
         }
     }
@@ -217,4 +208,38 @@ pub fn simulate(jobs: &[ClassicJob], capacity: u32, policy: Policy) -> ClassicRu
         outcomes: m.outcomes,
         passes,
     }
+}
+
+/// One backfilling pass over `queue` (in the order to serve it) with at most
+/// `depth` reservations; returns the jobs left waiting, in the same order.
+fn backfill_pass(m: &mut Machine<'_>, queue: &[usize], depth: usize, now: f64) -> Vec<usize> {
+    let jobs = m.jobs;
+    let mut profile: Option<Profile> = None;
+    let mut reserved = 0usize;
+    let mut keep = Vec::with_capacity(queue.len());
+    for (qi, &i) in queue.iter().enumerate() {
+        if m.free == 0 && reserved >= depth {
+            keep.extend_from_slice(&queue[qi..]);
+            break;
+        }
+        let size = i64::from(jobs[i].size);
+        let est = jobs[i].estimate;
+        let fits_now = size <= m.free && profile.as_ref().is_none_or(|p| p.fits(now, est, size));
+        if fits_now {
+            if let Some(p) = profile.as_mut() {
+                p.reserve(now, est, size);
+            }
+            m.start(i, now);
+            continue;
+        }
+        keep.push(i);
+        if reserved < depth {
+            let p = profile.get_or_insert_with(|| m.profile(now));
+            if let Some(t) = p.earliest(est, size) {
+                p.reserve(t, est, size);
+                reserved += 1;
+            }
+        }
+    }
+    keep
 }

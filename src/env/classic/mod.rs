@@ -10,6 +10,7 @@
 //! running jobs' predicted ends, so a job that ends before its estimate frees
 //! its units at once and later reservations move earlier (compression).
 
+pub mod catalina;
 pub mod clean;
 pub mod engine;
 pub mod profile;
@@ -84,7 +85,7 @@ impl Machine {
 }
 
 /// A classic scheduling policy.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Policy {
     /// First come, first served: jobs start in submit order; the first job
     /// that does not fit blocks every later one.
@@ -95,6 +96,13 @@ pub enum Policy {
     Backfill {
         /// Reservation depth (`usize::MAX` = all, Conservative).
         depth: usize,
+    },
+    /// Catalina: the queue in descending priority order (recomputed at every
+    /// pass; ties to the earlier submit, then the lower job number), with
+    /// conservative backfilling. No preemption yet.
+    Catalina {
+        /// The ten priority weights.
+        weights: catalina::CatalinaWeights,
     },
 }
 
@@ -124,6 +132,13 @@ pub const SCHEDULERS: &[SchedulerInfo] = &[
         name: "conservative",
         summary: "Conservative backfilling (depth all; Mu'alem & Feitelson 2001): every waiting job holds a reservation",
         policy: Policy::Backfill { depth: usize::MAX },
+    },
+    SchedulerInfo {
+        name: "catalina",
+        summary: "Catalina (SDSC): ten-factor priority (DataStar weights) recomputed each pass, conservative backfill in priority order; no preemption yet",
+        policy: Policy::Catalina {
+            weights: catalina::CatalinaWeights::DATASTAR,
+        },
     },
     SchedulerInfo {
         name: "backfill",
