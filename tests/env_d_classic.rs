@@ -380,4 +380,9 @@ fn catalina_serves_the_queue_in_priority_order() {
     let cat = classic::scheduler("catalina").unwrap().policy;
     let r = replay(&jobs, 4, cat);
     assert_eq!((r.outcomes[2].start, r.outcomes[1].start), (100.0, 110.0));
+    // priorities are recorded at start: C at 100 has waited 98 s
+    let w = swftool::env::classic::catalina::CatalinaWeights::DATASTAR;
+    let expect = swftool::env::classic::catalina::priority(&w, 4, 2.0, 10.0, 100.0);
+    assert_eq!(r.priority[2], expect);
+    assert!(c.priority.iter().all(|&p| p == 1.0));
 }

@@ -268,6 +268,16 @@ pub fn classic_table(s: &[(ClassicSummary, f64)]) -> String {
             x.jobs as f64 / secs.max(1e-9)
         ));
     }
+    for (x, _) in s.iter().filter(|(x, _)| x.scheduler == "catalina") {
+        out.push_str(&format!(
+            "{:<13} priority-weighted: wait {:.1} s, xfactor {:.2}, mean priority·xfactor {:.1}, utilization {:.3} (work weighted by priority / mean priority; exceeds 1 when big jobs rank high)\n",
+            x.scheduler,
+            x.wait_pw_mean_s,
+            x.xfactor_pw_mean,
+            x.pw_xfactor_mean,
+            x.pw_utilization
+        ));
+    }
     out.push_str(&format!(
         "(bsld: bounded slowdown, tau = {} s; nsw: node-second-weighted; wall s: simulation only)\n",
         s.first().map_or(10.0, |x| x.0.bsld_tau_s)
@@ -296,6 +306,7 @@ fn jobs_frame(
     let mut sld = Vec::new();
     let mut bsld = Vec::new();
     let mut xf = Vec::new();
+    let mut prio = Vec::new();
     for ((name, _), (r, _)) in policies.iter().zip(runs) {
         let m = job_metrics(jobs, r, tau);
         for (k, (j, o)) in jobs.iter().zip(&r.outcomes).enumerate() {
@@ -313,6 +324,7 @@ fn jobs_frame(
             sld.push(m.slowdown[k]);
             bsld.push(m.bsld[k]);
             xf.push(m.xfactor[k]);
+            prio.push(r.priority[k]);
         }
     }
     DataFrame::new_infer_height(vec![
@@ -330,6 +342,7 @@ fn jobs_frame(
         Column::new("slowdown".into(), sld),
         Column::new("bounded_slowdown".into(), bsld),
         Column::new("xfactor".into(), xf),
+        Column::new("priority".into(), prio),
     ])
 }
 
@@ -369,6 +382,10 @@ fn summary_frame(s: &[ClassicSummary]) -> PolarsResult<DataFrame> {
         Column::new("xfactor_mean".into(), f64s(|x| x.xfactor_mean)),
         Column::new("xfactor_nsw_mean".into(), f64s(|x| x.xfactor_nsw_mean)),
         Column::new("xfactor_max".into(), f64s(|x| x.xfactor_max)),
+        Column::new("wait_pw_mean_s".into(), f64s(|x| x.wait_pw_mean_s)),
+        Column::new("xfactor_pw_mean".into(), f64s(|x| x.xfactor_pw_mean)),
+        Column::new("pw_xfactor_mean".into(), f64s(|x| x.pw_xfactor_mean)),
+        Column::new("pw_utilization".into(), f64s(|x| x.pw_utilization)),
     ])
 }
 

@@ -1,5 +1,6 @@
 //! Per-run summary of a classic replay (environment D), from the formulas
-//! of [`super::formulas`]. Every job has priority 1 outside Catalina, so the
+//! of [`super::formulas`]. A job's priority is its Catalina priority when it
+//! started; every job has priority 1 outside Catalina, so the
 //! priority-weighted averages equal the unweighted ones there.
 
 use super::formulas as f;
@@ -52,6 +53,14 @@ pub struct ClassicSummary {
     pub xfactor_nsw_mean: f64,
     /// Largest expansion factor.
     pub xfactor_max: f64,
+    /// Priority-weighted mean wait (weight = priority / Σ priority), s.
+    pub wait_pw_mean_s: f64,
+    /// Priority-weighted mean expansion factor.
+    pub xfactor_pw_mean: f64,
+    /// Mean priority-weighted expansion factor (priority · xfactor).
+    pub pw_xfactor_mean: f64,
+    /// Priority-weighted utilization (0..1).
+    pub pw_utilization: f64,
 }
 
 /// Per-job metric columns of a classic replay, aligned with the jobs.
@@ -140,5 +149,23 @@ pub fn summarize(
         xfactor_mean: f::mean(&m.xfactor),
         xfactor_nsw_mean: f::weighted_mean(&m.xfactor, &node_seconds),
         xfactor_max: max(&m.xfactor),
+        wait_pw_mean_s: f::weighted_mean(&m.wait, &run.priority),
+        xfactor_pw_mean: f::weighted_mean(&m.xfactor, &run.priority),
+        pw_xfactor_mean: f::mean(
+            &m.xfactor
+                .iter()
+                .zip(&run.priority)
+                .map(|(x, p)| f::priority_weighted_xfactor(*p, *x))
+                .collect::<Vec<_>>(),
+        ),
+        pw_utilization: f::priority_weighted_utilization(
+            &jobs
+                .iter()
+                .zip(&run.priority)
+                .map(|(j, p)| (*p, f64::from(j.size), j.run))
+                .collect::<Vec<_>>(),
+            f64::from(machine.capacity),
+            window,
+        ),
     }
 }

@@ -38,6 +38,9 @@ pub struct ClassicRun {
     pub outcomes: Vec<ClassicOutcome>,
     /// Number of scheduling passes.
     pub passes: u64,
+    /// Each job's priority when it started (Catalina's priority; 1 for the
+    /// other policies), for the priority-weighted metrics.
+    pub priority: Vec<f64>,
 }
 
 #[derive(Clone, Copy, PartialEq)]
@@ -62,6 +65,7 @@ struct Machine<'a> {
     // Running jobs by predicted end (start + estimate).
     predicted: BTreeSet<Key>,
     free: i64,
+    priority: Vec<f64>,
 }
 
 impl Machine<'_> {
@@ -140,6 +144,7 @@ pub fn simulate(jobs: &[ClassicJob], capacity: u32, policy: Policy) -> ClassicRu
         ends: BinaryHeap::new(),
         predicted: BTreeSet::new(),
         free: i64::from(capacity),
+        priority: vec![1.0; n],
     };
     let mut queue: Vec<usize> = Vec::new();
     let mut next = 0;
@@ -196,6 +201,9 @@ pub fn simulate(jobs: &[ClassicJob], capacity: u32, policy: Policy) -> ClassicRu
                         .then(jobs[a.1].submit.total_cmp(&jobs[b.1].submit))
                         .then(jobs[a.1].job_number.cmp(&jobs[b.1].job_number))
                 });
+                for &(p, i) in &keyed {
+                    m.priority[i] = p;
+                }
                 let ordered: Vec<usize> = keyed.into_iter().map(|k| k.1).collect();
                 queue = backfill_pass(&mut m, &ordered, usize::MAX, now);
             }
@@ -207,6 +215,7 @@ pub fn simulate(jobs: &[ClassicJob], capacity: u32, policy: Policy) -> ClassicRu
     ClassicRun {
         outcomes: m.outcomes,
         passes,
+        priority: m.priority,
     }
 }
 
