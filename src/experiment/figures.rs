@@ -14,7 +14,7 @@
 //! - `<log>-cumulative-value`: value earned over the figure scenario's day
 //!   (the middle day of the default variant), one line per heuristic;
 //! - `<log>-gantt`: the schedule of the largest cluster over 4 hours of that
-//!   day (from the hour its first counted task started), for `maxvpr-ph`
+//!   day (the busiest 4 hours, opening on a whole hour), for `maxvpr-ph`
 //!   (or the first heuristic).
 //!
 //! A heuristic has the same colour in every figure

@@ -21,8 +21,8 @@
 //! variant (or of the first variant when the default is not in the grid) —
 //! the completion times and values of its counted tasks (for the
 //! cumulative-value figure) and, for one heuristic (`maxvpr-ph` when in the
-//! grid, else the first), the schedule of the largest cluster over 4 hours
-//! from the whole hour in which the first counted task started on it (for
+//! grid, else the first), the schedule of the largest cluster over its
+//! busiest 4 hours, opening on a whole hour of the day (for
 //! the Gantt chart).
 
 use std::path::{Path, PathBuf};
@@ -641,9 +641,8 @@ fn cell_result(plan: &Plan, cell: &CellSpec, scenario: &Scenario, run: &RunResul
 }
 
 /// The schedule of the largest cluster of `scenario` in `run` (most cores,
-/// then most nodes) over [`GANTT_WINDOW_SECONDS`] from the whole hour of the
-/// counted day in which the first counted task started on it (midnight when
-/// none did).
+/// then most nodes) over the [`GANTT_WINDOW_SECONDS`] window, opening on a
+/// whole hour of the counted day, that holds the most node-seconds of work.
 pub fn gantt_data(scenario: &Scenario, run: &RunResult, heuristic: &str) -> GanttData {
     let clusters = &scenario.system.clusters;
     let cluster = (0..clusters.len())
@@ -655,20 +654,31 @@ pub fn gantt_data(scenario: &Scenario, run: &RunResult, heuristic: &str) -> Gant
                 .then(b.cmp(&a))
         })
         .unwrap_or(0);
-    // The window opens at the whole hour of the first start of a counted
-    // task on the cluster (a day may be quiet for hours), else at midnight.
-    let first = scenario
-        .tasks
-        .iter()
-        .zip(&run.outcomes)
-        .filter(|(t, o)| t.counted && o.cluster == Some(cluster))
-        .filter_map(|(_, o)| o.start)
-        .fold(f64::INFINITY, f64::min);
-    let offset = if first.is_finite() {
-        ((first - scenario.day.start) / 3600.0).floor().max(0.0) * 3600.0
-    } else {
-        0.0
-    };
+    // The window is the busiest one: of the windows opening on a whole hour
+    // of the counted day, the one with the most node-seconds of work on the
+    // cluster (ties to the earliest), so the chart shows the schedule under
+    // pressure rather than an idle morning.
+    let hours = 24usize;
+    let mut busy = vec![0.0_f64; hours + 4];
+    for (_, o) in scenario.tasks.iter().zip(&run.outcomes) {
+        if o.cluster != Some(cluster) {
+            continue;
+        }
+        let Some(start) = o.start else { continue };
+        let end = o.completion.unwrap_or(run.end_time);
+        let nodes = f64::from(o.nodes.len());
+        for (h, b) in busy.iter_mut().enumerate() {
+            let lo = scenario.day.start + h as f64 * 3600.0;
+            let overlap = (end.min(lo + 3600.0) - start.max(lo)).max(0.0);
+            *b += nodes * overlap;
+        }
+    }
+    let span = (GANTT_WINDOW_SECONDS / 3600.0).round() as usize;
+    let best_hour = (0..=hours.saturating_sub(span))
+        .map(|h| (h, busy[h..h + span].iter().sum::<f64>()))
+        .fold((0usize, f64::NEG_INFINITY), |acc, x| if x.1 > acc.1 { x } else { acc })
+        .0;
+    let offset = best_hour as f64 * 3600.0;
     let from = scenario.day.start + offset;
     let window = (from, from + GANTT_WINDOW_SECONDS);
     let bars = scenario
