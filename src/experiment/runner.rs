@@ -676,7 +676,9 @@ pub fn gantt_data(scenario: &Scenario, run: &RunResult, heuristic: &str) -> Gant
     let span = (GANTT_WINDOW_SECONDS / 3600.0).round() as usize;
     let best_hour = (0..=hours.saturating_sub(span))
         .map(|h| (h, busy[h..h + span].iter().sum::<f64>()))
-        .fold((0usize, f64::NEG_INFINITY), |acc, x| if x.1 > acc.1 { x } else { acc })
+        .fold((0usize, f64::NEG_INFINITY), |acc, x| {
+            if x.1 > acc.1 { x } else { acc }
+        })
         .0;
     let offset = best_hour as f64 * 3600.0;
     let from = scenario.day.start + offset;
