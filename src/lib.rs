@@ -8,6 +8,8 @@
 //! environments and their heuristics; [`metrics`] turns runs into tables;
 //! [`experiment`] runs, resumes, shards and aggregates grids of runs.
 
+#![warn(missing_docs)]
+
 pub mod catalog;
 pub mod cmd;
 pub mod env;
