@@ -92,3 +92,27 @@ fn replay_prints_the_summary_table() {
         assert!(out_dir.join(f).exists(), "{f} missing");
     }
 }
+
+#[test]
+fn compare_classic_puts_logs_side_by_side() {
+    let dir = tempfile::tempdir().unwrap();
+    let out_dir = dir.path().join("c");
+    let (ok, out, err) = swftool(&[
+        "compare",
+        "kth-sp2",
+        "lublin256",
+        "--env",
+        "classic",
+        "--heuristics",
+        "fcfs,easy",
+        "--out",
+        out_dir.to_str().unwrap(),
+    ]);
+    assert!(ok, "{err}");
+    assert!(out.contains("kth-sp2 (100) wait s"), "{out}");
+    assert!(out.contains("lublin256 (256) wait s"), "{out}");
+    assert!(out.lines().any(|l| l.starts_with("| easy |")), "{out}");
+    let summary = std::fs::read_to_string(out_dir.join("summary.csv")).unwrap();
+    assert_eq!(summary.lines().count(), 1 + 4);
+    assert!(out_dir.join("figures/compare-bsld.png").exists());
+}

@@ -23,7 +23,8 @@ use super::experiment::{GridOptions, run_grid, with_threads};
 #[derive(Debug, Clone, clap::Args)]
 #[command(after_help = "Examples:
   swftool compare curie datastar sdsc-sp2 --heuristics easy,maxvpr-ph
-  swftool compare kth-sp2 ctc-sp2 --heuristics all --days 8 --oversubscription higher")]
+  swftool compare kth-sp2 ctc-sp2 --heuristics all --days 8 --oversubscription higher
+  swftool compare datastar sdsc-sp2 ctc-sp2 kth-sp2 --env classic --heuristics fcfs,easy,conservative")]
 pub struct CompareArgs {
     /// Logs: short names or paths of .swf / .swf.gz files.
     #[arg(required = true)]
@@ -49,6 +50,15 @@ pub struct CompareArgs {
     /// Skip the schedule invariant check after each run.
     #[arg(long)]
     pub no_check: bool,
+    /// Environment: `parallel` (A, value-based days) or `classic` (D: whole logs on their own machines; heuristics fcfs, easy, conservative, catalina).
+    #[arg(long, value_enum, default_value_t = super::replay::Env::Parallel)]
+    pub env: super::replay::Env,
+    /// Classic: plan with the true run times instead of the user estimates.
+    #[arg(long)]
+    pub exact_estimates: bool,
+    /// Classic: cleaning rules (swftool, pyss, batsim or rlscheduler).
+    #[arg(long, value_enum, default_value_t = crate::env::classic::CleanPreset::Swftool)]
+    pub clean: crate::env::classic::CleanPreset,
 }
 
 /// The experiment configuration `compare` runs.
@@ -78,6 +88,9 @@ pub fn config_of(args: &CompareArgs) -> ExperimentConfig {
 /// Unknown log or heuristic, unreadable log, cells that broke invariants,
 /// unwritable outputs.
 pub fn run(args: &CompareArgs) -> anyhow::Result<()> {
+    if args.env == super::replay::Env::Classic {
+        return super::compare_classic::run(args);
+    }
     let config = config_of(args);
     config.validate(std::path::Path::new("<command line>"))?;
     let out = args

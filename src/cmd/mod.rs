@@ -3,6 +3,7 @@
 
 pub mod aggregate;
 pub mod compare;
+pub mod compare_classic;
 pub mod experiment;
 pub mod heuristics;
 pub mod info;

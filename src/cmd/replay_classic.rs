@@ -346,7 +346,11 @@ fn jobs_frame(
     ])
 }
 
-fn summary_frame(s: &[ClassicSummary]) -> PolarsResult<DataFrame> {
+/// The classic `summary` table: one row per (log, scheduler).
+///
+/// # Errors
+/// A polars error if the columns cannot be assembled (a bug).
+pub fn summary_frame(s: &[ClassicSummary]) -> PolarsResult<DataFrame> {
     let strs =
         |f: fn(&ClassicSummary) -> &str| s.iter().map(|x| f(x).to_string()).collect::<Vec<_>>();
     let f64s = |f: fn(&ClassicSummary) -> f64| s.iter().map(f).collect::<Vec<_>>();
