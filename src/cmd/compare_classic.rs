@@ -10,10 +10,10 @@ use anyhow::{Context, bail};
 use rayon::prelude::*;
 
 use super::compare::CompareArgs;
-use super::replay_classic::{machine_of, summary_frame};
+use super::replay_classic::{depth_label, machine_of, resolve_schedulers, summary_frame};
 use crate::catalog;
+use crate::env::classic;
 use crate::env::classic::clean::CleanOptions;
-use crate::env::classic::{self, Policy};
 use crate::metrics::classic::{ClassicSummary, RunLabel, summarize};
 use crate::metrics::tables::write_both;
 use crate::report::{self, Bar, BarChart, BarSeries, Figure};
@@ -26,17 +26,7 @@ use crate::swf::ReadOptions;
 /// Unknown log or scheduler, unreadable log, invariant violations,
 /// unwritable output.
 pub fn run(args: &CompareArgs) -> anyhow::Result<()> {
-    let mut policies: Vec<(&'static str, Policy)> = Vec::new();
-    for name in &args.heuristics {
-        if name.eq_ignore_ascii_case("all") {
-            for s in classic::SCHEDULERS.iter().filter(|s| s.name != "backfill") {
-                policies.push((s.name, s.policy));
-            }
-        } else {
-            let s = classic::scheduler(name.trim())?;
-            policies.push((s.name, s.policy));
-        }
-    }
+    let policies = resolve_schedulers(&args.heuristics, None)?;
     let opts = CleanOptions {
         preset: args.clean,
         exact_estimates: args.exact_estimates,
@@ -78,12 +68,7 @@ pub fn run(args: &CompareArgs) -> anyhow::Result<()> {
                             RunLabel {
                                 log: &log.name,
                                 scheduler: sched,
-                                depth: match policy {
-                                    Policy::Fcfs => "-".into(),
-                                    Policy::Backfill { depth: usize::MAX }
-                                    | Policy::Catalina { .. } => "all".into(),
-                                    Policy::Backfill { depth } => depth.to_string(),
-                                },
+                                depth: depth_label(policy),
                                 estimates,
                                 clean: args.clean.to_string(),
                             },

@@ -32,7 +32,8 @@ pub fn parse_depth(s: &str) -> Result<usize, String> {
     }
 }
 
-fn depth_label(p: Policy) -> String {
+/// The reservation depth of `p` as shown in tables: `-` (FCFS), a number or `all`.
+pub fn depth_label(p: Policy) -> String {
     match p {
         Policy::Fcfs => "-".into(),
         Policy::Backfill { depth: usize::MAX } => "all".into(),
@@ -84,15 +85,17 @@ pub fn machine_of(
     })
 }
 
-/// Runs the classic replay of `args` (called by `swftool replay` when
-/// `--env classic`).
+/// Resolves classic scheduler names (`all` = every one but `backfill`);
+/// `depth` overrides the reservation depth of the backfilling ones.
 ///
 /// # Errors
-/// Unknown log or scheduler, unreadable log, invariant violations,
-/// unwritable output.
-pub fn run(args: &ReplayArgs) -> anyhow::Result<()> {
-    let mut policies: Vec<(&'static str, Policy)> = Vec::new();
-    for name in &args.heuristic {
+/// An unknown name, with the list of valid ones.
+pub fn resolve_schedulers(
+    names: &[String],
+    depth: Option<usize>,
+) -> anyhow::Result<Vec<(&'static str, Policy)>> {
+    let mut policies = Vec::new();
+    for name in names {
         if name.eq_ignore_ascii_case("all") {
             for s in classic::SCHEDULERS.iter().filter(|s| s.name != "backfill") {
                 policies.push((s.name, s.policy));
@@ -100,12 +103,23 @@ pub fn run(args: &ReplayArgs) -> anyhow::Result<()> {
             continue;
         }
         let s = classic::scheduler(name.trim())?;
-        let policy = match (s.policy, args.reservation_depth) {
+        let policy = match (s.policy, depth) {
             (Policy::Backfill { .. }, Some(d)) => Policy::Backfill { depth: d },
             (p, _) => p,
         };
         policies.push((s.name, policy));
     }
+    Ok(policies)
+}
+
+/// Runs the classic replay of `args` (called by `swftool replay` when
+/// `--env classic`).
+///
+/// # Errors
+/// Unknown log or scheduler, unreadable log, invariant violations,
+/// unwritable output.
+pub fn run(args: &ReplayArgs) -> anyhow::Result<()> {
+    let policies = resolve_schedulers(&args.heuristic, args.reservation_depth)?;
     let path = catalog::resolve(&args.log)?;
     let log = crate::swf::read_log(
         &path,
