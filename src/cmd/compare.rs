@@ -59,6 +59,9 @@ pub struct CompareArgs {
     /// Classic: cleaning rules (swftool, pyss, batsim or rlscheduler).
     #[arg(long, value_enum, default_value_t = crate::env::classic::CleanPreset::Swftool)]
     pub clean: crate::env::classic::CleanPreset,
+    /// Classic: the preemption marks of catalina-preempt.
+    #[command(flatten)]
+    pub preempt: super::replay_classic::PreemptArgs,
 }
 
 /// The experiment configuration `compare` runs.

@@ -26,7 +26,7 @@ use crate::swf::ReadOptions;
 /// Unknown log or scheduler, unreadable log, invariant violations,
 /// unwritable output.
 pub fn run(args: &CompareArgs) -> anyhow::Result<()> {
-    let policies = resolve_schedulers(&args.heuristics, None)?;
+    let policies = resolve_schedulers(&args.heuristics, None, args.preempt.rule()?)?;
     let opts = CleanOptions {
         preset: args.clean,
         exact_estimates: args.exact_estimates,

@@ -102,6 +102,9 @@ pub struct ReplayArgs {
     /// Classic: cut runs that exceed their estimate at the estimate.
     #[arg(long)]
     pub kill_at_estimate: bool,
+    /// Classic: the preemption marks of catalina-preempt.
+    #[command(flatten)]
+    pub preempt: super::replay_classic::PreemptArgs,
     /// Classic: tau of the bounded slowdown, s.
     #[arg(long, default_value_t = crate::metrics::formulas::DEFAULT_TAU)]
     pub tau: f64,

@@ -12,6 +12,7 @@ use rayon::prelude::*;
 
 use super::replay::ReplayArgs;
 use crate::catalog;
+use crate::env::classic::catalina::Preemption;
 use crate::env::classic::clean::CleanOptions;
 use crate::env::classic::{self, ClassicJob, ClassicRun, Machine, Policy, Unit};
 use crate::metrics::classic::{ClassicSummary, RunLabel, job_metrics, summarize};
@@ -85,20 +86,68 @@ pub fn machine_of(
     })
 }
 
+/// The marks and guard of `catalina-preempt` (SPEC §3.D; thresholds in
+/// allocation units: nodes with `--whole-nodes`, else processors).
+#[derive(Debug, Clone, clap::Args)]
+pub struct PreemptArgs {
+    /// Classic, catalina-preempt: jobs with more units than this are marked preempting.
+    #[arg(long, default_value_t = Preemption::MARGO2008.preempting_above)]
+    pub preempting_above: u32,
+    /// Classic, catalina-preempt: jobs with at most this many units are marked preemptible.
+    #[arg(long, default_value_t = Preemption::MARGO2008.preemptible_up_to)]
+    pub preemptible_up_to: u32,
+    /// Classic, catalina-preempt: PREEMPT_MIN_RUNTIME, s; a job predicted to have less left is not preempted.
+    #[arg(long, default_value_t = Preemption::DEFAULT_MIN_RUNTIME)]
+    pub preempt_min_runtime: f64,
+    /// Classic, catalina-preempt: factor on the priority of preempting jobs.
+    #[arg(long, default_value_t = Preemption::MARGO2008.preemptor_priority_factor)]
+    pub preemptor_priority_factor: f64,
+}
+
+impl PreemptArgs {
+    /// The preemption rule these flags give.
+    ///
+    /// # Errors
+    /// A negative or non-finite PREEMPT_MIN_RUNTIME, or a factor that is not
+    /// a positive finite number.
+    pub fn rule(&self) -> anyhow::Result<Preemption> {
+        if !(self.preempt_min_runtime.is_finite() && self.preempt_min_runtime >= 0.0) {
+            bail!(
+                "--preempt-min-runtime must be a number of seconds >= 0, not {}",
+                self.preempt_min_runtime
+            );
+        }
+        if !(self.preemptor_priority_factor.is_finite() && self.preemptor_priority_factor > 0.0) {
+            bail!(
+                "--preemptor-priority-factor must be a positive number, not {}",
+                self.preemptor_priority_factor
+            );
+        }
+        Ok(Preemption {
+            preempting_above: self.preempting_above,
+            preemptible_up_to: self.preemptible_up_to,
+            min_runtime: self.preempt_min_runtime,
+            preemptor_priority_factor: self.preemptor_priority_factor,
+        })
+    }
+}
+
 /// Resolves classic scheduler names (`all` = every one but `backfill`);
-/// `depth` overrides the reservation depth of the backfilling ones.
+/// `depth` overrides the reservation depth of the backfilling ones and
+/// `preemption` the rule of the preempting ones.
 ///
 /// # Errors
 /// An unknown name, with the list of valid ones.
 pub fn resolve_schedulers(
     names: &[String],
     depth: Option<usize>,
+    preemption: Preemption,
 ) -> anyhow::Result<Vec<(&'static str, Policy)>> {
     let mut policies = Vec::new();
     for name in names {
         if name.eq_ignore_ascii_case("all") {
             for s in classic::SCHEDULERS.iter().filter(|s| s.name != "backfill") {
-                policies.push((s.name, s.policy));
+                policies.push((s.name, with_rule(s.policy, preemption)));
             }
             continue;
         }
@@ -107,9 +156,22 @@ pub fn resolve_schedulers(
             (Policy::Backfill { .. }, Some(d)) => Policy::Backfill { depth: d },
             (p, _) => p,
         };
-        policies.push((s.name, policy));
+        policies.push((s.name, with_rule(policy, preemption)));
     }
     Ok(policies)
+}
+
+fn with_rule(policy: Policy, rule: Preemption) -> Policy {
+    match policy {
+        Policy::Catalina {
+            weights,
+            preemption: Some(_),
+        } => Policy::Catalina {
+            weights,
+            preemption: Some(rule),
+        },
+        p => p,
+    }
 }
 
 /// Runs the classic replay of `args` (called by `swftool replay` when
@@ -119,7 +181,11 @@ pub fn resolve_schedulers(
 /// Unknown log or scheduler, unreadable log, invariant violations,
 /// unwritable output.
 pub fn run(args: &ReplayArgs) -> anyhow::Result<()> {
-    let policies = resolve_schedulers(&args.heuristic, args.reservation_depth)?;
+    let policies = resolve_schedulers(
+        &args.heuristic,
+        args.reservation_depth,
+        args.preempt.rule()?,
+    )?;
     let path = catalog::resolve(&args.log)?;
     let log = crate::swf::read_log(
         &path,
@@ -219,6 +285,11 @@ pub fn run(args: &ReplayArgs) -> anyhow::Result<()> {
     let only: Vec<ClassicSummary> = summaries.iter().map(|s| s.0.clone()).collect();
     write_both(&mut summary_frame(&only)?, &out, "summary")?;
     write_both(&mut clean_frame(&report)?, &out, "clean")?;
+    write_both(
+        &mut suspensions_frame(&jobs, &policies, &runs)?,
+        &out,
+        "suspensions",
+    )?;
     let manifest = serde_json::json!({
         "swftool_version": env!("CARGO_PKG_VERSION"),
         "command": "replay --env classic",
@@ -226,6 +297,10 @@ pub fn run(args: &ReplayArgs) -> anyhow::Result<()> {
         "machine": machine,
         "schedulers": policies.iter().map(|(n, p)| format!("{n} (depth {})", depth_label(*p))).collect::<Vec<_>>(),
         "estimates": estimates,
+        "preemption": policies.iter().find_map(|(_, p)| match p {
+            Policy::Catalina { preemption: Some(r), .. } => Some(*r),
+            _ => None,
+        }),
         "clean": args.clean.to_string(),
         "kill_at_estimate": args.kill_at_estimate,
         "bsld_tau_s": args.tau,
@@ -235,7 +310,7 @@ pub fn run(args: &ReplayArgs) -> anyhow::Result<()> {
     std::fs::write(&mpath, serde_json::to_string_pretty(&manifest)? + "\n")
         .with_context(|| format!("cannot write {}", mpath.display()))?;
     println!(
-        "\nwrote {}/{{jobs,summary,clean}}.{{csv,parquet}} and manifest.json{}",
+        "\nwrote {}/{{jobs,summary,clean,suspensions}}.{{csv,parquet}} and manifest.json{}",
         out.display(),
         if args.no_check {
             ""
@@ -249,7 +324,7 @@ pub fn run(args: &ReplayArgs) -> anyhow::Result<()> {
 /// The table printed by a classic replay (one row per scheduler).
 pub fn classic_table(s: &[(ClassicSummary, f64)]) -> String {
     let mut out = format!(
-        "{:<13} {:>5} {:>8} {:>7} {:>8} {:>11} {:>11} {:>9} {:>9} {:>8} {:>8} {:>8} {:>10}\n",
+        "{:<16} {:>5} {:>8} {:>7} {:>8} {:>11} {:>11} {:>9} {:>9} {:>8} {:>8} {:>8} {:>10}\n",
         "scheduler",
         "depth",
         "jobs",
@@ -266,7 +341,7 @@ pub fn classic_table(s: &[(ClassicSummary, f64)]) -> String {
     );
     for (x, secs) in s {
         out.push_str(&format!(
-            "{:<13} {:>5} {:>8} {:>7.2} {:>8.2} {:>11.1} {:>11.1} {:>9.2} {:>9.1} {:>8.2} {:>8.2} {:>8.3} {:>10.0}\n",
+            "{:<16} {:>5} {:>8} {:>7.2} {:>8.2} {:>11.1} {:>11.1} {:>9.2} {:>9.1} {:>8.2} {:>8.2} {:>8.3} {:>10.0}\n",
             x.scheduler,
             x.depth,
             x.jobs,
@@ -282,14 +357,23 @@ pub fn classic_table(s: &[(ClassicSummary, f64)]) -> String {
             x.jobs as f64 / secs.max(1e-9)
         ));
     }
-    for (x, _) in s.iter().filter(|(x, _)| x.scheduler == "catalina") {
+    for (x, _) in s
+        .iter()
+        .filter(|(x, _)| x.scheduler.starts_with("catalina"))
+    {
         out.push_str(&format!(
-            "{:<13} priority-weighted: wait {:.1} s, xfactor {:.2}, mean priority·xfactor {:.1}, utilization {:.3} (work weighted by priority / mean priority; exceeds 1 when big jobs rank high)\n",
+            "{:<16} priority-weighted: wait {:.1} s, xfactor {:.2}, mean priority·xfactor {:.1}, utilization {:.3} (work weighted by priority / mean priority; exceeds 1 when big jobs rank high)\n",
             x.scheduler,
             x.wait_pw_mean_s,
             x.xfactor_pw_mean,
             x.pw_xfactor_mean,
             x.pw_utilization
+        ));
+    }
+    for (x, _) in s.iter().filter(|(x, _)| x.suspensions > 0) {
+        out.push_str(&format!(
+            "{:<16} {} suspensions of {} jobs, each lasting {:.1} s on average\n",
+            x.scheduler, x.suspensions, x.jobs_suspended, x.suspended_mean_s
         ));
     }
     out.push_str(&format!(
@@ -321,7 +405,13 @@ fn jobs_frame(
     let mut bsld = Vec::new();
     let mut xf = Vec::new();
     let mut prio = Vec::new();
+    let mut susp_s = Vec::new();
+    let mut susp_n = Vec::new();
     for ((name, _), (r, _)) in policies.iter().zip(runs) {
+        let mut count = vec![0u32; jobs.len()];
+        for x in &r.suspensions {
+            count[x.job] += 1;
+        }
         let m = job_metrics(jobs, r, tau);
         for (k, (j, o)) in jobs.iter().zip(&r.outcomes).enumerate() {
             sched.push(name.to_string());
@@ -339,6 +429,8 @@ fn jobs_frame(
             bsld.push(m.bsld[k]);
             xf.push(m.xfactor[k]);
             prio.push(r.priority[k]);
+            susp_s.push(o.suspended);
+            susp_n.push(count[k]);
         }
     }
     DataFrame::new_infer_height(vec![
@@ -357,6 +449,45 @@ fn jobs_frame(
         Column::new("bounded_slowdown".into(), bsld),
         Column::new("xfactor".into(), xf),
         Column::new("priority".into(), prio),
+        Column::new("suspended_s".into(), susp_s),
+        Column::new("suspensions".into(), susp_n),
+    ])
+}
+
+/// Every suspension of every run: scheduler, suspended job, preemptor, when
+/// (s), its resume reservation (s) and when it resumed (s).
+fn suspensions_frame(
+    jobs: &[ClassicJob],
+    policies: &[(&'static str, Policy)],
+    runs: &[(ClassicRun, f64)],
+) -> PolarsResult<DataFrame> {
+    let rows: Vec<(&str, &classic::Suspension)> = policies
+        .iter()
+        .zip(runs)
+        .flat_map(|((name, _), (r, _))| r.suspensions.iter().map(move |x| (*name, x)))
+        .collect();
+    let col =
+        |f: &dyn Fn(&classic::Suspension) -> f64| rows.iter().map(|r| f(r.1)).collect::<Vec<_>>();
+    DataFrame::new_infer_height(vec![
+        Column::new(
+            "scheduler".into(),
+            rows.iter().map(|r| r.0.to_string()).collect::<Vec<_>>(),
+        ),
+        Column::new(
+            "job_number".into(),
+            rows.iter()
+                .map(|r| jobs[r.1.job].job_number)
+                .collect::<Vec<_>>(),
+        ),
+        Column::new(
+            "preemptor_job_number".into(),
+            rows.iter()
+                .map(|r| jobs[r.1.preemptor].job_number)
+                .collect::<Vec<_>>(),
+        ),
+        Column::new("suspended_at_s".into(), col(&|x| x.at)),
+        Column::new("reservation_s".into(), col(&|x| x.reservation)),
+        Column::new("resumed_at_s".into(), col(&|x| x.resumed)),
     ])
 }
 
@@ -404,6 +535,17 @@ pub fn summary_frame(s: &[ClassicSummary]) -> PolarsResult<DataFrame> {
         Column::new("xfactor_pw_mean".into(), f64s(|x| x.xfactor_pw_mean)),
         Column::new("pw_xfactor_mean".into(), f64s(|x| x.pw_xfactor_mean)),
         Column::new("pw_utilization".into(), f64s(|x| x.pw_utilization)),
+        Column::new(
+            "suspensions".into(),
+            s.iter().map(|x| x.suspensions as u64).collect::<Vec<_>>(),
+        ),
+        Column::new(
+            "jobs_suspended".into(),
+            s.iter()
+                .map(|x| x.jobs_suspended as u64)
+                .collect::<Vec<_>>(),
+        ),
+        Column::new("suspended_mean_s".into(), f64s(|x| x.suspended_mean_s)),
     ])
 }
 

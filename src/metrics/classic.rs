@@ -2,6 +2,11 @@
 //! of [`super::formulas`]. A job's priority is its Catalina priority when it
 //! started; every job has priority 1 outside Catalina, so the
 //! priority-weighted averages equal the unweighted ones there.
+//!
+//! A job suspended by preemption waits twice: in the queue before its first
+//! start, and suspended between its pieces. Its wait is the sum of both
+//! (= end − submit − run), so response = wait + run and the expansion
+//! factor (wait + run) / run still hold.
 
 use super::formulas as f;
 use crate::env::classic::{ClassicJob, ClassicRun, Machine};
@@ -61,6 +66,12 @@ pub struct ClassicSummary {
     pub pw_xfactor_mean: f64,
     /// Priority-weighted utilization (0..1).
     pub pw_utilization: f64,
+    /// Suspensions (preemptions) in the run.
+    pub suspensions: usize,
+    /// Distinct jobs suspended at least once.
+    pub jobs_suspended: usize,
+    /// Mean time a suspension lasted, s (0 without suspensions).
+    pub suspended_mean_s: f64,
 }
 
 /// Per-job metric columns of a classic replay, aligned with the jobs.
@@ -82,7 +93,7 @@ pub struct JobMetrics {
 pub fn job_metrics(jobs: &[ClassicJob], run: &ClassicRun, tau: f64) -> JobMetrics {
     let mut m = JobMetrics::default();
     for (j, o) in jobs.iter().zip(&run.outcomes) {
-        let w = f::wait(j.submit, o.start);
+        let w = f::wait(j.submit, o.start) + o.suspended;
         m.wait.push(w);
         m.response.push(f::response(j.submit, o.end));
         m.slowdown.push(f::slowdown(w, j.run));
@@ -167,5 +178,22 @@ pub fn summarize(
             f64::from(machine.capacity),
             window,
         ),
+        suspensions: run.suspensions.len(),
+        jobs_suspended: run
+            .suspensions
+            .iter()
+            .map(|s| s.job)
+            .collect::<std::collections::BTreeSet<_>>()
+            .len(),
+        suspended_mean_s: if run.suspensions.is_empty() {
+            0.0
+        } else {
+            f::mean(
+                &run.suspensions
+                    .iter()
+                    .map(|s| s.resumed - s.at)
+                    .collect::<Vec<_>>(),
+            )
+        },
     }
 }

@@ -1,6 +1,13 @@
 //! Invariants of a classic (environment D) schedule: at no instant do the
 //! running jobs hold more units than the machine has; no job starts before
-//! it is submitted; every job runs exactly its run time; every job ran.
+//! it is submitted; every job runs exactly its run time (the pieces of a
+//! suspended job add up to it); every job ran.
+//!
+//! When units are tracked (preemption), also: every piece holds exactly the
+//! job's size in distinct units of the machine, no unit runs two pieces at
+//! once, a resumed job runs on the units it was suspended on, a unit holds
+//! at most one suspended job at a time, and no job is suspended by a job of
+//! lower or equal priority.
 
 use crate::env::classic::{ClassicJob, ClassicRun};
 
@@ -28,7 +35,9 @@ pub enum CapacityViolation {
         submit: f64,
     },
     /// A job ran for other than its run time, or never ran.
-    #[error("job {job} ran [{start}, {end}) but its run time is {run} s")]
+    #[error(
+        "job {job} ran [{start}, {end}) with {suspended} s suspended but its run time is {run} s"
+    )]
     WrongRunTime {
         /// Job number.
         job: i64,
@@ -36,9 +45,73 @@ pub enum CapacityViolation {
         start: f64,
         /// End, s.
         end: f64,
+        /// Seconds suspended.
+        suspended: f64,
         /// Run time, s.
         run: f64,
     },
+    /// A unit ran two pieces at once, or held two suspended jobs at once.
+    #[error("unit {unit} is {what} by jobs {a} and {b} at {time} s")]
+    UnitShared {
+        /// Unit number.
+        unit: u32,
+        /// `run` or `held suspended`.
+        what: &'static str,
+        /// Job number.
+        a: i64,
+        /// Job number.
+        b: i64,
+        /// When, s.
+        time: f64,
+    },
+    /// A piece on the wrong units: not the job's size, out of the machine,
+    /// repeated, or not the units it was suspended on.
+    #[error("job {job}: piece at {start} s {problem}")]
+    BadPiece {
+        /// Job number.
+        job: i64,
+        /// Start of the piece, s.
+        start: f64,
+        /// What is wrong.
+        problem: String,
+    },
+    /// A job was suspended by one whose priority is not higher.
+    #[error(
+        "job {victim} (priority {victim_priority}) suspended by job {preemptor} (priority {preemptor_priority})"
+    )]
+    PriorityInversion {
+        /// Job number of the suspended job.
+        victim: i64,
+        /// Its priority.
+        victim_priority: f64,
+        /// Job number of the preemptor.
+        preemptor: i64,
+        /// Its priority.
+        preemptor_priority: f64,
+    },
+}
+
+/// The pieces `[start, end)` of every job (one per job without suspension).
+pub fn pieces(run: &ClassicRun) -> Vec<Vec<(f64, f64)>> {
+    let mut by_job: Vec<Vec<(f64, f64)>> = vec![Vec::new(); run.outcomes.len()];
+    for s in &run.suspensions {
+        by_job[s.job].push((s.at, s.resumed));
+    }
+    run.outcomes
+        .iter()
+        .zip(by_job)
+        .map(|(o, mut gaps)| {
+            gaps.sort_by(|a, b| a.0.total_cmp(&b.0));
+            let mut out = Vec::with_capacity(gaps.len() + 1);
+            let mut from = o.start;
+            for (at, resumed) in gaps {
+                out.push((from, at));
+                from = resumed;
+            }
+            out.push((from, o.end));
+            out
+        })
+        .collect()
 }
 
 /// Checks every invariant; returns all violations (empty when sound).
@@ -46,12 +119,21 @@ pub fn check(jobs: &[ClassicJob], run: &ClassicRun, capacity: u32) -> Vec<Capaci
     let mut out = Vec::new();
     // (time, +units / -units): ends before starts at equal times.
     let mut ev: Vec<(f64, i64)> = Vec::with_capacity(2 * jobs.len());
-    for (j, o) in jobs.iter().zip(&run.outcomes) {
-        if !(o.start.is_finite() && o.end == o.start + j.run) {
+    let pieces = pieces(run);
+    for ((j, o), ps) in jobs.iter().zip(&run.outcomes).zip(&pieces) {
+        let ran: f64 = ps.iter().map(|(a, b)| b - a).sum();
+        let exact = ps.len() == 1 && o.end == o.start + j.run && o.suspended == 0.0;
+        let close = (ran - j.run).abs() <= 1e-6 * j.run.max(1.0)
+            && (o.end - o.start - o.suspended - j.run).abs() <= 1e-6 * (o.end - o.start).max(1.0);
+        if !(o.start.is_finite()
+            && ps.iter().all(|(a, b)| b >= a && b.is_finite())
+            && (exact || (ps.len() > 1 && close)))
+        {
             out.push(CapacityViolation::WrongRunTime {
                 job: j.job_number,
                 start: o.start,
                 end: o.end,
+                suspended: o.suspended,
                 run: j.run,
             });
             continue;
@@ -63,8 +145,10 @@ pub fn check(jobs: &[ClassicJob], run: &ClassicRun, capacity: u32) -> Vec<Capaci
                 submit: j.submit,
             });
         }
-        ev.push((o.start, i64::from(j.size)));
-        ev.push((o.end, -i64::from(j.size)));
+        for &(a, b) in ps {
+            ev.push((a, i64::from(j.size)));
+            ev.push((b, -i64::from(j.size)));
+        }
     }
     ev.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
     let mut used = 0i64;
@@ -79,5 +163,112 @@ pub fn check(jobs: &[ClassicJob], run: &ClassicRun, capacity: u32) -> Vec<Capaci
             break;
         }
     }
+    if !run.allocations.is_empty() {
+        check_units(jobs, run, capacity, &mut out);
+    }
     out
+}
+
+/// The unit-identity invariants of a run that tracked units.
+fn check_units(
+    jobs: &[ClassicJob],
+    run: &ClassicRun,
+    capacity: u32,
+    out: &mut Vec<CapacityViolation>,
+) {
+    let number = |i: usize| jobs[i].job_number;
+    // Pieces per unit, and the units of each job's previous piece.
+    let mut per_unit: Vec<Vec<(f64, f64, usize)>> = vec![Vec::new(); capacity as usize];
+    let mut last: Vec<Option<&[u32]>> = vec![None; jobs.len()];
+    let mut pieces_of = vec![0usize; jobs.len()];
+    for a in &run.allocations {
+        let bad = |problem: String| CapacityViolation::BadPiece {
+            job: number(a.job),
+            start: a.start,
+            problem,
+        };
+        if a.units.len() != jobs[a.job].size as usize {
+            out.push(bad(format!(
+                "holds {} units, the job needs {}",
+                a.units.len(),
+                jobs[a.job].size
+            )));
+        }
+        if a.units.windows(2).any(|w| w[0] >= w[1]) {
+            out.push(bad("names a unit twice (or out of order)".into()));
+        }
+        if let Some(&u) = a.units.iter().find(|&&u| u >= capacity) {
+            out.push(bad(format!("uses unit {u} of a {capacity}-unit machine")));
+            continue;
+        }
+        if let Some(prev) = last[a.job]
+            && prev != a.units.as_slice()
+        {
+            out.push(bad("resumes on other units than it was suspended on".into()));
+        }
+        last[a.job] = Some(&a.units);
+        pieces_of[a.job] += 1;
+        for &u in &a.units {
+            per_unit[u as usize].push((a.start, a.end, a.job));
+        }
+    }
+    for (i, j) in jobs.iter().enumerate() {
+        let want = 1 + run.suspensions.iter().filter(|s| s.job == i).count();
+        if pieces_of[i] != want {
+            out.push(CapacityViolation::BadPiece {
+                job: j.job_number,
+                start: run.outcomes[i].start,
+                problem: format!("has {} recorded pieces, expected {want}", pieces_of[i]),
+            });
+        }
+    }
+    for (u, v) in per_unit.iter_mut().enumerate() {
+        out.extend(first_overlap(v, u as u32, "run", jobs));
+    }
+    // A unit holds at most one suspended job at a time.
+    let mut images: Vec<Vec<(f64, f64, usize)>> = vec![Vec::new(); capacity as usize];
+    for s in &run.suspensions {
+        if let Some(a) = run
+            .allocations
+            .iter()
+            .find(|a| a.job == s.job && a.end == s.at)
+        {
+            for &u in &a.units {
+                if let Some(v) = images.get_mut(u as usize) {
+                    v.push((s.at, s.resumed, s.job));
+                }
+            }
+        }
+        if run.priority[s.preemptor] <= run.priority[s.job] {
+            out.push(CapacityViolation::PriorityInversion {
+                victim: number(s.job),
+                victim_priority: run.priority[s.job],
+                preemptor: number(s.preemptor),
+                preemptor_priority: run.priority[s.preemptor],
+            });
+        }
+    }
+    for (u, v) in images.iter_mut().enumerate() {
+        out.extend(first_overlap(v, u as u32, "held suspended", jobs));
+    }
+}
+
+/// The first two of `intervals` (start, end, job) on `unit` that overlap.
+fn first_overlap(
+    intervals: &mut [(f64, f64, usize)],
+    unit: u32,
+    what: &'static str,
+    jobs: &[ClassicJob],
+) -> Option<CapacityViolation> {
+    intervals.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.total_cmp(&b.1)));
+    intervals
+        .windows(2)
+        .find(|w| w[1].0 < w[0].1)
+        .map(|w| CapacityViolation::UnitShared {
+            unit,
+            what,
+            a: jobs[w[0].2].job_number,
+            b: jobs[w[1].2].job_number,
+            time: w[1].0,
+        })
 }

@@ -21,7 +21,9 @@
 //!
 //! Factors 5, 6, 8, 9 and 10 are zero because SWF logs do not carry them;
 //! their weights are kept so a configuration reads like Catalina's.
-//! Suspension preemption is not implemented yet.
+//!
+//! Suspension preemption ([`Preemption`]) is optional; its five rules are
+//! applied by the engine ([`super::engine`]).
 
 /// The ten Catalina weights.
 #[derive(Debug, Clone, Copy, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -84,6 +86,85 @@ impl CatalinaWeights {
 impl Default for CatalinaWeights {
     fn default() -> Self {
         CatalinaWeights::DATASTAR
+    }
+}
+
+/// Catalina's suspension preemption (SPEC §3.D): which jobs may preempt and
+/// be preempted, and the PREEMPT_MIN_RUNTIME guard. The marks are set by
+/// size, the rule of the DataStar study (Margo et al.): jobs larger than
+/// `preempting_above` units may preempt, jobs of at most
+/// `preemptible_up_to` units may be preempted (a job may carry both marks
+/// when the thresholds overlap).
+///
+/// The five rules, as the engine applies them when a waiting job does not
+/// fit now:
+/// 1. only a job marked preempting preempts, and only jobs marked
+///    preemptible are suspended;
+/// 2. only a job of strictly higher priority preempts (the victim's
+///    priority is the one it started with);
+/// 3. both jobs must be able to finish before the next reservation: the
+///    preemptor fits from now for its estimate once the victims' units are
+///    released, and each victim fits again right after the preemptor's
+///    predicted end, without moving any reservation already in the profile;
+/// 4. at most one suspended job per node (allocation unit): a running job
+///    placed on a unit that already holds a suspended job is not preempted;
+/// 5. a job predicted to have less than `min_runtime` s left is not
+///    preempted.
+///
+/// A suspended job keeps its units (its memory image stays on its nodes)
+/// and gets a reservation for its remaining estimate, placed after all
+/// current reservations (so it displaces none); rule 3 guarantees that
+/// place is the preemptor's predicted end. Other jobs may use its idle
+/// units only if they are predicted to end by then. It resumes on the same
+/// units at its reservation, earlier if its units are free and it fits
+/// the profile, later if a unit is still held by a job running past its
+/// estimate.
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct Preemption {
+    /// Jobs with more units than this are marked preempting.
+    pub preempting_above: u32,
+    /// Jobs with at most this many units are marked preemptible.
+    pub preemptible_up_to: u32,
+    /// PREEMPT_MIN_RUNTIME, s: a job with less predicted time left is not
+    /// preempted.
+    pub min_runtime: f64,
+    /// Factor on the Catalina priority of jobs marked preempting (2 in the
+    /// DataStar study: "doubled priority").
+    pub preemptor_priority_factor: f64,
+}
+
+impl Preemption {
+    /// Catalina's default PREEMPT_MIN_RUNTIME, s.
+    pub const DEFAULT_MIN_RUNTIME: f64 = 1_800.0;
+
+    /// The DataStar study's rule (Margo et al.; SPEC §3.D, issue 4): jobs
+    /// larger than 64 nodes preempt with doubled priority, every other job
+    /// is preemptible, PREEMPT_MIN_RUNTIME = 1,800 s.
+    pub const MARGO2008: Preemption = Preemption {
+        preempting_above: 64,
+        preemptible_up_to: 64,
+        min_runtime: Preemption::DEFAULT_MIN_RUNTIME,
+        preemptor_priority_factor: 2.0,
+    };
+
+    /// Whether a job of `units` units is marked preempting.
+    pub fn preempting(&self, units: u32) -> bool {
+        units > self.preempting_above
+    }
+
+    /// Whether a job of `units` units is marked preemptible.
+    pub fn preemptible(&self, units: u32) -> bool {
+        units <= self.preemptible_up_to
+    }
+
+    /// The queue priority of a job of `units` units whose Catalina priority
+    /// is `base`: `base` times the preemptor factor when it is preempting.
+    pub fn queue_priority(&self, units: u32, base: f64) -> f64 {
+        if self.preempting(units) {
+            base * self.preemptor_priority_factor
+        } else {
+            base
+        }
     }
 }
 

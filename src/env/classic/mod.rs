@@ -16,7 +16,7 @@ pub mod engine;
 pub mod profile;
 
 pub use clean::{CleanAction, CleanPreset, CleanReport, clean};
-pub use engine::{ClassicOutcome, ClassicRun, simulate};
+pub use engine::{Allocation, ClassicOutcome, ClassicRun, Suspension, simulate};
 
 /// One job as the classic simulator sees it (after cleaning).
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -99,10 +99,12 @@ pub enum Policy {
     },
     /// Catalina: the queue in descending priority order (recomputed at every
     /// pass; ties to the earlier submit, then the lower job number), with
-    /// conservative backfilling. No preemption yet.
+    /// conservative backfilling, and optionally suspension preemption.
     Catalina {
         /// The ten priority weights.
         weights: catalina::CatalinaWeights,
+        /// Suspension preemption and its marks, or `None` for none.
+        preemption: Option<catalina::Preemption>,
     },
 }
 
@@ -135,9 +137,18 @@ pub const SCHEDULERS: &[SchedulerInfo] = &[
     },
     SchedulerInfo {
         name: "catalina",
-        summary: "Catalina (SDSC): ten-factor priority (DataStar weights) recomputed each pass, conservative backfill in priority order; no preemption yet",
+        summary: "Catalina (SDSC): ten-factor priority (DataStar weights) recomputed each pass, conservative backfill in priority order, no preemption",
         policy: Policy::Catalina {
             weights: catalina::CatalinaWeights::DATASTAR,
+            preemption: None,
+        },
+    },
+    SchedulerInfo {
+        name: "catalina-preempt",
+        summary: "Catalina with suspension preemption: jobs above --preempting-above units (64) preempt with doubled priority those of at most --preemptible-up-to (64), none with < 1,800 s left",
+        policy: Policy::Catalina {
+            weights: catalina::CatalinaWeights::DATASTAR,
+            preemption: Some(catalina::Preemption::MARGO2008),
         },
     },
     SchedulerInfo {
