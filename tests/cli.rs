@@ -116,3 +116,42 @@ fn compare_classic_puts_logs_side_by_side() {
     assert_eq!(summary.lines().count(), 1 + 4);
     assert!(out_dir.join("figures/compare-bsld.png").exists());
 }
+
+#[test]
+fn the_margo2008_datastar_preset_prints_three_tables_and_writes_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("margo");
+    let (ok, stdout, err) = swftool(&[
+        "experiment",
+        "--preset",
+        "margo2008-datastar",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(ok, "{err}");
+    for heading in [
+        "Table 1.",
+        "Table 2.",
+        "Table 3.",
+        "| without |",
+        "| with |",
+    ] {
+        assert!(stdout.contains(heading), "{heading}:\n{stdout}");
+    }
+    for f in [
+        "tables.md",
+        "summary.csv",
+        "summary.parquet",
+        "jobs.csv",
+        "suspensions.csv",
+        "manifest.json",
+    ] {
+        assert!(out.join(f).exists(), "{f}");
+    }
+    let (ok, _, err) = swftool(&["experiment", "--preset", "smoke", "--window-start", "3"]);
+    assert!(!ok);
+    assert!(
+        err.contains("--window-start applies to --preset margo2008-datastar only"),
+        "{err}"
+    );
+}

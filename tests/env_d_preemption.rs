@@ -408,3 +408,72 @@ proptest! {
         prop_assert_eq!(&r.suspensions, &again.suspensions);
     }
 }
+
+/// The margo2008-datastar preset on the real SDSC-DS log: the default
+/// window and its population are known figures; both runs keep every
+/// invariant (checked inside the study, and again here); only the run with
+/// preemption suspends anything.
+#[test]
+fn margo2008_datastar_preset_on_the_real_log() {
+    use swftool::experiment::margo;
+    let study = margo::run(&margo::MargoConfig::default()).unwrap();
+    assert_eq!(study.machine.capacity, 184);
+    let w = &study.window;
+    assert_eq!(w.start, 538);
+    assert_eq!(w.jobs.len(), 300);
+    assert_eq!(w.jobs[0].job_number, 643);
+    assert_eq!(w.jobs[199].job_number, 848);
+    assert_eq!((w.preempting_in_window, w.preempting), (25, 26));
+    // the extra jobs fall inside the window's submit span
+    assert!(
+        w.jobs[200..]
+            .iter()
+            .all(|j| j.submit >= w.span.0 && j.submit <= w.span.1)
+    );
+    let [without, with] = &study.runs;
+    assert!(without.run.suspensions.is_empty());
+    assert!(!with.run.suspensions.is_empty());
+    for r in &study.runs {
+        assert!(capacity::check(&w.jobs, &r.run, 184).is_empty());
+    }
+    // every preemptor is wider than 64 nodes, every victim at most 64
+    for s in &with.run.suspensions {
+        assert!(w.jobs[s.preemptor].size > 64);
+        assert!(w.jobs[s.job].size <= 64);
+    }
+    let t = margo::tables(&study);
+    for heading in [
+        "Table 1. Average queue wait",
+        "Table 2. Average expansion factor",
+        "Table 3. Utilization",
+    ] {
+        assert!(t.contains(heading), "{t}");
+    }
+    // a window past the end of the log is a clear error
+    let err = margo::run(&margo::MargoConfig {
+        window_start: Some(90_000),
+        ..margo::MargoConfig::default()
+    })
+    .unwrap_err()
+    .to_string();
+    assert!(err.contains("the cleaned log has 84891"), "{err}");
+}
+
+/// The whole SDSC-DS log on whole nodes under catalina-preempt keeps every
+/// invariant, unit identity included.
+#[test]
+fn preemptive_catalina_on_the_whole_datastar_log() {
+    let log = swftool::swf::read_log(
+        &std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../shared/traces/SDSC-DS-2004-2.1-cln.swf.gz"),
+        &Default::default(),
+    )
+    .unwrap();
+    let machine = swftool::cmd::replay_classic::machine_of(&log, true, Some(8)).unwrap();
+    let (jobs, _) = classic::clean(&log.jobs, &machine, &Default::default());
+    assert_eq!(jobs.len(), 84_891);
+    let r = classic::simulate(&jobs, machine.capacity, catalina(Preemption::MARGO2008));
+    let v = capacity::check(&jobs, &r, machine.capacity);
+    assert!(v.is_empty(), "{v:?}");
+    assert!(!r.suspensions.is_empty());
+}

@@ -17,7 +17,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 
 use crate::experiment::aggregate::{self, Tables};
 use crate::experiment::runner::{self, CellEvent, CellResult, RunOptions, RunReport};
-use crate::experiment::{ExperimentConfig, Layout, Manifest, Plan, Shard, config, figures};
+use crate::experiment::{ExperimentConfig, Layout, Manifest, Plan, Shard, config, figures, margo};
 use crate::metrics::tables::write_both;
 use crate::report::Figure;
 
@@ -25,6 +25,8 @@ use crate::report::Figure;
 #[derive(Debug, Clone, clap::Args)]
 #[command(after_help = "Examples:
   swftool experiment --preset smoke
+  swftool experiment --preset margo2008-datastar
+  swftool experiment --preset margo2008-datastar --window-start 50000
   swftool experiment --preset khemka2015-parallel --threads 2
   swftool experiment --dump-preset khemka2015-parallel > my-grid.toml
   swftool experiment my-grid.toml --out results/my-grid
@@ -38,7 +40,7 @@ pub struct ExperimentArgs {
     /// Experiment configuration (TOML). See `--dump-preset` for an annotated example.
     #[arg(required_unless_present_any = ["preset", "dump_preset"], conflicts_with_all = ["preset", "dump_preset"])]
     pub config: Option<PathBuf>,
-    /// Run a built-in preset instead of a file: khemka2015-parallel (the standard grid of SPEC §3.A) or smoke.
+    /// Run a built-in preset instead of a file: khemka2015-parallel (the standard grid of SPEC §3.A), smoke, or margo2008-datastar (Catalina on a DataStar window without and with preemption, SPEC §3.D).
     #[arg(long, value_name = "NAME", conflicts_with = "dump_preset")]
     pub preset: Option<String>,
     /// Print a preset as TOML (a starting point for a custom config) and exit.
@@ -59,6 +61,9 @@ pub struct ExperimentArgs {
     /// Write tables but no figures.
     #[arg(long)]
     pub no_figures: bool,
+    /// margo2008-datastar: first job of the 200-job window (0-based among the cleaned jobs in submit order). Default: the window with the most jobs wider than 64 nodes.
+    #[arg(long, value_name = "INDEX")]
+    pub window_start: Option<usize>,
 }
 
 /// Default output directory of an experiment named `name`.
@@ -94,12 +99,19 @@ pub fn run(args: &ExperimentArgs) -> anyhow::Result<()> {
         print!("{}", ExperimentConfig::preset(name)?.to_toml()?);
         return Ok(());
     }
+    if args.preset.as_deref() == Some(margo::NAME) {
+        return run_margo(args);
+    }
+    if args.window_start.is_some() {
+        bail!("--window-start applies to --preset {} only", margo::NAME);
+    }
     let config = match (&args.preset, &args.config) {
         (Some(p), _) => ExperimentConfig::preset(p)?,
         (None, Some(path)) => ExperimentConfig::from_file(path)?,
         (None, None) => bail!(
-            "give a CONFIG.toml or --preset NAME (presets: {})",
-            config::PRESETS.join(", ")
+            "give a CONFIG.toml or --preset NAME (presets: {}, {})",
+            config::PRESETS.join(", "),
+            margo::NAME
         ),
     };
     let shard: Option<Shard> = args.shard.as_deref().map(str::parse).transpose()?;
@@ -352,4 +364,66 @@ fn display_dirs(dirs: &[PathBuf]) -> String {
         .map(|d| d.display().to_string())
         .collect::<Vec<_>>()
         .join(", ")
+}
+
+/// Runs `swftool experiment --preset margo2008-datastar`: prints the three
+/// tables and writes them (`tables.md`) with the `summary`, `jobs` and
+/// `suspensions` tables (CSV and Parquet) and `manifest.json`.
+///
+/// # Errors
+/// The log cannot be found or read, the window runs past its end, a
+/// schedule breaks an invariant, an output cannot be written.
+fn run_margo(args: &ExperimentArgs) -> anyhow::Result<()> {
+    use super::replay_classic::{jobs_frame, summary_frame, suspensions_frame};
+    if args.shard.is_some() {
+        bail!("--shard does not apply to {} (two runs)", margo::NAME);
+    }
+    let config = margo::MargoConfig {
+        window_start: args.window_start,
+        ..margo::MargoConfig::default()
+    };
+    let study = with_threads(args.threads, || margo::run(&config))?;
+    let md = margo::tables(&study);
+    print!("{md}");
+    let out = args.out.clone().unwrap_or_else(|| default_out(margo::NAME));
+    std::fs::create_dir_all(&out).with_context(|| format!("cannot create {}", out.display()))?;
+    let policies: Vec<(&'static str, crate::env::classic::Policy)> =
+        study.runs.iter().map(|r| (r.scheduler, r.policy)).collect();
+    let runs: Vec<(crate::env::classic::ClassicRun, f64)> = study
+        .runs
+        .iter()
+        .map(|r| (r.run.clone(), r.seconds))
+        .collect();
+    let summaries: Vec<_> = study.runs.iter().map(|r| r.summary.clone()).collect();
+    write_both(&mut summary_frame(&summaries)?, &out, "summary")?;
+    write_both(
+        &mut jobs_frame(&study.window.jobs, &policies, &runs, config.tau)?,
+        &out,
+        "jobs",
+    )?;
+    write_both(
+        &mut suspensions_frame(&study.window.jobs, &policies, &runs)?,
+        &out,
+        "suspensions",
+    )?;
+    let tpath = out.join("tables.md");
+    std::fs::write(&tpath, &md).with_context(|| format!("cannot write {}", tpath.display()))?;
+    let manifest = serde_json::json!({
+        "swftool_version": env!("CARGO_PKG_VERSION"),
+        "command": format!("experiment --preset {}", margo::NAME),
+        "config": config,
+        "window_start": study.window.start,
+        "window_choice": study.window.chosen,
+        "machine": study.machine,
+        "clean_report": study.clean_report.to_string(),
+        "simulation_seconds": study.runs.iter().map(|r| r.seconds).collect::<Vec<_>>(),
+    });
+    let mpath = out.join("manifest.json");
+    std::fs::write(&mpath, serde_json::to_string_pretty(&manifest)? + "\n")
+        .with_context(|| format!("cannot write {}", mpath.display()))?;
+    println!(
+        "\nwrote {}/{{tables.md,{{summary,jobs,suspensions}}.{{csv,parquet}},manifest.json}}; invariants hold for both runs",
+        out.display()
+    );
+    Ok(())
 }

@@ -280,7 +280,7 @@ pub fn run(args: &ReplayArgs) -> anyhow::Result<()> {
         .clone()
         .unwrap_or_else(|| Path::new("notebooks-out/replay-classic").to_path_buf());
     std::fs::create_dir_all(&out).with_context(|| format!("cannot create {}", out.display()))?;
-    let mut jf = jobs_frame(&jobs, &policies, &runs, &summaries, args.tau)?;
+    let mut jf = jobs_frame(&jobs, &policies, &runs, args.tau)?;
     write_both(&mut jf, &out, "jobs")?;
     let only: Vec<ClassicSummary> = summaries.iter().map(|s| s.0.clone()).collect();
     write_both(&mut summary_frame(&only)?, &out, "summary")?;
@@ -383,11 +383,16 @@ pub fn classic_table(s: &[(ClassicSummary, f64)]) -> String {
     out
 }
 
-fn jobs_frame(
+/// The classic `jobs` table: one row per (scheduler, job) with submit,
+/// start, end, run and estimate (s), processors, units, the per-job metrics,
+/// the priority at start, seconds suspended and the number of suspensions.
+///
+/// # Errors
+/// A polars error if the columns cannot be assembled (a bug).
+pub fn jobs_frame(
     jobs: &[ClassicJob],
     policies: &[(&'static str, Policy)],
     runs: &[(ClassicRun, f64)],
-    _summaries: &[(ClassicSummary, f64)],
     tau: f64,
 ) -> PolarsResult<DataFrame> {
     let mut sched = Vec::new();
@@ -454,9 +459,13 @@ fn jobs_frame(
     ])
 }
 
-/// Every suspension of every run: scheduler, suspended job, preemptor, when
-/// (s), its resume reservation (s) and when it resumed (s).
-fn suspensions_frame(
+/// The `suspensions` table: every suspension of every run — scheduler,
+/// suspended job, preemptor, when (s), its resume reservation (s) and when
+/// it resumed (s).
+///
+/// # Errors
+/// A polars error if the columns cannot be assembled (a bug).
+pub fn suspensions_frame(
     jobs: &[ClassicJob],
     policies: &[(&'static str, Policy)],
     runs: &[(ClassicRun, f64)],

@@ -2,7 +2,8 @@
 //! ([`config`]), the parallel, resumable, shardable runner ([`runner`]), the
 //! aggregation into means and Student-t confidence intervals
 //! ([`aggregate`], [`stats`]), the figures ([`figures`]) and the manifest
-//! every output directory holds ([`manifest`]).
+//! every output directory holds ([`manifest`]); and the DataStar preemption
+//! study, a preset of its own ([`margo`]).
 //!
 //! A grid is a list of *cells*: (log, variant, heuristic, day). Cells are
 //! numbered in a fixed order — log (config order), variant (see
@@ -16,6 +17,7 @@ pub mod aggregate;
 pub mod config;
 pub mod figures;
 pub mod manifest;
+pub mod margo;
 pub mod runner;
 pub mod stats;
 

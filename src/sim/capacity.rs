@@ -212,8 +212,12 @@ fn check_units(
             per_unit[u as usize].push((a.start, a.end, a.job));
         }
     }
+    let mut suspended = vec![0usize; jobs.len()];
+    for s in &run.suspensions {
+        suspended[s.job] += 1;
+    }
     for (i, j) in jobs.iter().enumerate() {
-        let want = 1 + run.suspensions.iter().filter(|s| s.job == i).count();
+        let want = 1 + suspended[i];
         if pieces_of[i] != want {
             out.push(CapacityViolation::BadPiece {
                 job: j.job_number,
@@ -227,11 +231,15 @@ fn check_units(
     }
     // A unit holds at most one suspended job at a time.
     let mut images: Vec<Vec<(f64, f64, usize)>> = vec![Vec::new(); capacity as usize];
+    let mut by_job: Vec<Vec<usize>> = vec![Vec::new(); jobs.len()];
+    for (k, a) in run.allocations.iter().enumerate() {
+        by_job[a.job].push(k);
+    }
     for s in &run.suspensions {
-        if let Some(a) = run
-            .allocations
+        if let Some(a) = by_job[s.job]
             .iter()
-            .find(|a| a.job == s.job && a.end == s.at)
+            .map(|&k| &run.allocations[k])
+            .find(|a| a.end == s.at)
         {
             for &u in &a.units {
                 if let Some(v) = images.get_mut(u as usize) {
