@@ -1,7 +1,10 @@
 //! Classic trace replay (environment D) of whole real logs with EASY and
 //! user estimates: SDSC-SP2 (54,034 jobs after cleaning, 128 processors) and
 //! CEA Curie (295,540 jobs, 93,312 processors). Parsing and cleaning happen
-//! once, outside the timed loop. Run: `cargo bench --bench classic`.
+//! once, outside the timed loop. Also Catalina without and with suspension
+//! preemption on the whole SDSC-DS log (84,891 jobs on 184 nodes of 8
+//! processors), and the margo2008-datastar preset end to end (parse, clean,
+//! window, two runs, invariant checks). Run: `cargo bench --bench classic`.
 
 use std::hint::black_box;
 
@@ -10,6 +13,7 @@ use swftool::catalog;
 use swftool::cmd::replay_classic::machine_of;
 use swftool::env::classic::clean::CleanOptions;
 use swftool::env::classic::{self, Policy};
+use swftool::experiment::margo;
 use swftool::swf::{ReadOptions, read_log};
 
 fn bench(c: &mut Criterion) {
@@ -31,6 +35,34 @@ fn bench(c: &mut Criterion) {
             })
         });
     }
+    g.finish();
+
+    let mut g = c.benchmark_group("classic_catalina_datastar_whole_nodes");
+    g.sample_size(10);
+    let path = catalog::resolve("datastar").expect("log on the search path");
+    let log = read_log(&path, &ReadOptions::default()).expect("log parses");
+    let machine = machine_of(&log, true, Some(8)).expect("machine");
+    let (jobs, _) = classic::clean(&log.jobs, &machine, &CleanOptions::default());
+    g.throughput(Throughput::Elements(jobs.len() as u64));
+    for name in ["catalina", "catalina-preempt"] {
+        let policy = classic::scheduler(name).expect("registered").policy;
+        g.bench_function(name, |b| {
+            b.iter(|| {
+                black_box(classic::simulate(
+                    black_box(&jobs),
+                    machine.capacity,
+                    policy,
+                ))
+            })
+        });
+    }
+    g.finish();
+
+    let mut g = c.benchmark_group("margo2008_datastar_preset");
+    g.sample_size(10);
+    g.bench_function("parse_clean_window_two_runs", |b| {
+        b.iter(|| black_box(margo::run(&margo::MargoConfig::default()).expect("study runs")))
+    });
     g.finish();
 }
 

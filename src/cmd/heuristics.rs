@@ -1,5 +1,7 @@
-//! `swftool heuristics`: every heuristic name with one line each.
+//! `swftool heuristics`: every heuristic (environment A) and classic
+//! scheduler (environment D) name with one line each.
 
+use crate::env::classic::SCHEDULERS;
 use crate::env::parallel::HEURISTICS;
 
 /// Arguments of `swftool heuristics` (none).
@@ -14,6 +16,13 @@ pub fn listing() -> String {
     );
     for h in HEURISTICS {
         out.push_str(&format!("  {:width$}  {}\n", h.name, h.summary));
+    }
+    let width = SCHEDULERS.iter().map(|s| s.name.len()).max().unwrap_or(0);
+    out.push_str(
+        "\nEnvironment D (classic replay on the log's own machine; `swftool replay LOG --env classic --heuristic NAME`):\n",
+    );
+    for s in SCHEDULERS {
+        out.push_str(&format!("  {:width$}  {}\n", s.name, s.summary));
     }
     out
 }

@@ -331,10 +331,16 @@ impl Machine<'_> {
     /// ends, and suspended jobs' resume reservations.
     fn profile(&self, now: f64) -> Profile {
         let overrun = self.predicted.iter().take_while(|k| k.0 <= now).count();
-        let releases = self
-            .predicted
-            .iter()
-            .map(|k| (self.predicted_end(k.1, now), i64::from(self.jobs[k.1].size)));
+        // A key is the piece's start + estimate: its predicted end unless the
+        // job has outrun it.
+        let releases = self.predicted.iter().map(|k| {
+            let end = if k.0 > now {
+                k.0
+            } else {
+                self.predicted_end(k.1, now)
+            };
+            (end, i64::from(self.jobs[k.1].size))
+        });
         let mut p = if overrun == 0 {
             Profile::from_sorted(now, self.free, releases)
         } else {
