@@ -95,6 +95,12 @@ pub fn with_threads<T: Send>(
 /// Bad config or preset, unknown log or heuristic, unreadable log, an output
 /// directory holding another grid, cells that broke invariants.
 pub fn run(args: &ExperimentArgs) -> anyhow::Result<()> {
+    if args.dump_preset.as_deref() == Some(margo::NAME) {
+        bail!(
+            "{} is a fixed study, not a grid, and has no TOML form; its one option is --window-start INDEX",
+            margo::NAME
+        );
+    }
     if let Some(name) = &args.dump_preset {
         print!("{}", ExperimentConfig::preset(name)?.to_toml()?);
         return Ok(());

@@ -93,7 +93,7 @@ pub struct JobMetrics {
 pub fn job_metrics(jobs: &[ClassicJob], run: &ClassicRun, tau: f64) -> JobMetrics {
     let mut m = JobMetrics::default();
     for (j, o) in jobs.iter().zip(&run.outcomes) {
-        let w = f::wait(j.submit, o.start) + o.suspended;
+        let w = f::wait_with_suspension(j.submit, o.start, o.suspended);
         m.wait.push(w);
         m.response.push(f::response(j.submit, o.end));
         m.slowdown.push(f::slowdown(w, j.run));

@@ -24,6 +24,13 @@ pub fn wait(submit: f64, start: f64) -> f64 {
     start - submit
 }
 
+/// Wait of a job suspended between pieces of its run (Catalina preemption,
+/// SPEC §3.D): queue wait plus suspended time, start − submit + suspended
+/// (s) = end − submit − run, so response = wait + run still holds.
+pub fn wait_with_suspension(submit: f64, start: f64, suspended: f64) -> f64 {
+    wait(submit, start) + suspended
+}
+
 /// Response (turnaround): end − submit (s).
 pub fn response(submit: f64, end: f64) -> f64 {
     end - submit
@@ -112,6 +119,12 @@ mod tests {
         assert_eq!(bounded_slowdown(48.0, 2.0, DEFAULT_TAU), 5.0);
         // same job, slowdown unbounded: 25
         assert_eq!(slowdown(48.0, 2.0), 25.0);
+        // the first job suspended 100 s after starting at 30: ends at 140,
+        // waited 130 s in all, xfactor (130 + 10) / 10 = 14
+        let ws = wait_with_suspension(0.0, 30.0, 100.0);
+        assert_eq!(ws, 130.0);
+        assert_eq!(ws + 10.0, response(0.0, 140.0));
+        assert_eq!(xfactor(ws, 10.0), 14.0);
     }
 
     #[test]
