@@ -145,6 +145,10 @@ fn the_margo2008_datastar_preset_prints_three_tables_and_writes_them() {
         "jobs.csv",
         "suspensions.csv",
         "manifest.json",
+        "figures/margo-wait.png",
+        "figures/margo-wait.svg",
+        "figures/margo-xfactor.png",
+        "figures/margo-xfactor.svg",
     ] {
         assert!(out.join(f).exists(), "{f}");
     }

@@ -374,7 +374,8 @@ fn display_dirs(dirs: &[PathBuf]) -> String {
 
 /// Runs `swftool experiment --preset margo2008-datastar`: prints the three
 /// tables and writes them (`tables.md`) with the `summary`, `jobs` and
-/// `suspensions` tables (CSV and Parquet) and `manifest.json`.
+/// `suspensions` tables (CSV and Parquet), `manifest.json` and, unless
+/// `--no-figures`, the wait and expansion-factor figures (PNG and SVG).
 ///
 /// # Errors
 /// The log cannot be found or read, the window runs past its end, a
@@ -414,6 +415,15 @@ fn run_margo(args: &ExperimentArgs) -> anyhow::Result<()> {
     )?;
     let tpath = out.join("tables.md");
     std::fs::write(&tpath, &md).with_context(|| format!("cannot write {}", tpath.display()))?;
+    if !args.no_figures {
+        for (stem, chart) in margo::charts(&study) {
+            crate::report::grouped_bars(
+                &chart,
+                &Figure::default(),
+                &out.join("figures").join(stem),
+            )?;
+        }
+    }
     let manifest = serde_json::json!({
         "swftool_version": env!("CARGO_PKG_VERSION"),
         "command": format!("experiment --preset {}", margo::NAME),
@@ -428,7 +438,7 @@ fn run_margo(args: &ExperimentArgs) -> anyhow::Result<()> {
     std::fs::write(&mpath, serde_json::to_string_pretty(&manifest)? + "\n")
         .with_context(|| format!("cannot write {}", mpath.display()))?;
     println!(
-        "\nwrote {}/{{tables.md,{{summary,jobs,suspensions}}.{{csv,parquet}},manifest.json}}; invariants hold for both runs",
+        "\nwrote {}/{{tables.md,{{summary,jobs,suspensions}}.{{csv,parquet}},manifest.json}} and figures/margo-{{wait,xfactor}}.{{png,svg}}; invariants hold for both runs",
         out.display()
     );
     Ok(())

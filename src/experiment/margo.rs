@@ -41,6 +41,7 @@ use crate::env::classic::catalina::{CatalinaWeights, Preemption};
 use crate::env::classic::clean::CleanOptions;
 use crate::env::classic::{self, ClassicJob, ClassicRun, Machine, Policy};
 use crate::metrics::classic::{ClassicSummary, RunLabel, summarize};
+use crate::report::{Bar, BarChart, BarSeries};
 use crate::sim::capacity;
 use crate::swf::ReadOptions;
 
@@ -409,6 +410,59 @@ pub fn tables(study: &Study) -> String {
          priority-weighted utilization = Σ priority·nodes·run / (nodes · makespan · mean priority), above 100 % when wide jobs rank high.\n",
     );
     out
+}
+
+/// Two grouped-bar figures of the study: average queue wait and average
+/// expansion factor, each unweighted, priority-weighted and
+/// node-second-weighted, without and with preemption (one run each, so no
+/// confidence intervals); file stems `margo-wait` and `margo-xfactor`.
+pub fn charts(study: &Study) -> Vec<(&'static str, BarChart)> {
+    let levels: Vec<String> = ["unweighted", "priority-weighted", "node-second-weighted"]
+        .map(String::from)
+        .to_vec();
+    let series = |f: fn(&ClassicSummary) -> [f64; 3]| {
+        study
+            .runs
+            .iter()
+            .map(|r| BarSeries {
+                name: r.scheduler.to_string(),
+                bars: f(&r.summary)
+                    .iter()
+                    .map(|&mean| Some(Bar { mean, ci95: None }))
+                    .collect(),
+            })
+            .collect::<Vec<_>>()
+    };
+    let what = format!(
+        "{} jobs of {} from cleaned job {}",
+        study.window.jobs.len(),
+        study.log_name,
+        study.window.start
+    );
+    vec![
+        (
+            "margo-wait",
+            BarChart {
+                title: format!("Average queue wait without and with preemption ({what})"),
+                x_label: "average".into(),
+                y_label: "queue wait, s (suspended time included)".into(),
+                levels: levels.clone(),
+                series: series(|s| [s.wait_mean_s, s.wait_pw_mean_s, s.wait_nsw_mean_s]),
+                log_y: false,
+            },
+        ),
+        (
+            "margo-xfactor",
+            BarChart {
+                title: format!("Average expansion factor without and with preemption ({what})"),
+                x_label: "average".into(),
+                y_label: "expansion factor (wait + run) / run, log scale".into(),
+                levels,
+                series: series(|s| [s.xfactor_mean, s.xfactor_pw_mean, s.xfactor_nsw_mean]),
+                log_y: true,
+            },
+        ),
+    ]
 }
 
 #[cfg(test)]
