@@ -9,18 +9,7 @@ use swftool::env::classic::{self, ClassicJob, ClassicRun, CleanPreset, Machine, 
 use swftool::sim::capacity;
 use swftool::swf::{JobRecord, ReadOptions};
 
-fn job(n: i64, submit: f64, procs: u32, run: f64, estimate: f64) -> ClassicJob {
-    ClassicJob {
-        job_number: n,
-        submit,
-        run,
-        estimate,
-        processors: procs,
-        size: procs,
-        user: 1,
-        queue: 1,
-    }
-}
+use common::classic_job as job;
 
 fn replay(jobs: &[ClassicJob], capacity: u32, policy: Policy) -> ClassicRun {
     let r = classic::simulate(jobs, capacity, policy);

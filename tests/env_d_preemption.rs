@@ -6,23 +6,14 @@
 //! no priority inversion); the checker catching broken schedules; and
 //! generated workloads.
 
+mod common;
+
 use proptest::prelude::*;
 use swftool::env::classic::catalina::{CatalinaWeights, Preemption};
 use swftool::env::classic::{self, ClassicJob, ClassicRun, Policy};
 use swftool::sim::capacity::{self, CapacityViolation};
 
-fn job(n: i64, submit: f64, size: u32, run: f64, estimate: f64) -> ClassicJob {
-    ClassicJob {
-        job_number: n,
-        submit,
-        run,
-        estimate,
-        processors: size,
-        size,
-        user: 1,
-        queue: 1,
-    }
-}
+use common::classic_job as job;
 
 fn replay(jobs: &[ClassicJob], capacity: u32, policy: Policy) -> ClassicRun {
     let r = classic::simulate(jobs, capacity, policy);
@@ -464,8 +455,7 @@ fn margo2008_datastar_preset_on_the_real_log() {
 #[test]
 fn preemptive_catalina_on_the_whole_datastar_log() {
     let log = swftool::swf::read_log(
-        &std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("../shared/traces/SDSC-DS-2004-2.1-cln.swf.gz"),
+        &common::traces_dir().join("SDSC-DS-2004-2.1-cln.swf.gz"),
         &Default::default(),
     )
     .unwrap();

@@ -438,8 +438,13 @@ fn run_margo(args: &ExperimentArgs) -> anyhow::Result<()> {
     std::fs::write(&mpath, serde_json::to_string_pretty(&manifest)? + "\n")
         .with_context(|| format!("cannot write {}", mpath.display()))?;
     println!(
-        "\nwrote {}/{{tables.md,{{summary,jobs,suspensions}}.{{csv,parquet}},manifest.json}} and figures/margo-{{wait,xfactor}}.{{png,svg}}; invariants hold for both runs",
-        out.display()
+        "\nwrote {}/{{tables.md,{{summary,jobs,suspensions}}.{{csv,parquet}},manifest.json}}{}; invariants hold for both runs",
+        out.display(),
+        if args.no_figures {
+            ""
+        } else {
+            " and figures/margo-{wait,xfactor}.{png,svg}"
+        }
     );
     Ok(())
 }

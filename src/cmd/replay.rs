@@ -319,14 +319,7 @@ pub fn run(args: &ReplayArgs) -> anyhow::Result<()> {
             })
             .collect()
     };
-    let results = match args.threads {
-        Some(n) => rayon::ThreadPoolBuilder::new()
-            .num_threads(n.max(1))
-            .build()
-            .context("cannot start the thread pool")?
-            .install(work),
-        None => work(),
-    };
+    let results = super::experiment::with_threads(args.threads, || Ok(work()))?;
     pb.finish_and_clear();
     let summaries: Vec<RunSummary> = results.iter().map(|r| r.summary.clone()).collect();
     print!("{}", summary_table(&summaries));

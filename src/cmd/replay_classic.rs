@@ -55,18 +55,7 @@ pub fn machine_of(
     procs_per_node: Option<u32>,
 ) -> anyhow::Result<Machine> {
     let h = &log.header;
-    let procs = h
-        .max_procs()
-        .filter(|&p| p > 0)
-        .or(h.max_nodes().filter(|&n| n > 0))
-        .unwrap_or_else(|| {
-            log.jobs
-                .iter()
-                .map(|j| j.processors())
-                .max()
-                .unwrap_or(1)
-                .max(1)
-        });
+    let procs = log.machine_processors();
     if !whole_nodes {
         return Ok(Machine {
             capacity: procs.min(i64::from(u32::MAX)) as u32,
@@ -238,14 +227,7 @@ pub fn run(args: &ReplayArgs) -> anyhow::Result<()> {
                 })
                 .collect::<Vec<_>>()
         };
-        match args.threads {
-            Some(n) => rayon::ThreadPoolBuilder::new()
-                .num_threads(n.max(1))
-                .build()
-                .context("cannot start the thread pool")?
-                .install(go),
-            None => go(),
-        }
+        super::experiment::with_threads(args.threads, || Ok(go()))?
     };
     let mut summaries = Vec::new();
     for ((name, policy), (run, secs)) in policies.iter().zip(&runs) {

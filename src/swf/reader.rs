@@ -129,6 +129,25 @@ pub struct SwfLog {
     pub blank_lines: u64,
 }
 
+impl SwfLog {
+    /// Processors of the log's machine: MaxProcs, else MaxNodes (each when
+    /// positive), else the largest job's processor count (at least 1).
+    pub fn machine_processors(&self) -> i64 {
+        self.header
+            .max_procs()
+            .filter(|&p| p > 0)
+            .or(self.header.max_nodes().filter(|&n| n > 0))
+            .unwrap_or_else(|| {
+                self.jobs
+                    .iter()
+                    .map(|j| j.processors())
+                    .max()
+                    .unwrap_or(1)
+                    .max(1)
+            })
+    }
+}
+
 /// Reads an SWF log from a file, plain or gzip-compressed (detected by magic
 /// bytes). Error messages name the file by `path` as given.
 ///

@@ -70,20 +70,7 @@ impl Workload {
                 .then(a.job_number.cmp(&b.job_number))
         });
         let max_run_time = log.jobs.iter().map(|j| j.run_time).fold(1.0_f64, f64::max);
-        let max_procs = log
-            .header
-            .max_procs()
-            .or(log.header.max_nodes())
-            .filter(|&p| p > 0)
-            .map(|p| p as f64)
-            .unwrap_or_else(|| {
-                log.jobs
-                    .iter()
-                    .map(|j| j.processors())
-                    .max()
-                    .unwrap_or(1)
-                    .max(1) as f64
-            });
+        let max_procs = log.machine_processors() as f64;
         let candidates = candidate_days(
             &jobs,
             log.header.unix_start_time(),

@@ -7,6 +7,27 @@ use swftool::model::{Cluster, System, Task, ValueFunction};
 use swftool::sim::invariants;
 use swftool::workload::{DayWindow, Scenario, ScenarioParams};
 
+/// A classic (environment D) job of `size` processors (= units), user and
+/// queue 1: number, submit s, run s, estimate s.
+pub fn classic_job(
+    n: i64,
+    submit: f64,
+    size: u32,
+    run: f64,
+    estimate: f64,
+) -> swftool::env::classic::ClassicJob {
+    swftool::env::classic::ClassicJob {
+        job_number: n,
+        submit,
+        run,
+        estimate,
+        processors: size,
+        size,
+        user: 1,
+        queue: 1,
+    }
+}
+
 /// Path of the shared real logs.
 pub fn traces_dir() -> std::path::PathBuf {
     std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/traces")

@@ -398,14 +398,16 @@ impl Machine<'_> {
             }
             let size = i64::from(self.jobs[v].size);
             let left = self.piece_est[v];
+            // Lift its reservation block, try it from now, and put the block
+            // back if it cannot resume.
             let block = u.resume_at[v].max(now);
-            let mut without = profile.clone();
-            without.reserve(block, left, -size);
-            if now >= u.resume_at[v] || without.fits(now, left, size) {
-                without.reserve(now, left, size);
-                profile = without;
+            profile.reserve(block, left, -size);
+            if now >= u.resume_at[v] || profile.fits(now, left, size) {
+                profile.reserve(now, left, size);
                 let units = u.held[v].clone();
                 self.start(v, now, units);
+            } else {
+                profile.reserve(block, left, size);
             }
         }
         profile
@@ -432,14 +434,14 @@ impl Machine<'_> {
             .predicted
             .iter()
             .map(|k| k.1)
-            .filter(|&v| {
-                let jv = &self.jobs[v];
-                rule.preemptible(jv.size)
+            .filter_map(|v| {
+                let end = self.predicted_end(v, now);
+                (rule.preemptible(self.jobs[v].size)
                     && self.priority[v] < prio
                     && u.held[v].iter().all(|&x| u.image[x as usize] == NONE)
-                    && self.predicted_end(v, now) - now >= rule.min_runtime
+                    && end - now >= rule.min_runtime)
+                    .then_some((self.priority[v], end, v))
             })
-            .map(|v| (self.priority[v], self.predicted_end(v, now), v))
             .collect();
         cands.sort_by(|a, b| {
             a.0.total_cmp(&b.0)
