@@ -10,8 +10,8 @@ use std::hint::black_box;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use swftool::catalog;
-use swftool::cmd::replay_classic::machine_of;
 use swftool::env::classic::clean::CleanOptions;
+use swftool::env::classic::machine_of;
 use swftool::env::classic::{self, Policy};
 use swftool::experiment::margo;
 use swftool::swf::{ReadOptions, read_log};
@@ -45,7 +45,7 @@ fn bench(c: &mut Criterion) {
     let (jobs, _) = classic::clean(&log.jobs, &machine, &CleanOptions::default());
     g.throughput(Throughput::Elements(jobs.len() as u64));
     for name in ["catalina", "catalina-preempt"] {
-        let policy = classic::scheduler(name).expect("registered").policy;
+        let policy = classic::SCHEDULERS.get(name).expect("registered").policy;
         g.bench_function(name, |b| {
             b.iter(|| {
                 black_box(classic::simulate(
@@ -61,7 +61,7 @@ fn bench(c: &mut Criterion) {
     let mut g = c.benchmark_group("margo2008_datastar_preset");
     g.sample_size(10);
     g.bench_function("parse_clean_window_two_runs", |b| {
-        b.iter(|| black_box(margo::run(&margo::MargoConfig::default()).expect("study runs")))
+        b.iter(|| black_box(margo::run(&margo::MargoConfig::default(), true).expect("study runs")))
     });
     g.finish();
 }

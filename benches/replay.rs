@@ -10,7 +10,7 @@ use std::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use swftool::catalog;
-use swftool::cmd::replay::{DEFAULT_DAY, STANDARD_DAYS};
+use swftool::env::parallel::params::{DEFAULT_DAY, STANDARD_DAYS};
 use swftool::env::parallel::{HEURISTICS, simulate};
 use swftool::swf::ReadOptions;
 use swftool::workload::{Scenario, ScenarioParams, Workload};
@@ -35,7 +35,7 @@ fn bench(c: &mut Criterion) {
     let mut g = c.benchmark_group("curie_day");
     g.sample_size(10);
     for h in HEURISTICS {
-        let mut heuristic = (h.build)(&sc);
+        let mut heuristic = h.build(&sc);
         let run = simulate(&sc, heuristic.as_mut());
         let n = run.events.len().max(1) as f64;
         let mean = run.events.iter().map(|e| e.heuristic_seconds).sum::<f64>() / n;
@@ -53,7 +53,7 @@ fn bench(c: &mut Criterion) {
         );
         g.bench_function(h.name, |b| {
             b.iter(|| {
-                let mut heuristic = (h.build)(&sc);
+                let mut heuristic = h.build(&sc);
                 black_box(simulate(black_box(&sc), heuristic.as_mut()))
             })
         });

@@ -159,3 +159,124 @@ fn the_margo2008_datastar_preset_prints_three_tables_and_writes_them() {
         "{err}"
     );
 }
+
+/// Every flag belongs to one environment; given with another it is an error
+/// that names the environment it belongs to (none is silently ignored).
+#[test]
+fn a_flag_of_another_environment_is_refused_and_named() {
+    let classic = ["replay", "kth-sp2", "--env", "classic", "-H", "easy"];
+    let parallel = ["replay", "kth-sp2", "-H", "easy"];
+    let cases: Vec<(Vec<&str>, &str)> = vec![
+        (
+            [&classic[..], &["--seed", "9"]].concat(),
+            "--seed belongs to --env parallel",
+        ),
+        (
+            [&classic[..], &["--day", "3"]].concat(),
+            "--day belongs to --env parallel",
+        ),
+        (
+            [&classic[..], &["--oversubscription", "higher"]].concat(),
+            "--oversubscription belongs to --env parallel",
+        ),
+        (
+            [&parallel[..], &["--tau", "60"]].concat(),
+            "--tau belongs to --env classic",
+        ),
+        (
+            [&parallel[..], &["--clean", "pyss"]].concat(),
+            "--clean belongs to --env classic",
+        ),
+        (
+            [&parallel[..], &["--exact-estimates"]].concat(),
+            "--exact-estimates belongs to --env classic",
+        ),
+        (
+            [&parallel[..], &["--whole-nodes"]].concat(),
+            "--whole-nodes belongs to --env classic",
+        ),
+        (
+            [&parallel[..], &["--reservation-depth", "3"]].concat(),
+            "--reservation-depth belongs to --env classic",
+        ),
+        (
+            [&classic[..], &["--procs-per-node", "8"]].concat(),
+            "--procs-per-node applies with --whole-nodes only",
+        ),
+        (
+            [&classic[..], &["--reservation-depth", "3"]].concat(),
+            "--reservation-depth sets the depth of `backfill` only; `easy` has a fixed depth",
+        ),
+        (
+            [&classic[..], &["--preempting-above", "8"]].concat(),
+            "--preempting-above applies to catalina-preempt only",
+        ),
+        (
+            vec![
+                "compare", "kth-sp2", "--env", "classic", "-H", "easy", "--days", "3",
+            ],
+            "--days belongs to --env parallel",
+        ),
+        (
+            vec![
+                "compare", "kth-sp2", "--env", "classic", "-H", "easy", "--seed", "4",
+            ],
+            "--seed belongs to --env parallel",
+        ),
+        (
+            vec!["compare", "kth-sp2", "-H", "easy", "--day", "3"],
+            "--day applies to replay",
+        ),
+    ];
+    for (args, want) in cases {
+        let (ok, _, err) = swftool(&args);
+        assert!(!ok, "{args:?} was accepted");
+        assert!(err.contains(want), "{args:?}: {err}");
+    }
+}
+
+#[test]
+fn the_margo_preset_with_no_check_does_not_claim_the_invariants_hold() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("m");
+    let (ok, stdout, err) = swftool(&[
+        "experiment",
+        "--preset",
+        "margo2008-datastar",
+        "--no-check",
+        "--no-figures",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(ok, "{err}");
+    assert!(!stdout.contains("invariants hold"), "{stdout}");
+    assert!(
+        stdout.contains("schedules not checked (--no-check)"),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn backfill_with_a_reservation_depth_is_labelled_with_that_depth() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("b");
+    let (ok, stdout, err) = swftool(&[
+        "replay",
+        "kth-sp2",
+        "--env",
+        "classic",
+        "-H",
+        "backfill",
+        "--reservation-depth",
+        "3",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(ok, "{err}");
+    assert!(
+        stdout
+            .lines()
+            .any(|l| l.starts_with("backfill") && l.split_whitespace().nth(1) == Some("3")),
+        "{stdout}"
+    );
+}

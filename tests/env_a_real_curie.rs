@@ -4,9 +4,9 @@
 mod common;
 
 use common::traces_dir;
-use swftool::cmd::replay::{DEFAULT_DAY, STANDARD_DAYS};
+use swftool::env::parallel::params::{DEFAULT_DAY, STANDARD_DAYS};
+use swftool::env::parallel::summary::summarize;
 use swftool::env::parallel::{HEURISTICS, TaskStatus, simulate};
-use swftool::metrics::summarize;
 use swftool::sim::invariants;
 use swftool::swf::ReadOptions;
 use swftool::workload::{Oversubscription, Scenario, ScenarioParams, Workload};
@@ -50,7 +50,7 @@ fn every_heuristic_keeps_the_invariants_on_a_real_curie_day() {
     assert_eq!(sc.counted(), 3302);
     assert_eq!(sc.tasks.len(), 3302 + 38);
     for h in HEURISTICS {
-        let mut heuristic = (h.build)(&sc);
+        let mut heuristic = h.build(&sc);
         let run = simulate(&sc, heuristic.as_mut());
         let v = invariants::check(&sc, &run);
         assert!(v.is_empty(), "{}: {:?}", h.name, &v[..v.len().min(5)]);
@@ -82,8 +82,8 @@ fn value_aware_heuristics_never_complete_a_task_for_nothing() {
     for day in [&days[10], &days[30]] {
         let sc = Scenario::build(&w, day, params, 3).unwrap();
         for name in ["maxvalue", "maxvpr", "maxvalue-ph", "maxvpr-ph"] {
-            let h = swftool::env::parallel::heuristic(name).unwrap();
-            let mut heuristic = (h.build)(&sc);
+            let h = swftool::env::parallel::HEURISTICS.get(name).unwrap();
+            let mut heuristic = h.build(&sc);
             let run = simulate(&sc, heuristic.as_mut());
             assert!(invariants::check(&sc, &run).is_empty(), "{name}");
             for (t, o) in sc.tasks.iter().zip(&run.outcomes) {

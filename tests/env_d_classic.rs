@@ -318,7 +318,7 @@ fn real_logs_keep_the_capacity_invariants() {
     ] {
         let log = swftool::swf::read_log(&common::traces_dir().join(file), &ReadOptions::default())
             .unwrap();
-        let machine = swftool::cmd::replay_classic::machine_of(&log, false, None).unwrap();
+        let machine = swftool::env::classic::machine_of(&log, false, None).unwrap();
         let (jobs, _) = classic::clean(&log.jobs, &machine, &CleanOptions::default());
         for p in [
             Policy::Fcfs,
@@ -343,7 +343,7 @@ fn sdsc_sp2_cleaning_figures() {
         &ReadOptions::default(),
     )
     .unwrap();
-    let machine = swftool::cmd::replay_classic::machine_of(&log, false, None).unwrap();
+    let machine = swftool::env::classic::machine_of(&log, false, None).unwrap();
     assert_eq!(machine.capacity, 128);
     let (jobs, report) = classic::clean(&log.jobs, &machine, &CleanOptions::default());
     assert_eq!(jobs.len(), 54_034);
@@ -366,7 +366,7 @@ fn catalina_serves_the_queue_in_priority_order() {
     ];
     let c = replay(&jobs, 4, CONSERVATIVE);
     assert_eq!((c.outcomes[1].start, c.outcomes[2].start), (100.0, 110.0));
-    let cat = classic::scheduler("catalina").unwrap().policy;
+    let cat = classic::SCHEDULERS.get("catalina").unwrap().policy;
     let r = replay(&jobs, 4, cat);
     assert_eq!((r.outcomes[2].start, r.outcomes[1].start), (100.0, 110.0));
     // priorities are recorded at start: C at 100 has waited 98 s

@@ -294,7 +294,7 @@ fn rule_5_refuses_a_victim_with_less_than_the_minimum_left() {
 fn a_suspension_counts_as_wait_in_the_metrics() {
     let jobs = base(2_000.0);
     let r = replay(&jobs, 4, catalina(RULE));
-    let m = swftool::metrics::classic::job_metrics(&jobs, &r, 10.0);
+    let m = swftool::env::classic::summary::job_metrics(&jobs, &r, 10.0);
     assert_eq!(m.wait[0], 100.0);
     assert_eq!(m.response[0], 2_100.0);
     assert_eq!(m.xfactor[0], 2_100.0 / 2_000.0);
@@ -340,7 +340,7 @@ fn without_preemption_nothing_is_suspended() {
     let r = replay(
         &base(2_000.0),
         4,
-        classic::scheduler("catalina").unwrap().policy,
+        classic::SCHEDULERS.get("catalina").unwrap().policy,
     );
     assert_not_preempted(&r, 2, 2_000.0);
     assert!(r.allocations.is_empty());
@@ -407,7 +407,7 @@ proptest! {
 #[test]
 fn margo2008_datastar_preset_on_the_real_log() {
     use swftool::experiment::margo;
-    let study = margo::run(&margo::MargoConfig::default()).unwrap();
+    let study = margo::run(&margo::MargoConfig::default(), true).unwrap();
     assert_eq!(study.machine.capacity, 184);
     let w = &study.window;
     assert_eq!(w.start, 538);
@@ -441,10 +441,13 @@ fn margo2008_datastar_preset_on_the_real_log() {
         assert!(t.contains(heading), "{t}");
     }
     // a window past the end of the log is a clear error
-    let err = margo::run(&margo::MargoConfig {
-        window_start: Some(90_000),
-        ..margo::MargoConfig::default()
-    })
+    let err = margo::run(
+        &margo::MargoConfig {
+            window_start: Some(90_000),
+            ..margo::MargoConfig::default()
+        },
+        true,
+    )
     .unwrap_err()
     .to_string();
     assert!(err.contains("the cleaned log has 84891"), "{err}");
@@ -459,7 +462,7 @@ fn preemptive_catalina_on_the_whole_datastar_log() {
         &Default::default(),
     )
     .unwrap();
-    let machine = swftool::cmd::replay_classic::machine_of(&log, true, Some(8)).unwrap();
+    let machine = swftool::env::classic::machine_of(&log, true, Some(8)).unwrap();
     let (jobs, _) = classic::clean(&log.jobs, &machine, &Default::default());
     assert_eq!(jobs.len(), 84_891);
     let r = classic::simulate(&jobs, machine.capacity, catalina(Preemption::MARGO2008));

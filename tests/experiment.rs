@@ -5,10 +5,10 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use swftool::env::parallel::summary::RunSummary;
 use swftool::experiment::runner::CellResult;
-use swftool::experiment::stats::{ci95_half_width, t_quantile};
 use swftool::experiment::{ExperimentConfig, Variant, aggregate};
-use swftool::metrics::RunSummary;
+use swftool::metrics::stats::{ci95_half_width, t_quantile};
 
 fn traces() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/traces")

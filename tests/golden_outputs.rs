@@ -38,7 +38,11 @@ const CASES: &[(&str, &str, &[&str])] = &[
         "replay datastar --env classic -H easy,catalina,catalina-preempt --whole-nodes --procs-per-node 8",
         &["jobs", "summary", "clean", "suspensions"],
     ),
-    ("experiment-smoke", "experiment --preset smoke", &["runs", "aggregate"]),
+    (
+        "experiment-smoke",
+        "experiment --preset smoke",
+        &["runs", "aggregate"],
+    ),
     (
         "experiment-margo2008-datastar",
         "experiment --preset margo2008-datastar",
@@ -117,7 +121,11 @@ fn the_reference_commands_write_the_captured_tables() {
         return;
     }
     let want = read_fixture();
-    assert!(!want.is_empty(), "no fixture at {}", fixture_path().display());
+    assert!(
+        !want.is_empty(),
+        "no fixture at {}",
+        fixture_path().display()
+    );
     let mut diffs = Vec::new();
     for (file, hash) in &want {
         match got.get(file) {
@@ -129,5 +137,9 @@ fn the_reference_commands_write_the_captured_tables() {
     for file in got.keys().filter(|f| !want.contains_key(*f)) {
         diffs.push(format!("{file}: not in the fixture"));
     }
-    assert!(diffs.is_empty(), "outputs differ from the captured ones:\n  {}", diffs.join("\n  "));
+    assert!(
+        diffs.is_empty(),
+        "outputs differ from the captured ones:\n  {}",
+        diffs.join("\n  ")
+    );
 }

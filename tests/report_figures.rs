@@ -192,7 +192,7 @@ fn sample_gantt(nodes: u32, tasks: usize) -> GanttChart {
 #[test]
 fn grouped_bars_write_png_and_svg_with_title_and_labels() {
     let dir = tempfile::tempdir().unwrap();
-    let fig = Figure::default();
+    let fig = Figure::with_palette(&heuristic_names());
     for log_y in [false, true] {
         let chart = sample_bars(log_y);
         let stem = dir.path().join(if log_y { "timing" } else { "value" });
@@ -212,6 +212,7 @@ fn line_chart_writes_png_and_svg_with_title_and_labels() {
     let fig = Figure {
         width: 900,
         height: 600,
+        ..Figure::default()
     };
     let chart = sample_lines();
     let stem = dir.path().join("nested/dir/cumulative");
@@ -227,7 +228,7 @@ fn line_chart_writes_png_and_svg_with_title_and_labels() {
 #[test]
 fn gantt_chart_writes_png_and_svg_with_title_and_labels() {
     let dir = tempfile::tempdir().unwrap();
-    let fig = Figure::default();
+    let fig = Figure::with_palette(&heuristic_names());
     let chart = sample_gantt(64, 200);
     let stem = dir.path().join("gantt");
     let paths = gantt_chart(&chart, &fig, &stem).unwrap();
@@ -254,7 +255,7 @@ fn gantt_chart_rejects_an_empty_window_without_writing() {
 #[test]
 fn degenerate_inputs_draw_without_panicking() {
     let dir = tempfile::tempdir().unwrap();
-    let fig = Figure::default();
+    let fig = Figure::with_palette(&heuristic_names());
     let nan = Some(Bar {
         mean: f64::NAN,
         ci95: Some(f64::NAN),
@@ -356,6 +357,7 @@ fn degenerate_inputs_draw_without_panicking() {
     let tiny = Figure {
         width: 10,
         height: 10,
+        ..Figure::default()
     };
     assert!(matches!(
         line_chart(&LineChart::default(), &tiny, &dir.path().join("tiny")),
@@ -387,17 +389,21 @@ fn unwritable_outputs_are_errors_naming_the_path() {
 fn heuristic_colours_are_stable_and_distinct() {
     let names = heuristic_names();
     assert_eq!(names.len(), 7);
-    let colours: Vec<_> = names.iter().map(|n| heuristic_color(n)).collect();
+    let palette: Vec<String> = names.iter().map(|n| n.to_string()).collect();
+    let colours: Vec<_> = names.iter().map(|n| heuristic_color(n, &palette)).collect();
     for (i, a) in colours.iter().enumerate() {
         for b in &colours[i + 1..] {
             assert_ne!(a, b, "two heuristics share a colour");
         }
     }
-    assert_eq!(heuristic_color("easy"), heuristic_color("EASY"));
-    assert_eq!(heuristic_color("maxvpr-ph"), colours[6]);
+    assert_eq!(
+        heuristic_color("easy", &palette),
+        heuristic_color("EASY", &palette)
+    );
+    assert_eq!(heuristic_color("maxvpr-ph", &palette), colours[6]);
     // Unknown names hash the same way every time, into the palette.
-    let unknown = heuristic_color("fcfs");
-    assert_eq!(unknown, heuristic_color("fcfs"));
+    let unknown = heuristic_color("fcfs", &palette);
+    assert_eq!(unknown, heuristic_color("fcfs", &[]));
     assert!(swftool::report::PALETTE.contains(&unknown));
 }
 
@@ -425,7 +431,7 @@ fn cumulative_sorts_sums_and_steps_in_hours() {
 #[ignore = "writes sample figures for inspection"]
 fn write_sample_figures_for_inspection() {
     let dir = std::env::temp_dir().join("swftool-report-samples");
-    let fig = Figure::default();
+    let fig = Figure::with_palette(&heuristic_names());
     grouped_bars(&sample_bars(false), &fig, &dir.join("bars-value")).unwrap();
     grouped_bars(&sample_bars(true), &fig, &dir.join("bars-timing")).unwrap();
     line_chart(&sample_lines(), &fig, &dir.join("lines-cumulative")).unwrap();
@@ -434,6 +440,7 @@ fn write_sample_figures_for_inspection() {
     let small = Figure {
         width: 800,
         height: 450,
+        ..Figure::default()
     };
     grouped_bars(&sample_bars(false), &small, &dir.join("bars-value-small")).unwrap();
     eprintln!("figures in {}", dir.display());

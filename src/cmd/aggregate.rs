@@ -9,7 +9,8 @@ use std::path::PathBuf;
 
 use anyhow::{Context, bail};
 
-use super::experiment::{AggregateOptions, aggregate_into, default_out, with_threads};
+use super::experiment::{AggregateOptions, aggregate_into, default_out};
+use super::with_threads;
 use crate::experiment::Manifest;
 
 /// Arguments of `swftool aggregate`.

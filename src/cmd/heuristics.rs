@@ -1,28 +1,30 @@
-//! `swftool heuristics`: every heuristic (environment A) and classic
-//! scheduler (environment D) name with one line each.
+//! `swftool heuristics`: every heuristic name of every environment, with one
+//! line each.
 
-use crate::env::classic::SCHEDULERS;
-use crate::env::parallel::HEURISTICS;
+use crate::env::EnvKind;
 
 /// Arguments of `swftool heuristics` (none).
 #[derive(Debug, Clone, clap::Args)]
 pub struct HeuristicsArgs {}
 
-/// The listing printed by `swftool heuristics`.
+/// The listing printed by `swftool heuristics`: per environment, its title,
+/// how to run it, and each heuristic's name and summary.
 pub fn listing() -> String {
-    let width = HEURISTICS.iter().map(|h| h.name.len()).max().unwrap_or(0);
-    let mut out = String::from(
-        "Environment A (heterogeneous parallel, value-based; `swftool replay --heuristic NAME`):\n",
-    );
-    for h in HEURISTICS {
-        out.push_str(&format!("  {:width$}  {}\n", h.name, h.summary));
-    }
-    let width = SCHEDULERS.iter().map(|s| s.name.len()).max().unwrap_or(0);
-    out.push_str(
-        "\nEnvironment D (classic replay on the log's own machine; `swftool replay LOG --env classic --heuristic NAME`):\n",
-    );
-    for s in SCHEDULERS {
-        out.push_str(&format!("  {:width$}  {}\n", s.name, s.summary));
+    let mut out = String::new();
+    for (k, env) in EnvKind::ALL.iter().enumerate() {
+        if k > 0 {
+            out.push('\n');
+        }
+        out.push_str(&format!(
+            "{} — `swftool replay LOG --env {} --heuristic NAME`:\n",
+            env.title(),
+            env.name()
+        ));
+        let list = env.heuristics();
+        let width = list.iter().map(|h| h.0.len()).max().unwrap_or(0);
+        for (name, summary) in list {
+            out.push_str(&format!("  {name:width$}  {summary}\n"));
+        }
     }
     out
 }

@@ -16,10 +16,9 @@ use std::io::Write;
 
 use anyhow::Context;
 use clap::Args;
-use jiff::Timestamp;
-use jiff::tz::{TimeZone, TimeZoneDatabase};
 
 use crate::catalog;
+use crate::model::calendar::LogClock;
 use crate::swf::{FilterReport, ReadOptions, SkipReport, SwfLog, read_log, simulation_jobs};
 
 /// Processor limit of environment A (Khemka et al. 2015): larger jobs are removed.
@@ -191,76 +190,11 @@ pub struct LogSummary {
     pub skipped: SkipReport,
 }
 
-/// The zone to show dates in: the log's `TimeZoneString` from jiff's bundled
-/// database (same answer on every machine), else from the system database,
-/// else UTC with a note.
-fn zone_for(name: Option<&str>) -> (TimeZone, String, Option<String>) {
-    let Some(name) = name else {
-        return (
-            TimeZone::UTC,
-            "UTC".into(),
-            Some("no TimeZoneString in the header; dates are in UTC".into()),
-        );
-    };
-    match TimeZoneDatabase::bundled()
-        .get(name)
-        .or_else(|_| TimeZone::get(name))
-    {
-        Ok(tz) => (tz, name.to_string(), None),
-        Err(_) => (
-            TimeZone::UTC,
-            "UTC".into(),
-            Some(format!(
-                "time zone {name:?} is not in the time-zone database; dates are in UTC"
-            )),
-        ),
-    }
-}
-
-/// Days since 1970-01-01 of a civil date (proleptic Gregorian calendar).
-fn days_from_civil(year: i64, month: i64, day: i64) -> i64 {
-    let y = if month <= 2 { year - 1 } else { year };
-    let era = y.div_euclid(400);
-    let yoe = y - era * 400;
-    let mp = (month + 9) % 12;
-    let doy = (153 * mp + 2) / 5 + day - 1;
-    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    era * 146_097 + doe - 719_468
-}
-
-/// Local timestamp of a relative submit time, if representable.
-fn timestamp(start: i64, submit: f64) -> Option<Timestamp> {
-    if !submit.is_finite() || submit.abs() > 1e15 {
-        return None;
-    }
-    let secs = start.checked_add(submit.floor() as i64)?;
-    Timestamp::from_second(secs).ok()
-}
-
-fn format_local(ts: Timestamp, tz: &TimeZone) -> Option<String> {
-    let zoned = ts.to_zoned(tz.clone());
-    jiff::fmt::strtime::format("%Y-%m-%d %H:%M:%S %Z", &zoned).ok()
-}
-
-fn daily_counts(log: &SwfLog, start: Option<i64>, tz: &TimeZone) -> Option<DailyCounts> {
+fn daily_counts(log: &SwfLog, clock: &LogClock) -> Option<DailyCounts> {
     let mut per_day: BTreeMap<i64, u64> = BTreeMap::new();
     for job in &log.jobs {
-        let day = match start {
-            Some(s) => {
-                let Some(ts) = timestamp(s, job.submit_time) else {
-                    continue;
-                };
-                let d = tz.to_datetime(ts).date();
-                days_from_civil(
-                    i64::from(d.year()),
-                    i64::from(d.month()),
-                    i64::from(d.day()),
-                )
-            }
-            None if job.submit_time.is_finite() && job.submit_time.abs() < 1e15 => {
-                (job.submit_time / DAY).floor() as i64
-            }
-            None => continue,
+        let Some(day) = clock.day_number(job.submit_time) else {
+            continue;
         };
         *per_day.entry(day).or_insert(0) += 1;
     }
@@ -282,14 +216,8 @@ fn daily_counts(log: &SwfLog, start: Option<i64>, tz: &TimeZone) -> Option<Daily
     } else {
         nonzero[(k - zeros - 1) as usize]
     };
-    let max_day = match start {
-        Some(_) => {
-            let epoch = jiff::civil::date(1970, 1, 1);
-            epoch
-                .checked_add(jiff::Span::new().days(max_key))
-                .map(|d| d.to_string())
-                .unwrap_or_else(|_| format!("day {max_key} since 1970-01-01"))
-        }
+    let max_day = match clock.origin {
+        Some(_) => LogClock::date_of_day_number(max_key),
         None => format!("day {max_key}"),
     };
     Some(DailyCounts {
@@ -332,9 +260,9 @@ fn header_rows(log: &SwfLog) -> Vec<(&'static str, String)> {
 
 /// Computes the summary of a parsed log (no I/O).
 pub fn summarize(log: &SwfLog) -> LogSummary {
-    let start = log.header.unix_start_time();
-    let (tz, mut zone, mut zone_note) = zone_for(log.header.time_zone_string());
-    if start.is_none() {
+    let clock = LogClock::new(log.header.unix_start_time(), log.header.time_zone_string());
+    let (mut zone, mut zone_note) = (clock.zone_name.clone(), clock.note.clone());
+    if clock.origin.is_none() {
         zone = "-".into();
         zone_note = Some(
             "no UnixStartTime in the header: no dates; days counted from relative time 0".into(),
@@ -347,10 +275,7 @@ pub fn summarize(log: &SwfLog) -> LogSummary {
         .filter(|s| s.is_finite());
     let first_submit = submits.clone().reduce(f64::min);
     let last_submit = submits.reduce(f64::max);
-    let local = |s: Option<f64>| {
-        let ts = timestamp(start?, s?)?;
-        format_local(ts, &tz)
-    };
+    let local = |s: Option<f64>| clock.format(s?);
     let mut sizes: Vec<f64> = Vec::with_capacity(log.jobs.len());
     let mut runs: Vec<f64> = Vec::with_capacity(log.jobs.len());
     for j in &log.jobs {
@@ -381,7 +306,7 @@ pub fn summarize(log: &SwfLog) -> LogSummary {
         size_unknown,
         run_time: Distribution::of(&mut runs),
         run_time_unknown,
-        per_day: daily_counts(log, start, &tz),
+        per_day: daily_counts(log, &clock),
         filter: simulation_jobs(&log.jobs, None).1,
         filter_env_a: simulation_jobs(&log.jobs, Some(ENV_A_MAX_PROCESSORS)).1,
         skipped: log.skipped.clone(),
@@ -602,13 +527,6 @@ mod tests {
         );
         assert_eq!(d.mean, 50.5);
         assert!(Distribution::of(&mut []).is_none());
-    }
-
-    #[test]
-    fn days_from_civil_matches_known_dates() {
-        assert_eq!(days_from_civil(1970, 1, 1), 0);
-        assert_eq!(days_from_civil(2000, 3, 1), 11_017);
-        assert_eq!(days_from_civil(1969, 12, 31), -1);
     }
 
     #[test]

@@ -1,52 +1,29 @@
-//! `swftool replay LOG --heuristic NAME`: replay days of a log through
-//! environment A heuristics, print a summary table and write the job-level,
-//! summary and timing tables (CSV and Parquet).
+//! `swftool replay LOG --heuristic NAME [--env parallel|classic]`: one
+//! pipeline for every environment ([`crate::env::Environment`]): read the
+//! log, build the environment's scenarios, run every (scenario, heuristic)
+//! pair in parallel, check each schedule, print the environment's table, and
+//! write its tables (CSV and Parquet) and `manifest.json`.
+//!
+//! Environment A replays days of a log (`jobs`, `summary`, `timing`);
+//! environment D the whole log on its own machine (`jobs`, `summary`,
+//! `clean`, `suspensions`).
 
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+use std::time::Instant;
 
 use anyhow::{Context, bail};
 use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
 
 use crate::catalog;
-use crate::env::parallel::{self, RunResult, simulate};
-use crate::metrics::tables::{self, RunRecord};
-use crate::metrics::{RunSummary, summarize};
-use crate::sim::invariants;
+use crate::env::classic::ClassicArgs;
+use crate::env::classic::environment::Classic;
+use crate::env::parallel::environment::Parallel;
+use crate::env::parallel::params::ParallelArgs;
+use crate::env::{EnvKind, Environment, Replayed};
+use crate::experiment::manifest::RunManifest;
 use crate::swf::ReadOptions;
-use crate::workload::{
-    Correlation, DayWindow, Heterogeneity, Oversubscription, Scenario, ScenarioParams, Workload,
-};
-
-/// Number of standard days per log (SPEC §3.A).
-pub const STANDARD_DAYS: usize = 48;
-/// Default day: the middle one of the standard 48.
-pub const DEFAULT_DAY: usize = 24;
-
-/// Scheduling environment of a replay.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum Env {
-    /// Environment A: heterogeneous parallel clusters, value-based.
-    Parallel,
-    /// Environment D: classic replay on the log's own machine.
-    Classic,
-}
-
-/// The three variant axes of environment A (SPEC §3.A), shared by
-/// `replay` and `compare`.
-#[derive(Debug, Clone, Copy, clap::Args)]
-pub struct VariantArgs {
-    /// System size: lower = 25 %, intermediate = 20 %, higher = 15 % of the log's MaxProcs.
-    #[arg(long, value_enum, default_value_t = Oversubscription::Intermediate)]
-    pub oversubscription: Oversubscription,
-    /// Correlation of starting value with execution time.
-    #[arg(long, value_enum, default_value_t = Correlation::Weak)]
-    pub correlation: Correlation,
-    /// ETC heterogeneity: low = COV 0.01, intermediate = 0.3, high = 1.0.
-    #[arg(long, value_enum, default_value_t = Heterogeneity::Intermediate)]
-    pub heterogeneity: Heterogeneity,
-}
 
 /// Arguments of `swftool replay`.
 #[derive(Debug, Clone, clap::Args)]
@@ -63,51 +40,12 @@ pub struct ReplayArgs {
     /// Heuristic(s), comma-separated, or `all` (see `swftool heuristics`).
     #[arg(long, short = 'H', value_delimiter = ',', required = true)]
     pub heuristic: Vec<String>,
-    /// One day: an index 0..47 into the 48 standard days of the log, or a date YYYY-MM-DD. Default: 24.
-    #[arg(long, conflicts_with = "days")]
-    pub day: Option<String>,
-    /// N days evenly spaced over the log (48 = the standard set).
-    #[arg(long)]
-    pub days: Option<usize>,
-    /// Seed of every random draw (system, ETC, values).
-    #[arg(long, default_value_t = 1)]
-    pub seed: u64,
-    /// The environment-A variant.
-    #[command(flatten)]
-    pub variant: VariantArgs,
-    /// Base of the system size in cores (default: the log's MaxProcs).
-    #[arg(long)]
-    pub cores_base: Option<f64>,
     /// Output directory for the tables (default: notebooks-out/replay, or notebooks-out/replay-classic with --env classic).
     #[arg(long)]
     pub out: Option<PathBuf>,
-    /// Scheduling environment: `parallel` (A: value-based, heterogeneous clusters, one day at a time) or `classic` (D: the whole log on its own machine; heuristics fcfs, easy, conservative, backfill).
-    #[arg(long, value_enum, default_value_t = Env::Parallel)]
-    pub env: Env,
-    /// Classic: reservation depth of backfilling, a number or `all` (0 = greedy, 1 = EASY, all = Conservative).
-    #[arg(long, value_parser = super::replay_classic::parse_depth)]
-    pub reservation_depth: Option<usize>,
-    /// Classic: plan with the true run times instead of the user estimates (field 9).
-    #[arg(long)]
-    pub exact_estimates: bool,
-    /// Classic: allocate whole nodes (MaxNodes) instead of processors (MaxProcs).
-    #[arg(long)]
-    pub whole_nodes: bool,
-    /// Classic, with --whole-nodes: processors per node (default round(MaxProcs / MaxNodes)).
-    #[arg(long)]
-    pub procs_per_node: Option<u32>,
-    /// Classic: cleaning rules (see SPEC §3.D): swftool, pyss, batsim or rlscheduler.
-    #[arg(long, value_enum, default_value_t = crate::env::classic::CleanPreset::Swftool)]
-    pub clean: crate::env::classic::CleanPreset,
-    /// Classic: cut runs that exceed their estimate at the estimate.
-    #[arg(long)]
-    pub kill_at_estimate: bool,
-    /// Classic: the preemption marks of catalina-preempt.
-    #[command(flatten)]
-    pub preempt: super::replay_classic::PreemptArgs,
-    /// Classic: tau of the bounded slowdown, s.
-    #[arg(long, default_value_t = crate::metrics::formulas::DEFAULT_TAU)]
-    pub tau: f64,
+    /// Scheduling environment: `parallel` (A: value-based, heterogeneous clusters, one day at a time) or `classic` (D: the whole log on its own machine).
+    #[arg(long, value_enum, default_value_t = EnvKind::Parallel)]
+    pub env: EnvKind,
     /// Skip lines that do not parse (counted and reported) instead of stopping.
     #[arg(long)]
     pub lenient: bool,
@@ -117,168 +55,56 @@ pub struct ReplayArgs {
     /// Skip the schedule invariant check after each run.
     #[arg(long)]
     pub no_check: bool,
-}
-
-/// Resolves the heuristic list (`all` expands to every name).
-///
-/// # Errors
-/// An unknown name, with the list of valid ones.
-pub fn resolve_heuristics(
-    names: &[String],
-) -> anyhow::Result<Vec<&'static parallel::HeuristicInfo>> {
-    let mut out: Vec<&'static parallel::HeuristicInfo> = Vec::new();
-    for n in names {
-        if n.eq_ignore_ascii_case("all") {
-            out.extend(parallel::HEURISTICS.iter());
-        } else {
-            out.push(parallel::heuristic(n.trim())?);
-        }
-    }
-    out.dedup_by_key(|h| h.name);
-    Ok(out)
-}
-
-/// Picks the days of a replay.
-///
-/// # Errors
-/// A day index out of range or a date that is not a candidate day.
-pub fn pick_days(
-    w: &Workload,
-    day: Option<&str>,
-    days: Option<usize>,
-) -> anyhow::Result<Vec<DayWindow>> {
-    if w.candidates.is_empty() {
-        bail!(
-            "{}: no complete day with a 4-hour warm-up in this log",
-            w.name
-        );
-    }
-    if let Some(n) = days {
-        if n == 0 {
-            bail!("--days must be at least 1");
-        }
-        return Ok(w.select(n));
-    }
-    let standard = w.select(STANDARD_DAYS);
-    match day {
-        None => Ok(vec![standard[DEFAULT_DAY.min(standard.len() - 1)].clone()]),
-        Some(d) => {
-            if let Ok(i) = d.parse::<usize>() {
-                standard.get(i).cloned().map(|d| vec![d]).with_context(|| {
-                    format!(
-                        "--day {i}: this log has {} standard days (0..{})",
-                        standard.len(),
-                        standard.len() - 1
-                    )
-                })
-            } else {
-                w.day_by_date(d).map(|d| vec![d]).with_context(|| {
-                    format!(
-                        "--day {d}: not a usable day of {} (usable days run {} .. {}; a day needs 4 h of log before it and log after it)",
-                        w.name,
-                        w.candidates[0].date,
-                        w.candidates[w.candidates.len() - 1].date
-                    )
-                })
-            }
-        }
-    }
-}
-
-/// One finished run.
-pub struct Replayed {
-    /// Index of its scenario.
-    pub scenario: usize,
-    /// The run.
-    pub run: RunResult,
-    /// Its summary.
-    pub summary: RunSummary,
+    /// Flags of environment A.
+    #[command(flatten)]
+    pub parallel: ParallelArgs,
+    /// Flags of environment D.
+    #[command(flatten)]
+    pub classic: ClassicArgs,
 }
 
 /// Runs `swftool replay`.
 ///
 /// # Errors
-/// Unknown log or heuristic, unreadable log, bad day, invariant violations,
-/// unwritable output.
+/// A flag of another environment, an unknown log or heuristic, an
+/// unreadable log, a bad day, invariant violations, unwritable output.
 pub fn run(args: &ReplayArgs) -> anyhow::Result<()> {
-    if args.env == Env::Classic {
-        return super::replay_classic::run(args);
+    super::refuse_foreign_flags(args.env, &args.parallel, &args.classic)?;
+    match args.env {
+        EnvKind::Parallel => replay::<Parallel>(args, &args.parallel),
+        EnvKind::Classic => replay::<Classic>(args, &args.classic),
     }
-    let out_dir = args
-        .out
-        .clone()
-        .unwrap_or_else(|| PathBuf::from("notebooks-out/replay"));
-    let heuristics = resolve_heuristics(&args.heuristic)?;
+}
+
+/// The default output directory of a replay in `env`.
+pub fn default_out(env: EnvKind) -> PathBuf {
+    match env {
+        EnvKind::Parallel => PathBuf::from("notebooks-out/replay"),
+        env => PathBuf::from(format!("notebooks-out/replay-{env}")),
+    }
+}
+
+fn replay<E: Environment>(args: &ReplayArgs, env_args: &E::Args) -> anyhow::Result<()> {
+    let heuristics = E::heuristics(&args.heuristic, env_args)?;
     let path = catalog::resolve(&args.log)?;
-    let opts = ReadOptions {
-        lenient: args.lenient,
-    };
-    let log = crate::swf::read_log(&path, &opts)?;
+    let log = crate::swf::read_log(
+        &path,
+        &ReadOptions {
+            lenient: args.lenient,
+        },
+    )?;
     if log.skipped.total() > 0 {
         eprintln!("{}: {}", log.name, log.skipped);
     }
-    let w = Workload::from_log(&log);
-    let days = pick_days(&w, args.day.as_deref(), args.days)?;
-    let params = ScenarioParams {
-        oversubscription: args.variant.oversubscription,
-        correlation: args.variant.correlation,
-        heterogeneity: args.variant.heterogeneity,
-        cores_base: args.cores_base,
-    };
-    let scenarios: Vec<Scenario> = days
+    let (prepared, scenarios) = E::scenarios(&log, env_args)?;
+    println!("{}", E::describe(&log, &prepared, &scenarios, env_args));
+
+    let pairs: Vec<(&E::Scenario, &E::Heuristic)> = scenarios
         .iter()
-        .map(|d| Scenario::build(&w, d, params, args.seed))
-        .collect::<Result<_, _>>()?;
-
-    println!(
-        "log      {} ({} jobs; {} usable in environment A, {} filtered out)",
-        w.name,
-        log.jobs.len(),
-        w.jobs.len(),
-        w.filter.input - w.filter.kept
-    );
-    println!(
-        "setup    seed {}, oversubscription {}, correlation {}, heterogeneity {}, system base {:.0} cores",
-        args.seed,
-        args.variant.oversubscription,
-        args.variant.correlation,
-        args.variant.heterogeneity,
-        params.cores_base.unwrap_or(w.max_procs)
-    );
-    if scenarios.len() == 1 {
-        let s = &scenarios[0];
-        println!(
-            "day      {} ({} tasks counted, {} in the 4 h warm-up)",
-            s.day.date,
-            s.counted(),
-            s.tasks.len() - s.counted()
-        );
-        println!(
-            "system   {} clusters, {} cores: {}",
-            s.system.clusters.len(),
-            s.system.total_cores(),
-            s.system
-                .clusters
-                .iter()
-                .map(|c| format!("{} nodes x {} cores", c.nodes, c.cores_per_node))
-                .collect::<Vec<_>>()
-                .join(", ")
-        );
-    } else {
-        println!(
-            "days     {} days from {} to {}",
-            scenarios.len(),
-            scenarios[0].day.date,
-            scenarios[scenarios.len() - 1].day.date
-        );
-    }
-    println!();
-
-    let jobs: Vec<(usize, &'static parallel::HeuristicInfo)> = (0..scenarios.len())
-        .flat_map(|s| heuristics.iter().map(move |h| (s, *h)))
+        .flat_map(|s| heuristics.iter().map(move |h| (s, h)))
         .collect();
-    let pb = if jobs.len() > 1 {
-        let pb = ProgressBar::new(jobs.len() as u64);
+    let pb = if pairs.len() > 1 {
+        let pb = ProgressBar::new(pairs.len() as u64);
         pb.set_style(
             ProgressStyle::with_template(
                 "{bar:40} {pos}/{len} runs  {elapsed_precise} elapsed, {eta} left",
@@ -289,171 +115,76 @@ pub fn run(args: &ReplayArgs) -> anyhow::Result<()> {
     } else {
         ProgressBar::hidden()
     };
-    let failures = AtomicUsize::new(0);
+    let broken: Mutex<Vec<String>> = Mutex::new(Vec::new());
     let check = !args.no_check;
-    let work = || -> Vec<Replayed> {
-        jobs.par_iter()
-            .map(|&(si, h)| {
-                let sc = &scenarios[si];
-                let mut heuristic = (h.build)(sc);
-                let run = simulate(sc, heuristic.as_mut());
+    let work = || -> Vec<Replayed<'_, E>> {
+        pairs
+            .par_iter()
+            .map(|&(scenario, heuristic)| {
+                let t = Instant::now();
+                let run = E::simulate(scenario, heuristic);
+                let seconds = t.elapsed().as_secs_f64();
                 if check {
-                    let v = invariants::check(sc, &run);
+                    let v = E::check(scenario, &run);
                     if !v.is_empty() {
-                        failures.fetch_add(1, Ordering::Relaxed);
+                        let name = format!(
+                            "{} on {}",
+                            E::heuristic_name(heuristic),
+                            E::scenario_name(scenario)
+                        );
                         pb.suspend(|| {
-                            eprintln!("invariant violations in {} on {}:", h.name, sc.day.date);
+                            eprintln!("{} invariant violation(s) in {name}:", v.len());
                             for x in v.iter().take(10) {
                                 eprintln!("  {x}");
                             }
                         });
+                        broken.lock().unwrap_or_else(|e| e.into_inner()).push(name);
                     }
                 }
-                let summary = summarize(&w.name, h.name, args.seed, sc, &run);
+                let summary = E::summarize(&log, &prepared, scenario, heuristic, &run, env_args);
                 pb.inc(1);
                 Replayed {
-                    scenario: si,
+                    scenario,
+                    heuristic,
                     run,
                     summary,
+                    seconds,
                 }
             })
             .collect()
     };
-    let results = super::experiment::with_threads(args.threads, || Ok(work()))?;
+    let runs = super::with_threads(args.threads, || Ok(work()))?;
     pb.finish_and_clear();
-    let summaries: Vec<RunSummary> = results.iter().map(|r| r.summary.clone()).collect();
-    print!("{}", summary_table(&summaries));
-    if failures.load(Ordering::Relaxed) > 0 {
+    print!("{}", E::table(&runs, env_args));
+    let broken = broken.into_inner().unwrap_or_else(|e| e.into_inner());
+    if !broken.is_empty() {
         bail!(
-            "{} run(s) broke schedule invariants (see above)",
-            failures.load(Ordering::Relaxed)
+            "{} run(s) broke schedule invariants (see above): {}",
+            broken.len(),
+            broken.join(", ")
         );
     }
 
-    std::fs::create_dir_all(&out_dir)
-        .with_context(|| format!("cannot create {}", out_dir.display()))?;
-    let records: Vec<RunRecord<'_>> = results
-        .iter()
-        .map(|r| RunRecord {
-            scenario: &scenarios[r.scenario],
-            run: &r.run,
-            summary: &r.summary,
-        })
-        .collect();
-    tables::write_both(&mut tables::jobs_frame(&records)?, &out_dir, "jobs")?;
-    tables::write_both(&mut tables::summary_frame(&summaries)?, &out_dir, "summary")?;
-    tables::write_both(&mut tables::timing_frame(&summaries)?, &out_dir, "timing")?;
-    let manifest = serde_json::json!({
-        "swftool_version": env!("CARGO_PKG_VERSION"),
-        "command": "replay",
-        "log": path.display().to_string(),
-        "heuristics": heuristics.iter().map(|h| h.name).collect::<Vec<_>>(),
-        "days": scenarios.iter().map(|s| &s.day.date).collect::<Vec<_>>(),
-        "seed": args.seed,
-        "scenario_seeds": scenarios.iter().map(|s| s.seed).collect::<Vec<_>>(),
-        "params": params,
-        "filter": w.filter.to_string(),
-    });
-    let mpath = out_dir.join("manifest.json");
-    std::fs::write(&mpath, serde_json::to_string_pretty(&manifest)? + "\n")
-        .with_context(|| format!("cannot write {}", mpath.display()))?;
+    let out = args.out.clone().unwrap_or_else(|| default_out(E::KIND));
+    std::fs::create_dir_all(&out).with_context(|| format!("cannot create {}", out.display()))?;
+    let tables = E::write_tables(&out, &prepared, &runs, env_args)?;
+    let manifest = RunManifest::new(
+        "replay",
+        E::KIND,
+        vec![path.display().to_string()],
+        heuristics.iter().map(|h| E::heuristic_name(h)).collect(),
+        E::details(&prepared, &scenarios, &heuristics, env_args),
+    );
+    manifest.write(&out)?;
     println!(
-        "\nwrote {}/{{jobs,summary,timing}}.{{csv,parquet}} and manifest.json{}",
-        out_dir.display(),
+        "\nwrote {}/{{{}}}.{{csv,parquet}} and manifest.json{}",
+        out.display(),
+        tables.join(","),
         if check {
             "; schedule invariants hold for every run"
         } else {
-            ""
+            "; schedules not checked (--no-check)"
         }
     );
     Ok(())
-}
-
-/// The summary table printed by `swftool replay`: one row per run, plus a
-/// mean row per heuristic when there are several days.
-pub fn summary_table(s: &[RunSummary]) -> String {
-    let mut out = format!(
-        "{:<10} {:<12} {:>12} {:>10} {:>8} {:>7} {:>9} {:>7} {:>10} {:>7} {:>13} {:>12}\n",
-        "date",
-        "heuristic",
-        "value",
-        "bound",
-        "% bound",
-        "counted",
-        "completed",
-        "dropped",
-        "unfinished",
-        "events",
-        "mean ms/event",
-        "max ms/event"
-    );
-    let row = |out: &mut String, date: &str, x: &RunSummary| {
-        out.push_str(&format!(
-            "{:<10} {:<12} {:>12.1} {:>10.1} {:>8.2} {:>7} {:>9} {:>7} {:>10} {:>7} {:>13.3} {:>12.3}\n",
-            date,
-            x.heuristic,
-            x.value_earned,
-            x.value_bound,
-            x.percent_of_bound,
-            x.tasks_counted,
-            x.tasks_completed,
-            x.tasks_dropped,
-            x.tasks_unfinished,
-            x.mapping_events,
-            x.heuristic_seconds_mean * 1e3,
-            x.heuristic_seconds_max * 1e3
-        ));
-    };
-    for x in s {
-        row(&mut out, &x.date, x);
-    }
-    let mut names: Vec<&str> = s.iter().map(|x| x.heuristic.as_str()).collect();
-    names.dedup();
-    let ndays = s
-        .iter()
-        .map(|x| &x.date)
-        .collect::<std::collections::BTreeSet<_>>()
-        .len();
-    if ndays > 1 {
-        out.push('\n');
-        let mut seen = std::collections::BTreeSet::new();
-        for x in s {
-            if !seen.insert(x.heuristic.clone()) {
-                continue;
-            }
-            let runs: Vec<&RunSummary> = s.iter().filter(|y| y.heuristic == x.heuristic).collect();
-            let k = runs.len() as f64;
-            let mean = |f: fn(&RunSummary) -> f64| runs.iter().map(|r| f(r)).sum::<f64>() / k;
-            let sum = |f: fn(&RunSummary) -> usize| runs.iter().map(|r| f(r)).sum::<usize>();
-            let events = sum(|r| r.mapping_events);
-            let total_secs: f64 = runs
-                .iter()
-                .map(|r| r.heuristic_seconds_mean * r.mapping_events as f64)
-                .sum();
-            let agg = RunSummary {
-                heuristic: x.heuristic.clone(),
-                value_earned: mean(|r| r.value_earned),
-                value_bound: mean(|r| r.value_bound),
-                percent_of_bound: mean(|r| r.percent_of_bound),
-                tasks_counted: sum(|r| r.tasks_counted),
-                tasks_completed: sum(|r| r.tasks_completed),
-                tasks_dropped: sum(|r| r.tasks_dropped),
-                tasks_unfinished: sum(|r| r.tasks_unfinished),
-                mapping_events: events,
-                heuristic_seconds_mean: if events > 0 {
-                    total_secs / events as f64
-                } else {
-                    0.0
-                },
-                heuristic_seconds_max: runs
-                    .iter()
-                    .map(|r| r.heuristic_seconds_max)
-                    .fold(0.0, f64::max),
-                ..x.clone()
-            };
-            row(&mut out, &format!("mean/{ndays}d"), &agg);
-        }
-        out.push_str("(mean rows: value, bound and % bound are means over days; counts and events are totals)\n");
-    }
-    out
 }

@@ -6,11 +6,11 @@
 //! Tables (each written as CSV and Parquet):
 //!
 //! - `runs` — one row per cell, in cell order: the columns of
-//!   [`crate::metrics::tables::summary_frame`] with `log_key` after `log`
+//!   [`crate::env::parallel::tables::summary_frame`] with `log_key` after `log`
 //!   and `variant` (its label, e.g. `oversubscription=higher`) after
 //!   `heterogeneity`. Deterministic.
 //! - `runs_timing` — one row per cell: `log_key`, `variant` and the columns
-//!   of [`crate::metrics::tables::timing_frame`] (wall clock).
+//!   of [`crate::env::parallel::tables::timing_frame`] (wall clock).
 //! - `aggregate` — one row per (log, variant, heuristic), in cell order:
 //!   `log_key`, `log`, `variant`, `oversubscription`, `correlation`,
 //!   `heterogeneity`, `heuristic`, `n` (days), then for `percent_of_bound`
@@ -28,9 +28,9 @@ use polars::prelude::*;
 
 use super::config::Variant;
 use super::runner::CellResult;
-use super::stats;
-use crate::metrics::RunSummary;
-use crate::metrics::tables::{summary_frame, timing_frame};
+use crate::env::parallel::summary::RunSummary;
+use crate::env::parallel::tables::{summary_frame, timing_frame};
+use crate::metrics::aggregate::mean_ci;
 
 /// Mean, sample standard deviation and 95 % CI half-width of one metric.
 #[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
@@ -164,47 +164,21 @@ pub fn tables(cells: &[CellResult]) -> PolarsResult<Tables> {
         f64s("heuristic_seconds_mean", |s| s.heuristic_seconds_mean),
         f64s("heuristic_seconds_max", |s| s.heuristic_seconds_max),
     ])?;
-    let mut aggs: Vec<Expr> = vec![len().cast(DataType::UInt64).alias("n")];
-    for m in METRICS.iter().chain(["heuristic_seconds_mean"].iter()) {
-        aggs.push(col(*m).mean().alias(format!("{m}_mean")));
-        aggs.push(col(*m).std(1).alias(format!("{m}_sd")));
-    }
-    aggs.push(col("mapping_events").mean().alias("mapping_events_mean"));
-    aggs.push(
+    let extra = vec![
+        col("mapping_events").mean().alias("mapping_events_mean"),
         col("heuristic_seconds_max")
             .mean()
             .alias("heuristic_seconds_max_mean"),
-    );
-    aggs.push(
         col("heuristic_seconds_max")
             .max()
             .alias("heuristic_seconds_max_max"),
-    );
-    let keys: Vec<Expr> = KEYS.iter().map(|k| col(*k)).collect();
-    let mut grouped = work.lazy().group_by_stable(keys).agg(aggs).collect()?;
-
-    // CI half-widths from n and sd; NaN standard deviations become null.
-    let n: Vec<u64> = grouped
-        .column("n")?
-        .u64()?
+    ];
+    let stat_metrics: Vec<&str> = METRICS
         .iter()
-        .map(|x| x.unwrap_or(0))
+        .copied()
+        .chain(["heuristic_seconds_mean"])
         .collect();
-    for m in METRICS.iter().chain(["heuristic_seconds_mean"].iter()) {
-        let sd: Vec<Option<f64>> = grouped
-            .column(&format!("{m}_sd"))?
-            .f64()?
-            .iter()
-            .map(|x| x.filter(|v| v.is_finite()))
-            .collect();
-        let ci: Vec<Option<f64>> = sd
-            .iter()
-            .zip(&n)
-            .map(|(s, &k)| s.and_then(|s| stats::ci95_half_width(s, k)))
-            .collect();
-        grouped.with_column(Column::new(format!("{m}_sd").into(), sd))?;
-        grouped.with_column(Column::new(format!("{m}_ci95").into(), ci))?;
-    }
+    let grouped = mean_ci(work, &KEYS, &stat_metrics, extra)?;
 
     let mut agg_cols: Vec<String> = KEYS.iter().map(|s| s.to_string()).collect();
     agg_cols.push("n".into());

@@ -26,7 +26,8 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use crate::env::parallel::{self, UnknownHeuristic};
+use crate::env::parallel;
+use crate::env::{EnvKind, UnknownName};
 use crate::workload::{Correlation, Heterogeneity, Oversubscription, ScenarioParams};
 
 /// Default number of days per log (SPEC §3.A).
@@ -36,16 +37,6 @@ pub const DEFAULT_SEED: u64 = 1;
 
 /// Names of the built-in presets, in display order.
 pub const PRESETS: &[&str] = &["khemka2015-parallel", "smoke"];
-
-/// The scheduling environment of an experiment.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Environment {
-    /// Environment A: heterogeneous parallel clusters, value-based
-    /// (Khemka et al. 2015, "soft and hard deadlines"; SPEC §3.A).
-    #[default]
-    Parallel,
-}
 
 /// One axis of the environment A variants (SPEC §3.A).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
@@ -210,7 +201,7 @@ pub struct ExperimentConfig {
     pub name: String,
     /// Scheduling environment.
     #[serde(default)]
-    pub environment: Environment,
+    pub environment: EnvKind,
     /// Logs: short names or paths.
     pub logs: Vec<String>,
     /// Heuristic names (or `all`).
@@ -276,7 +267,7 @@ pub enum ConfigError {
         /// The file.
         path: PathBuf,
         /// The registry error, listing the valid names.
-        source: UnknownHeuristic,
+        source: UnknownName,
     },
     /// No preset of that name.
     #[error("unknown preset `{0}`; presets: {presets}", presets = PRESETS.join(", "))]
@@ -324,11 +315,12 @@ impl ExperimentConfig {
         match name {
             "khemka2015-parallel" => Ok(ExperimentConfig {
                 name: name.to_string(),
-                environment: Environment::Parallel,
+                environment: EnvKind::Parallel,
                 logs: vec!["curie".to_string()],
                 heuristics: parallel::HEURISTICS
-                    .iter()
-                    .map(|h| h.name.to_string())
+                    .names()
+                    .into_iter()
+                    .map(String::from)
                     .collect(),
                 days: Some(DEFAULT_DAYS),
                 dates: None,
@@ -339,7 +331,7 @@ impl ExperimentConfig {
             }),
             "smoke" => Ok(ExperimentConfig {
                 name: name.to_string(),
-                environment: Environment::Parallel,
+                environment: EnvKind::Parallel,
                 logs: vec!["curie".to_string()],
                 heuristics: vec!["easy".to_string(), "maxvpr-ph".to_string()],
                 days: Some(2),
@@ -398,14 +390,21 @@ impl ExperimentConfig {
                 "at least one heuristic is needed".into(),
             ));
         }
-        for h in &self.heuristics {
-            if !h.eq_ignore_ascii_case("all") {
-                parallel::heuristic(h.trim()).map_err(|source| ConfigError::Heuristic {
-                    path: origin.to_path_buf(),
-                    source,
-                })?;
-            }
+        if self.environment != EnvKind::Parallel {
+            return Err(invalid(
+                "environment",
+                format!(
+                    "experiment grids of `{}` are not supported yet (only `parallel`); use `swftool replay --env {0}` or `swftool compare --env {0}`",
+                    self.environment
+                ),
+            ));
         }
+        parallel::HEURISTICS
+            .resolve(&self.heuristics, |_| true)
+            .map_err(|source| ConfigError::Heuristic {
+                path: origin.to_path_buf(),
+                source,
+            })?;
         if self.days.is_some() && self.dates.is_some() {
             return Err(invalid(
                 "days",
@@ -441,23 +440,8 @@ impl ExperimentConfig {
     ///
     /// # Errors
     /// An unknown name (already excluded by [`ExperimentConfig::validate`]).
-    pub fn heuristic_infos(
-        &self,
-    ) -> Result<Vec<&'static parallel::HeuristicInfo>, UnknownHeuristic> {
-        let mut out: Vec<&'static parallel::HeuristicInfo> = Vec::new();
-        for n in &self.heuristics {
-            let add: Vec<&'static parallel::HeuristicInfo> = if n.eq_ignore_ascii_case("all") {
-                parallel::HEURISTICS.iter().collect()
-            } else {
-                vec![parallel::heuristic(n.trim())?]
-            };
-            for h in add {
-                if !out.iter().any(|x| x.name == h.name) {
-                    out.push(h);
-                }
-            }
-        }
-        Ok(out)
+    pub fn heuristic_infos(&self) -> Result<Vec<&'static parallel::HeuristicInfo>, UnknownName> {
+        parallel::HEURISTICS.resolve(&self.heuristics, |_| true)
     }
 
     /// The distinct variants of the grid: each axis of `axes` expanded to

@@ -26,7 +26,7 @@ use super::ExperimentError;
 use super::aggregate::AggRow;
 use super::config::{Axis, Variant};
 use super::runner::{CellResult, Layout};
-use super::stats;
+use crate::metrics::stats;
 use crate::report::{
     self, Bar, BarChart, BarSeries, Figure, GanttBar, GanttChart, LineChart, LineSeries,
 };

@@ -153,3 +153,66 @@ impl Manifest {
         }
     }
 }
+
+/// The `manifest.json` of a replay: what produced the directory (version,
+/// commit, command, environment), the logs and heuristics, and the
+/// environment's setup with every seed ([`crate::env::Environment::details`]).
+#[derive(Debug, Clone, Serialize)]
+pub struct RunManifest<D: Serialize> {
+    /// `CARGO_PKG_VERSION` of the swftool that wrote it.
+    pub swftool_version: String,
+    /// Git commit of the source tree, when known.
+    pub git_commit: Option<String>,
+    /// Whether that tree had uncommitted changes, when known.
+    pub git_dirty: Option<bool>,
+    /// The subcommand.
+    pub command: String,
+    /// The environment.
+    pub environment: crate::env::EnvKind,
+    /// Each log, as resolved on the machine that wrote this.
+    pub logs: Vec<String>,
+    /// The heuristics, in the order run.
+    pub heuristics: Vec<&'static str>,
+    /// The environment's setup.
+    pub details: D,
+    /// When it was written, UTC, RFC 3339.
+    pub when: String,
+}
+
+impl<D: Serialize> RunManifest<D> {
+    /// A manifest stamped now.
+    pub fn new(
+        command: &str,
+        environment: crate::env::EnvKind,
+        logs: Vec<String>,
+        heuristics: Vec<&'static str>,
+        details: D,
+    ) -> RunManifest<D> {
+        let (git_commit, git_dirty) = git_state();
+        RunManifest {
+            swftool_version: env!("CARGO_PKG_VERSION").to_string(),
+            git_commit,
+            git_dirty,
+            command: command.to_string(),
+            environment,
+            logs,
+            heuristics,
+            details,
+            when: jiff::Timestamp::now().to_string(),
+        }
+    }
+
+    /// Writes `<dir>/manifest.json` (pretty JSON), through a temporary file.
+    ///
+    /// # Errors
+    /// An unwritable directory.
+    pub fn write(&self, dir: &Path) -> Result<PathBuf, ExperimentError> {
+        let path = dir.join("manifest.json");
+        let text = serde_json::to_string_pretty(self).map_err(|source| ExperimentError::Json {
+            path: path.clone(),
+            source,
+        })? + "\n";
+        super::runner::write_atomically(&path, text.as_bytes())?;
+        Ok(path)
+    }
+}

@@ -19,7 +19,6 @@ pub mod figures;
 pub mod manifest;
 pub mod margo;
 pub mod runner;
-pub mod stats;
 
 pub use aggregate::{AggRow, Stat, Tables};
 pub use config::{Axis, ConfigError, ExperimentConfig, Variant};
@@ -42,7 +41,7 @@ pub enum ExperimentError {
     Swf(#[from] crate::swf::SwfError),
     /// A heuristic name is unknown.
     #[error(transparent)]
-    Heuristic(#[from] crate::env::parallel::UnknownHeuristic),
+    Heuristic(#[from] crate::env::UnknownName),
     /// A scenario could not be generated (degenerate system size).
     #[error("{log} {date}: cannot generate the scenario: {source}")]
     Scenario {

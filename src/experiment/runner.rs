@@ -35,8 +35,8 @@ use serde::{Deserialize, Serialize};
 use super::ExperimentError;
 use super::config::{ExperimentConfig, Variant};
 use crate::catalog;
+use crate::env::parallel::summary::{RunSummary, summarize};
 use crate::env::parallel::{self, RunResult, TaskStatus, simulate};
-use crate::metrics::{RunSummary, summarize};
 use crate::model::rng::derive_seed;
 use crate::sim::invariants::{self, Violation};
 use crate::swf::ReadOptions;
@@ -559,7 +559,7 @@ pub fn run(
                 .par_iter()
                 .try_for_each(|cell| -> Result<(), ExperimentError> {
                     let h = plan.heuristics[cell.heuristic];
-                    let mut heuristic = (h.build)(&scenario);
+                    let mut heuristic = h.build(&scenario);
                     let run = simulate(&scenario, heuristic.as_mut());
                     if !opts.no_check {
                         let v = invariants::check(&scenario, &run);

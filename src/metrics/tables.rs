@@ -1,33 +1,5 @@
-//! Output tables of a replay, as polars DataFrames written to CSV and
-//! Parquet. Data crosses the library as typed structs and becomes a
-//! DataFrame only here.
-//!
-//! `jobs` — one row per simulated task:
-//!
-//! | column | unit | meaning |
-//! |---|---|---|
-//! | log, date, heuristic | – | run identity |
-//! | job_number | – | SWF field 1 |
-//! | counted | bool | arrived in the counted 24 h (false: warm-up) |
-//! | arrival_s | s | submit time on the log's clock |
-//! | cores | cores | cores requested |
-//! | status | – | completed, dropped or unfinished |
-//! | cluster | – | cluster index (null if never placed) |
-//! | nodes | nodes | nodes held |
-//! | node_list | – | node indices within the cluster, e.g. `0-15,32` |
-//! | start_s, completion_s | s | start and completion (null if none) |
-//! | wait_s | s | start − arrival |
-//! | etc_s | s | ETC on the cluster it ran on |
-//! | start_value | value units | value if completed by the soft deadline |
-//! | soft_deadline_s, hard_deadline_s | s | value function breakpoints |
-//! | value_earned | value units | value at completion (0 if not completed) |
-//! | dropped_at_s | s | when dropped (null otherwise) |
-//!
-//! `summary` — one row per run: the fields of [`super::RunSummary`] except
-//! the timing ones; `timing` — per run: mapping events and the mean, max and
-//! total heuristic seconds per mapping event. `summary` and `jobs` are
-//! byte-identical for the same seed on any thread count; `timing` is wall
-//! clock and is not.
+//! Writing output tables: every table swftool writes goes through
+//! [`write_both`], as CSV (with a header) and Parquet side by side.
 
 use std::fs::File;
 use std::path::Path;
@@ -37,204 +9,48 @@ use polars_io::SerWriter;
 use polars_io::csv::write::CsvWriter;
 use polars_io::parquet::write::ParquetWriter;
 
-use super::RunSummary;
-use crate::env::parallel::{RunResult, TaskStatus};
-use crate::model::ValueFunction;
-use crate::workload::Scenario;
-
-/// One replayed run, for the tables.
-pub struct RunRecord<'a> {
-    /// The scenario.
-    pub scenario: &'a Scenario,
-    /// What the run produced.
-    pub run: &'a RunResult,
-    /// Its summary.
-    pub summary: &'a RunSummary,
-}
-
-fn col<T>(name: &str, v: Vec<T>) -> Column
-where
-    Series: NamedFrom<Vec<T>, [T]>,
-{
-    Column::new(name.into(), v)
-}
-
-/// The `jobs` table of several runs.
-///
-/// # Errors
-/// A polars error if the columns cannot be assembled (a bug).
-pub fn jobs_frame(runs: &[RunRecord<'_>]) -> PolarsResult<DataFrame> {
-    let n: usize = runs.iter().map(|r| r.scenario.tasks.len()).sum();
-    let mut log = Vec::with_capacity(n);
-    let mut date = Vec::with_capacity(n);
-    let mut heuristic = Vec::with_capacity(n);
-    let mut job = Vec::with_capacity(n);
-    let mut counted = Vec::with_capacity(n);
-    let mut arrival = Vec::with_capacity(n);
-    let mut cores = Vec::with_capacity(n);
-    let mut status = Vec::with_capacity(n);
-    let mut cluster: Vec<Option<u32>> = Vec::with_capacity(n);
-    let mut nodes = Vec::with_capacity(n);
-    let mut node_list = Vec::with_capacity(n);
-    let mut start: Vec<Option<f64>> = Vec::with_capacity(n);
-    let mut completion: Vec<Option<f64>> = Vec::with_capacity(n);
-    let mut wait: Vec<Option<f64>> = Vec::with_capacity(n);
-    let mut etc: Vec<Option<f64>> = Vec::with_capacity(n);
-    let mut start_value = Vec::with_capacity(n);
-    let mut soft: Vec<Option<f64>> = Vec::with_capacity(n);
-    let mut hard: Vec<Option<f64>> = Vec::with_capacity(n);
-    let mut earned = Vec::with_capacity(n);
-    let mut dropped_at: Vec<Option<f64>> = Vec::with_capacity(n);
-    for r in runs {
-        for (t, o) in r.scenario.tasks.iter().zip(&r.run.outcomes) {
-            log.push(r.summary.log.clone());
-            date.push(r.summary.date.clone());
-            heuristic.push(r.summary.heuristic.clone());
-            job.push(t.job_number);
-            counted.push(t.counted);
-            arrival.push(t.arrival);
-            cores.push(t.cores);
-            status.push(match o.status {
-                TaskStatus::Completed => "completed",
-                TaskStatus::Dropped => "dropped",
-                TaskStatus::Unfinished => "unfinished",
-            });
-            cluster.push(o.cluster.map(|c| c as u32));
-            nodes.push(o.nodes.len());
-            node_list.push(o.nodes.to_string());
-            start.push(o.start);
-            completion.push(o.completion);
-            wait.push(o.start.map(|s| s - t.arrival));
-            etc.push(o.cluster.map(|c| t.etc[c]));
-            start_value.push(t.value.start_value());
-            let (s, h) = match t.value {
-                ValueFunction::Linear {
-                    soft_deadline,
-                    hard_deadline,
-                    ..
-                } => (Some(soft_deadline), Some(hard_deadline)),
-                ValueFunction::Step { deadline, .. } => (None, Some(deadline)),
-            };
-            soft.push(s);
-            hard.push(h);
-            earned.push(o.value);
-            dropped_at.push(o.dropped_at);
-        }
-    }
-    DataFrame::new_infer_height(vec![
-        col("log", log),
-        col("date", date),
-        col("heuristic", heuristic),
-        col("job_number", job),
-        col("counted", counted),
-        col("arrival_s", arrival),
-        col("cores", cores),
-        col("status", status),
-        col("cluster", cluster),
-        col("nodes", nodes),
-        col("node_list", node_list),
-        col("start_s", start),
-        col("completion_s", completion),
-        col("wait_s", wait),
-        col("etc_s", etc),
-        col("start_value", start_value),
-        col("soft_deadline_s", soft),
-        col("hard_deadline_s", hard),
-        col("value_earned", earned),
-        col("dropped_at_s", dropped_at),
-    ])
-}
-
-/// The `summary` table (deterministic columns only).
-///
-/// # Errors
-/// A polars error if the columns cannot be assembled (a bug).
-pub fn summary_frame(summaries: &[RunSummary]) -> PolarsResult<DataFrame> {
-    let s = summaries;
-    let strs = |f: fn(&RunSummary) -> &str| s.iter().map(|x| f(x).to_string()).collect::<Vec<_>>();
-    let u64s = |f: fn(&RunSummary) -> u64| s.iter().map(f).collect::<Vec<_>>();
-    let f64s = |f: fn(&RunSummary) -> f64| s.iter().map(f).collect::<Vec<_>>();
-    DataFrame::new_infer_height(vec![
-        col("log", strs(|x| &x.log)),
-        col("date", strs(|x| &x.date)),
-        col("heuristic", strs(|x| &x.heuristic)),
-        col("seed", u64s(|x| x.seed)),
-        col("scenario_seed", u64s(|x| x.scenario_seed)),
-        col("oversubscription", strs(|x| &x.oversubscription)),
-        col("correlation", strs(|x| &x.correlation)),
-        col("heterogeneity", strs(|x| &x.heterogeneity)),
-        col("system", strs(|x| &x.system)),
-        col("system_cores", u64s(|x| x.system_cores)),
-        col("tasks_simulated", u64s(|x| x.tasks_simulated as u64)),
-        col("tasks_counted", u64s(|x| x.tasks_counted as u64)),
-        col("tasks_completed", u64s(|x| x.tasks_completed as u64)),
-        col("tasks_dropped", u64s(|x| x.tasks_dropped as u64)),
-        col("tasks_unfinished", u64s(|x| x.tasks_unfinished as u64)),
-        col("value_earned", f64s(|x| x.value_earned)),
-        col("value_bound", f64s(|x| x.value_bound)),
-        col("percent_of_bound", f64s(|x| x.percent_of_bound)),
-        col("mapping_events", u64s(|x| x.mapping_events as u64)),
-    ])
-}
-
-/// The `timing` table (wall clock; varies between runs).
-///
-/// # Errors
-/// A polars error if the columns cannot be assembled (a bug).
-pub fn timing_frame(summaries: &[RunSummary]) -> PolarsResult<DataFrame> {
-    let s = summaries;
-    DataFrame::new_infer_height(vec![
-        col("log", s.iter().map(|x| x.log.clone()).collect::<Vec<_>>()),
-        col("date", s.iter().map(|x| x.date.clone()).collect::<Vec<_>>()),
-        col(
-            "heuristic",
-            s.iter().map(|x| x.heuristic.clone()).collect::<Vec<_>>(),
-        ),
-        col(
-            "mapping_events",
-            s.iter()
-                .map(|x| x.mapping_events as u64)
-                .collect::<Vec<_>>(),
-        ),
-        col(
-            "heuristic_seconds_mean",
-            s.iter()
-                .map(|x| x.heuristic_seconds_mean)
-                .collect::<Vec<_>>(),
-        ),
-        col(
-            "heuristic_seconds_max",
-            s.iter()
-                .map(|x| x.heuristic_seconds_max)
-                .collect::<Vec<_>>(),
-        ),
-        col(
-            "heuristic_seconds_total",
-            s.iter()
-                .map(|x| x.heuristic_seconds_mean * x.mapping_events as f64)
-                .collect::<Vec<_>>(),
-        ),
-    ])
+/// A table that could not be written.
+#[derive(Debug, thiserror::Error)]
+pub enum TableError {
+    /// The file could not be created.
+    #[error("cannot create {}: {source}", path.display())]
+    Create {
+        /// The file.
+        path: std::path::PathBuf,
+        /// The I/O error.
+        source: std::io::Error,
+    },
+    /// The frame could not be encoded or written.
+    #[error("cannot write {}: {source}", path.display())]
+    Write {
+        /// The file.
+        path: std::path::PathBuf,
+        /// The polars error.
+        source: PolarsError,
+    },
 }
 
 /// Writes `df` as `<dir>/<stem>.csv` and `<dir>/<stem>.parquet`.
 ///
 /// # Errors
-/// I/O or encoding errors, naming the file.
-pub fn write_both(df: &mut DataFrame, dir: &Path, stem: &str) -> anyhow::Result<()> {
-    use anyhow::Context;
+/// [`TableError`] naming the file that could not be created or written.
+pub fn write_both(df: &mut DataFrame, dir: &Path, stem: &str) -> Result<(), TableError> {
     let csv = dir.join(format!("{stem}.csv"));
-    let f = File::create(&csv).with_context(|| format!("cannot create {}", csv.display()))?;
+    let f = File::create(&csv).map_err(|source| TableError::Create {
+        path: csv.clone(),
+        source,
+    })?;
     CsvWriter::new(f)
         .include_header(true)
         .finish(df)
-        .map_err(anyhow::Error::from)
-        .with_context(|| format!("cannot write {}", csv.display()))?;
+        .map_err(|source| TableError::Write { path: csv, source })?;
     let pq = dir.join(format!("{stem}.parquet"));
-    let f = File::create(&pq).with_context(|| format!("cannot create {}", pq.display()))?;
+    let f = File::create(&pq).map_err(|source| TableError::Create {
+        path: pq.clone(),
+        source,
+    })?;
     ParquetWriter::new(f)
         .finish(df)
-        .map_err(anyhow::Error::from)
-        .with_context(|| format!("cannot write {}", pq.display()))?;
-    Ok(())
+        .map(|_| ())
+        .map_err(|source| TableError::Write { path: pq, source })
 }

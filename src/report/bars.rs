@@ -31,7 +31,7 @@ pub struct Bar {
 #[derive(Debug, Clone, PartialEq)]
 pub struct BarSeries {
     /// Series name shown in the legend; its colour is
-    /// [`heuristic_color`]`(name)`.
+    /// [`heuristic_color`]`(name, palette)`.
     pub name: String,
     /// One entry per level of the chart, in the same order; `None` (or a
     /// missing entry at the end) is a missing bar, drawn as "n/a". Entries
@@ -232,7 +232,7 @@ impl Drawable for BarChart {
         let mut whiskers = Vec::new();
         let mut drawn = 0usize;
         for (j, s) in self.series.iter().enumerate() {
-            let colour = heuristic_color(&s.name);
+            let colour = heuristic_color(&s.name, &fig.palette);
             for i in 0..n {
                 let x0 = i as f64 + 0.1 + j as f64 * slot;
                 let (l, r) = (x0 + gap, x0 + slot - gap);
@@ -295,8 +295,10 @@ impl Drawable for BarChart {
             )?;
         }
 
-        let entries: Vec<(&str, RGBColor)> =
-            names.iter().map(|n| (*n, heuristic_color(n))).collect();
+        let entries: Vec<(&str, RGBColor)> = names
+            .iter()
+            .map(|n| (*n, heuristic_color(n, &fig.palette)))
+            .collect();
         style::draw_legend(
             &legend,
             &entries,

@@ -16,7 +16,7 @@ use super::{DrawFail, Drawable, Figure, ReportError};
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct LineSeries {
     /// Series name shown in the legend; its colour is
-    /// [`heuristic_color`]`(name)`.
+    /// [`heuristic_color`]`(name, palette)`.
     pub name: String,
     /// Points `(x, y)` in the units of the chart's axes, joined by straight
     /// segments in the given order (pass [`cumulative`]'s output for a step
@@ -159,7 +159,7 @@ impl Drawable for LineChart {
         let area = chart.plotting_area();
         let width = sizes.px(3.0);
         for s in &self.series {
-            let colour = heuristic_color(&s.name);
+            let colour = heuristic_color(&s.name, &fig.palette);
             for run in runs(&s.points) {
                 if run.len() == 1 {
                     area.draw(&Circle::new(run[0], width + 1, colour.filled()))?;
@@ -177,8 +177,10 @@ impl Drawable for LineChart {
             )?;
         }
 
-        let entries: Vec<(&str, RGBColor)> =
-            names.iter().map(|n| (*n, heuristic_color(n))).collect();
+        let entries: Vec<(&str, RGBColor)> = names
+            .iter()
+            .map(|n| (*n, heuristic_color(n, &fig.palette)))
+            .collect();
         style::draw_legend(&legend, &entries, Swatch::Line, &sizes, sizes.margin as i32)?;
         Ok(())
     }

@@ -31,16 +31,29 @@ pub use gantt::{GANTT_X_LABEL, GANTT_Y_LABEL, GanttBar, GanttChart, gantt_chart}
 pub use lines::{LineChart, LineSeries, cumulative, line_chart};
 pub use style::{PALETTE, heuristic_color};
 
-/// Pixel size of a figure (both the PNG and the SVG canvas).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// Pixel size of a figure (both the PNG and the SVG canvas) and the names
+/// that get the fixed colours.
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Figure {
     /// Width in pixels (at least [`Figure::MIN_WIDTH`]).
     pub width: u32,
     /// Height in pixels (at least [`Figure::MIN_HEIGHT`]).
     pub height: u32,
+    /// Heuristic names in the order of [`PALETTE`] ([`heuristic_color`]);
+    /// the caller passes its environment's registry order, so a heuristic
+    /// has the same colour in every figure.
+    pub palette: Vec<String>,
 }
 
 impl Figure {
+    /// The default size with `names` (in registry order) as the palette.
+    pub fn with_palette<S: ToString>(names: &[S]) -> Figure {
+        Figure {
+            palette: names.iter().map(ToString::to_string).collect(),
+            ..Figure::default()
+        }
+    }
+
     /// Smallest accepted width in pixels.
     pub const MIN_WIDTH: u32 = 400;
     /// Smallest accepted height in pixels.
@@ -56,6 +69,7 @@ impl Default for Figure {
         Self {
             width: 1200,
             height: 700,
+            palette: Vec::new(),
         }
     }
 }

@@ -9,7 +9,6 @@ use plotters::prelude::*;
 use plotters::style::{FontDesc, FontFamily, FontStyle, RGBColor, TextStyle};
 
 use super::{DrawFail, Figure, ReportError};
-use crate::env::parallel::HEURISTICS;
 
 /// The family name the embedded font is registered under (plotters'
 /// `FontFamily::SansSerif` resolves to it).
@@ -35,9 +34,10 @@ pub(crate) fn ensure_font() -> Result<(), ReportError> {
 
 /// Okabe & Ito (2008) colour-blind-safe palette, extended to ten colours.
 ///
-/// The first seven are the heuristics of environment A in
-/// [`HEURISTICS`] order; yellow (hard to see as a line on white) and the two
-/// extras (grey, Paul Tol's wine) serve only unknown names.
+/// The first seven go to the first seven names of a figure's palette
+/// ([`super::Figure::palette`]: environment A's heuristics in registry
+/// order); yellow (hard to see as a line on white) and the two extras
+/// (grey, Paul Tol's wine) serve only other names.
 pub const PALETTE: [RGBColor; 10] = [
     RGBColor(0xE6, 0x9F, 0x00), // orange: easy
     RGBColor(0x56, 0xB4, 0xE9), // sky blue: conservative
@@ -53,18 +53,16 @@ pub const PALETTE: [RGBColor; 10] = [
 
 /// Colour of a heuristic, the same in every figure.
 ///
-/// A name of the environment-A registry
-/// ([`crate::env::parallel::HEURISTICS`], compared ignoring ASCII case) gets
-/// the palette entry at its registry index: easy, conservative, cmq,
-/// maxvalue, maxvpr, maxvalue-ph, maxvpr-ph → orange, sky blue, bluish green,
-/// blue, vermillion, reddish purple, black ([`PALETTE`], Okabe & Ito 2008).
-/// Any other name is hashed (FNV-1a, stable across runs and platforms) into
-/// the whole ten-colour palette, so two unknown names may share a colour.
-pub fn heuristic_color(name: &str) -> RGBColor {
-    if let Some(i) = HEURISTICS
-        .iter()
-        .position(|h| h.name.eq_ignore_ascii_case(name))
-    {
+/// A name found in `palette` (compared ignoring ASCII case; the caller
+/// passes its environment's heuristic names in registry order, e.g. for
+/// environment A easy, conservative, cmq, maxvalue, maxvpr, maxvalue-ph,
+/// maxvpr-ph → orange, sky blue, bluish green, blue, vermillion, reddish
+/// purple, black; [`PALETTE`], Okabe & Ito 2008) gets the palette entry at
+/// its index. Any other name is hashed (FNV-1a, stable across runs and
+/// platforms) into the whole ten-colour palette, so two unknown names may
+/// share a colour.
+pub fn heuristic_color(name: &str, palette: &[String]) -> RGBColor {
+    if let Some(i) = palette.iter().position(|h| h.eq_ignore_ascii_case(name)) {
         return PALETTE[i % PALETTE.len()];
     }
     let mut hash: u64 = 0xcbf2_9ce4_8422_2325;

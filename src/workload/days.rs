@@ -111,60 +111,13 @@ impl Workload {
     }
 }
 
-/// Local midnights covering the log, as (date, start on the log clock).
-fn midnights(
-    first: f64,
-    last: f64,
-    unix_start: Option<i64>,
-    tz: Option<&str>,
-) -> Vec<(String, f64)> {
-    let mut out = Vec::new();
-    let (Some(origin), Some(zone)) = (unix_start, tz.and_then(|n| jiff::tz::TimeZone::get(n).ok()))
-    else {
-        // No absolute clock: days are multiples of 86,400 s of the log's clock,
-        // dated from 1970-01-01 + day number when there is an origin.
-        let origin = unix_start.unwrap_or(0);
-        let mut d = ((first + origin as f64) / DAY_SECONDS).floor() as i64;
-        loop {
-            let start = d as f64 * DAY_SECONDS - origin as f64;
-            if start > last {
-                break;
-            }
-            let date = jiff::Timestamp::from_second(d * 86_400)
-                .map(|t| t.to_zoned(jiff::tz::TimeZone::UTC).date().to_string())
-                .unwrap_or_else(|_| format!("day-{d}"));
-            out.push((date, start));
-            d += 1;
-        }
-        return out;
-    };
-    let Ok(first_ts) = jiff::Timestamp::from_second(origin + first.floor() as i64) else {
-        return out;
-    };
-    let mut date = first_ts.to_zoned(zone.clone()).date();
-    loop {
-        let Ok(z) = date.to_zoned(zone.clone()) else {
-            break;
-        };
-        let start = (z.timestamp().as_second() - origin) as f64;
-        if start > last {
-            break;
-        }
-        out.push((date.to_string(), start));
-        match date.tomorrow() {
-            Ok(d) => date = d,
-            Err(_) => break,
-        }
-    }
-    out
-}
-
 fn candidate_days(jobs: &[SimJob], unix_start: Option<i64>, tz: Option<&str>) -> Vec<DayWindow> {
     let (Some(first), Some(last)) = (jobs.first(), jobs.last()) else {
         return Vec::new();
     };
     let (first, last) = (first.submit_time, last.submit_time);
-    midnights(first, last, unix_start, tz)
+    crate::model::calendar::LogClock::new(unix_start, tz)
+        .midnights(first, last)
         .into_iter()
         .filter(|(_, start)| start - WARMUP_SECONDS >= first && start + DAY_SECONDS <= last)
         .filter_map(|(date, start)| {

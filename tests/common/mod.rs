@@ -99,8 +99,8 @@ pub fn scenario(clusters: &[(u32, u32)], specs: Vec<Spec>) -> Scenario {
 
 /// Runs heuristic `name` on `sc` and asserts every schedule invariant.
 pub fn run(sc: &Scenario, name: &str) -> RunResult {
-    let h = parallel::heuristic(name).expect("known heuristic");
-    let mut heuristic = (h.build)(sc);
+    let h = parallel::HEURISTICS.get(name).expect("known heuristic");
+    let mut heuristic = h.build(sc);
     let r = simulate(sc, heuristic.as_mut());
     let v = invariants::check(sc, &r);
     assert!(v.is_empty(), "{name}: invariant violations: {v:#?}");

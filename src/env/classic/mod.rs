@@ -13,10 +13,17 @@
 pub mod catalina;
 pub mod clean;
 pub mod engine;
+pub mod environment;
+pub mod params;
 pub mod profile;
+pub mod summary;
+pub mod tables;
 
 pub use clean::{CleanAction, CleanPreset, CleanReport, clean};
 pub use engine::{Allocation, ClassicOutcome, ClassicRun, Suspension, simulate};
+pub use params::{ClassicArgs, ClassicArgsError, depth_label, machine_of};
+
+use super::registry::{Entry, Registry};
 
 /// One job as the classic simulator sees it (after cleaning).
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -108,73 +115,49 @@ pub enum Policy {
     },
 }
 
-/// One entry of the classic scheduler registry.
-pub struct SchedulerInfo {
-    /// CLI name.
-    pub name: &'static str,
-    /// One-line description.
-    pub summary: &'static str,
-    /// The policy, with its default reservation depth.
-    pub policy: Policy,
-}
+/// One entry of environment D's registry: a scheduler name and its policy
+/// with its default reservation depth.
+pub type SchedulerInfo = Entry<Policy>;
 
 /// Every classic scheduler.
-pub const SCHEDULERS: &[SchedulerInfo] = &[
-    SchedulerInfo {
-        name: "fcfs",
-        summary: "First come, first served: no backfilling; the first job that does not fit blocks the queue",
-        policy: Policy::Fcfs,
-    },
-    SchedulerInfo {
-        name: "easy",
-        summary: "EASY backfilling (reservation depth 1; Lifka 1995): only the first waiting job is protected",
-        policy: Policy::Backfill { depth: 1 },
-    },
-    SchedulerInfo {
-        name: "conservative",
-        summary: "Conservative backfilling (depth all; Mu'alem & Feitelson 2001): every waiting job holds a reservation",
-        policy: Policy::Backfill { depth: usize::MAX },
-    },
-    SchedulerInfo {
-        name: "catalina",
-        summary: "Catalina (SDSC): ten-factor priority (DataStar weights) recomputed each pass, conservative backfill in priority order, no preemption",
-        policy: Policy::Catalina {
-            weights: catalina::CatalinaWeights::DATASTAR,
-            preemption: None,
+pub const SCHEDULERS: Registry<Policy> = Registry {
+    env: "classic",
+    entries: &[
+        SchedulerInfo {
+            name: "fcfs",
+            summary: "First come, first served: no backfilling; the first job that does not fit blocks the queue",
+            policy: Policy::Fcfs,
         },
-    },
-    SchedulerInfo {
-        name: "catalina-preempt",
-        summary: "Catalina with suspension preemption: jobs above --preempting-above units (64) preempt with doubled priority those of at most --preemptible-up-to (64), none with < 1,800 s left",
-        policy: Policy::Catalina {
-            weights: catalina::CatalinaWeights::DATASTAR,
-            preemption: Some(catalina::Preemption::MARGO2008),
+        SchedulerInfo {
+            name: "easy",
+            summary: "EASY backfilling (reservation depth 1; Lifka 1995): only the first waiting job is protected",
+            policy: Policy::Backfill { depth: 1 },
         },
-    },
-    SchedulerInfo {
-        name: "backfill",
-        summary: "Backfilling with --reservation-depth K (0 = greedy, no reservation; default 0)",
-        policy: Policy::Backfill { depth: 0 },
-    },
-];
-
-/// Looks a classic scheduler up by CLI name.
-///
-/// # Errors
-/// [`UnknownScheduler`] listing the valid names.
-pub fn scheduler(name: &str) -> Result<&'static SchedulerInfo, UnknownScheduler> {
-    SCHEDULERS
-        .iter()
-        .find(|s| s.name.eq_ignore_ascii_case(name))
-        .ok_or_else(|| UnknownScheduler {
-            name: name.to_string(),
-        })
-}
-
-/// A scheduler name that is not in the classic registry.
-#[derive(Debug, Clone, thiserror::Error)]
-#[error("unknown classic scheduler `{name}`; valid names with --env classic: {}", SCHEDULERS.iter().map(|s| s.name).collect::<Vec<_>>().join(", "))]
-pub struct UnknownScheduler {
-    /// The name given.
-    pub name: String,
-}
+        SchedulerInfo {
+            name: "conservative",
+            summary: "Conservative backfilling (depth all; Mu'alem & Feitelson 2001): every waiting job holds a reservation",
+            policy: Policy::Backfill { depth: usize::MAX },
+        },
+        SchedulerInfo {
+            name: "catalina",
+            summary: "Catalina (SDSC): ten-factor priority (DataStar weights) recomputed each pass, conservative backfill in priority order, no preemption",
+            policy: Policy::Catalina {
+                weights: catalina::CatalinaWeights::DATASTAR,
+                preemption: None,
+            },
+        },
+        SchedulerInfo {
+            name: "catalina-preempt",
+            summary: "Catalina with suspension preemption: jobs above --preempting-above units (64) preempt with doubled priority those of at most --preemptible-up-to (64), none with < 1,800 s left",
+            policy: Policy::Catalina {
+                weights: catalina::CatalinaWeights::DATASTAR,
+                preemption: Some(catalina::Preemption::MARGO2008),
+            },
+        },
+        SchedulerInfo {
+            name: "backfill",
+            summary: "Backfilling with --reservation-depth K (0 = greedy, no reservation; default 0)",
+            policy: Policy::Backfill { depth: 0 },
+        },
+    ],
+};

@@ -14,10 +14,15 @@
 pub mod cmq;
 pub mod easy;
 pub mod engine;
+pub mod environment;
 pub mod max_value;
+pub mod params;
+pub mod summary;
+pub mod tables;
 
 pub use engine::{MappingEvent, RunResult, TaskOutcome, TaskStatus, simulate};
 
+use super::registry::{Entry, Registry};
 use crate::workload::Scenario;
 
 /// A mapping heuristic of environment A.
@@ -27,92 +32,77 @@ pub trait Heuristic: Send {
     fn map(&mut self, event: &mut MappingEvent<'_>);
 }
 
-/// One entry of the heuristic registry.
-pub struct HeuristicInfo {
-    /// CLI name.
-    pub name: &'static str,
-    /// One-line description.
-    pub summary: &'static str,
-    /// Builds a fresh instance for one scenario.
-    pub build: fn(&Scenario) -> Box<dyn Heuristic>,
+/// Builds a fresh heuristic object for one scenario.
+pub type Build = fn(&Scenario) -> Box<dyn Heuristic>;
+
+/// One entry of environment A's registry.
+pub type HeuristicInfo = Entry<Build>;
+
+impl Entry<Build> {
+    /// A fresh instance of this heuristic for `scenario`.
+    pub fn build(&self, scenario: &Scenario) -> Box<dyn Heuristic> {
+        (self.policy)(scenario)
+    }
 }
 
 /// Every heuristic of environment A, in the order of the paper's figures.
-pub const HEURISTICS: &[HeuristicInfo] = &[
-    HeuristicInfo {
-        name: "easy",
-        summary: "EASY backfilling: arrival order, one reservation, backfill only what starts now without delaying it",
-        build: |_| Box::new(easy::Backfilling::easy()),
-    },
-    HeuristicInfo {
-        name: "conservative",
-        summary: "Conservative backfilling: arrival order, every task that cannot start now gets a reservation",
-        build: |_| Box::new(easy::Backfilling::conservative()),
-    },
-    HeuristicInfo {
-        name: "cmq",
-        summary: "Conservative Multiple Queues: small/medium/large queues by resource use, round robin 1 large, 4 medium, 8 small",
-        build: |s| Box::new(cmq::MultipleQueues::new(s)),
-    },
-    HeuristicInfo {
-        name: "maxvalue",
-        summary: "Maximum Value: Min-Min on value at completion; slots in the future are reservations",
-        build: |_| {
-            Box::new(max_value::MinMin::new(
-                max_value::Objective::Value,
-                max_value::Mode::Reserve,
-            ))
+pub const HEURISTICS: Registry<Build> = Registry {
+    env: "parallel",
+    entries: &[
+        HeuristicInfo {
+            name: "easy",
+            summary: "EASY backfilling: arrival order, one reservation, backfill only what starts now without delaying it",
+            policy: |_| Box::new(easy::Backfilling::easy()),
         },
-    },
-    HeuristicInfo {
-        name: "maxvpr",
-        summary: "Maximum Value-per-Resource: Min-Min on value / (ETC x charged cores); future slots are reservations",
-        build: |_| {
-            Box::new(max_value::MinMin::new(
-                max_value::Objective::ValuePerResource,
-                max_value::Mode::Reserve,
-            ))
+        HeuristicInfo {
+            name: "conservative",
+            summary: "Conservative backfilling: arrival order, every task that cannot start now gets a reservation",
+            policy: |_| Box::new(easy::Backfilling::conservative()),
         },
-    },
-    HeuristicInfo {
-        name: "maxvalue-ph",
-        summary: "Maximum Value with place-holders: future slots only block this mapping event, tasks are decided again later",
-        build: |_| {
-            Box::new(max_value::MinMin::new(
-                max_value::Objective::Value,
-                max_value::Mode::PlaceHolder,
-            ))
+        HeuristicInfo {
+            name: "cmq",
+            summary: "Conservative Multiple Queues: small/medium/large queues by resource use, round robin 1 large, 4 medium, 8 small",
+            policy: |s| Box::new(cmq::MultipleQueues::new(s)),
         },
-    },
-    HeuristicInfo {
-        name: "maxvpr-ph",
-        summary: "Maximum Value-per-Resource with place-holders (the paper's best heuristic)",
-        build: |_| {
-            Box::new(max_value::MinMin::new(
-                max_value::Objective::ValuePerResource,
-                max_value::Mode::PlaceHolder,
-            ))
+        HeuristicInfo {
+            name: "maxvalue",
+            summary: "Maximum Value: Min-Min on value at completion; slots in the future are reservations",
+            policy: |_| {
+                Box::new(max_value::MinMin::new(
+                    max_value::Objective::Value,
+                    max_value::Mode::Reserve,
+                ))
+            },
         },
-    },
-];
-
-/// Looks a heuristic up by CLI name.
-///
-/// # Errors
-/// [`UnknownHeuristic`] listing the valid names.
-pub fn heuristic(name: &str) -> Result<&'static HeuristicInfo, UnknownHeuristic> {
-    HEURISTICS
-        .iter()
-        .find(|h| h.name.eq_ignore_ascii_case(name))
-        .ok_or_else(|| UnknownHeuristic {
-            name: name.to_string(),
-        })
-}
-
-/// A heuristic name that is not in the registry.
-#[derive(Debug, Clone, thiserror::Error)]
-#[error("unknown heuristic `{name}`; valid names: {}", HEURISTICS.iter().map(|h| h.name).collect::<Vec<_>>().join(", "))]
-pub struct UnknownHeuristic {
-    /// The name given.
-    pub name: String,
-}
+        HeuristicInfo {
+            name: "maxvpr",
+            summary: "Maximum Value-per-Resource: Min-Min on value / (ETC x charged cores); future slots are reservations",
+            policy: |_| {
+                Box::new(max_value::MinMin::new(
+                    max_value::Objective::ValuePerResource,
+                    max_value::Mode::Reserve,
+                ))
+            },
+        },
+        HeuristicInfo {
+            name: "maxvalue-ph",
+            summary: "Maximum Value with place-holders: future slots only block this mapping event, tasks are decided again later",
+            policy: |_| {
+                Box::new(max_value::MinMin::new(
+                    max_value::Objective::Value,
+                    max_value::Mode::PlaceHolder,
+                ))
+            },
+        },
+        HeuristicInfo {
+            name: "maxvpr-ph",
+            summary: "Maximum Value-per-Resource with place-holders (the paper's best heuristic)",
+            policy: |_| {
+                Box::new(max_value::MinMin::new(
+                    max_value::Objective::ValuePerResource,
+                    max_value::Mode::PlaceHolder,
+                ))
+            },
+        },
+    ],
+};

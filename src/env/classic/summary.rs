@@ -1,5 +1,5 @@
 //! Per-run summary of a classic replay (environment D), from the formulas
-//! of [`super::formulas`]. A job's priority is its Catalina priority when it
+//! of [`crate::metrics::formulas`]. A job's priority is its Catalina priority when it
 //! started; every job has priority 1 outside Catalina, so the
 //! priority-weighted averages equal the unweighted ones there.
 //!
@@ -8,8 +8,8 @@
 //! (= end − submit − run), so response = wait + run and the expansion
 //! factor (wait + run) / run still hold.
 
-use super::formulas as f;
-use crate::env::classic::{ClassicJob, ClassicRun, Machine};
+use super::{ClassicJob, ClassicRun, Machine};
+use crate::metrics::formulas as f;
 
 /// Metrics of one classic replay.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
@@ -142,8 +142,8 @@ pub fn summarize(
         clean: label.clean,
         capacity: machine.capacity,
         unit: match machine.unit {
-            crate::env::classic::Unit::Processors => "processors".into(),
-            crate::env::classic::Unit::Nodes { .. } => "nodes".into(),
+            super::Unit::Processors => "processors".into(),
+            super::Unit::Nodes { .. } => "nodes".into(),
         },
         jobs: jobs.len(),
         passes: run.passes,

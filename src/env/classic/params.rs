@@ -1,0 +1,309 @@
+//! The command-line parameters of environment D, as one clap argument
+//! group shown under its own heading in `--help`, and what they resolve to:
+//! the machine, the cleaning options and the policies of the schedulers
+//! named. Every flag is optional so that a flag given with another
+//! environment can be named and refused ([`ClassicArgs::given`]).
+
+use super::catalina::Preemption;
+use super::clean::{CleanOptions, CleanPreset};
+use super::{Machine, Policy, SCHEDULERS, Unit};
+use crate::env::registry::UnknownName;
+use crate::swf::SwfLog;
+
+/// Parses `--reservation-depth`: a number or `all`.
+///
+/// # Errors
+/// Anything else, as a message for clap.
+pub fn parse_depth(s: &str) -> Result<usize, String> {
+    if s.eq_ignore_ascii_case("all") {
+        Ok(usize::MAX)
+    } else {
+        s.parse::<usize>()
+            .map_err(|_| format!("reservation depth must be a number or `all`, not `{s}`"))
+    }
+}
+
+/// Flags of environment D (`--env classic`).
+#[derive(Debug, Clone, Default, clap::Args, serde::Serialize)]
+#[command(next_help_heading = "Environment D: --env classic (the log's own machine)")]
+pub struct ClassicArgs {
+    /// Reservation depth of `backfill`, a number or `all` (0 = greedy, 1 = EASY, all = Conservative) [default: 0].
+    #[arg(long, value_parser = parse_depth)]
+    pub reservation_depth: Option<usize>,
+    /// Plan with the true run times instead of the user estimates (SWF field 9).
+    #[arg(long)]
+    pub exact_estimates: bool,
+    /// Allocate whole nodes (MaxNodes) instead of processors (MaxProcs).
+    #[arg(long)]
+    pub whole_nodes: bool,
+    /// With --whole-nodes: processors per node [default: round(MaxProcs / MaxNodes)].
+    #[arg(long)]
+    pub procs_per_node: Option<u32>,
+    /// Cleaning rules: swftool, pyss, batsim or rlscheduler (docs/classic.md) [default: swftool].
+    #[arg(long, value_enum)]
+    pub clean: Option<CleanPreset>,
+    /// Cut runs that exceed their estimate at the estimate.
+    #[arg(long)]
+    pub kill_at_estimate: bool,
+    /// catalina-preempt: jobs with more units than this are marked preempting [default: 64].
+    #[arg(long)]
+    pub preempting_above: Option<u32>,
+    /// catalina-preempt: jobs with at most this many units are marked preemptible [default: 64].
+    #[arg(long)]
+    pub preemptible_up_to: Option<u32>,
+    /// catalina-preempt: PREEMPT_MIN_RUNTIME, s; a job predicted to have less left is not preempted [default: 1800].
+    #[arg(long)]
+    pub preempt_min_runtime: Option<f64>,
+    /// catalina-preempt: factor on the priority of preempting jobs [default: 2].
+    #[arg(long)]
+    pub preemptor_priority_factor: Option<f64>,
+    /// Tau of the bounded slowdown, s [default: 10].
+    #[arg(long)]
+    pub tau: Option<f64>,
+}
+
+/// A classic flag that does not fit the rest of the command line.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum ClassicArgsError {
+    /// An unknown scheduler name.
+    #[error(transparent)]
+    Unknown(#[from] UnknownName),
+    /// `--reservation-depth` with a scheduler whose depth is fixed.
+    #[error(
+        "--reservation-depth sets the depth of `backfill` only; `{0}` has a fixed depth (use -H backfill --reservation-depth K)"
+    )]
+    DepthOfFixedScheduler(&'static str),
+    /// A preemption flag without `catalina-preempt`.
+    #[error("{0} applies to catalina-preempt only, which is not among the heuristics")]
+    PreemptionFlagUnused(&'static str),
+    /// `--procs-per-node` without `--whole-nodes`.
+    #[error("--procs-per-node applies with --whole-nodes only")]
+    ProcsPerNodeWithoutWholeNodes,
+    /// A value out of range.
+    #[error("{flag} must be {want}, not {got}")]
+    OutOfRange {
+        /// The flag.
+        flag: &'static str,
+        /// What it must be.
+        want: &'static str,
+        /// The value given.
+        got: f64,
+    },
+    /// `--whole-nodes` on a log whose header has no MaxNodes.
+    #[error("{log}: --whole-nodes needs MaxNodes in the header")]
+    NoMaxNodes {
+        /// The log's file name.
+        log: String,
+    },
+}
+
+impl ClassicArgs {
+    /// The flags given on the command line, as `--name`.
+    pub fn given(&self) -> Vec<&'static str> {
+        let mut out = Vec::new();
+        let mut add = |set: bool, name: &'static str| {
+            if set {
+                out.push(name);
+            }
+        };
+        add(self.reservation_depth.is_some(), "--reservation-depth");
+        add(self.exact_estimates, "--exact-estimates");
+        add(self.whole_nodes, "--whole-nodes");
+        add(self.procs_per_node.is_some(), "--procs-per-node");
+        add(self.clean.is_some(), "--clean");
+        add(self.kill_at_estimate, "--kill-at-estimate");
+        add(self.tau.is_some(), "--tau");
+        out.extend(self.preemption_flags());
+        out
+    }
+
+    fn preemption_flags(&self) -> Vec<&'static str> {
+        [
+            (self.preempting_above.is_some(), "--preempting-above"),
+            (self.preemptible_up_to.is_some(), "--preemptible-up-to"),
+            (self.preempt_min_runtime.is_some(), "--preempt-min-runtime"),
+            (
+                self.preemptor_priority_factor.is_some(),
+                "--preemptor-priority-factor",
+            ),
+        ]
+        .into_iter()
+        .filter_map(|(set, f)| set.then_some(f))
+        .collect()
+    }
+
+    /// Tau of the bounded slowdown, s (default 10).
+    pub fn tau(&self) -> f64 {
+        self.tau.unwrap_or(crate::metrics::formulas::DEFAULT_TAU)
+    }
+
+    /// The cleaning preset (default `swftool`).
+    pub fn clean_preset(&self) -> CleanPreset {
+        self.clean.unwrap_or(CleanPreset::Swftool)
+    }
+
+    /// The cleaning options.
+    pub fn clean_options(&self) -> CleanOptions {
+        CleanOptions {
+            preset: self.clean_preset(),
+            exact_estimates: self.exact_estimates,
+            kill_at_estimate: self.kill_at_estimate,
+        }
+    }
+
+    /// `user` or `exact`: what the scheduler plans with.
+    pub fn estimates(&self) -> &'static str {
+        if self.exact_estimates {
+            "exact"
+        } else {
+            "user"
+        }
+    }
+
+    /// The preemption rule of `catalina-preempt` these flags give.
+    ///
+    /// # Errors
+    /// A negative or non-finite PREEMPT_MIN_RUNTIME, or a priority factor
+    /// that is not a positive finite number.
+    pub fn preemption(&self) -> Result<Preemption, ClassicArgsError> {
+        let d = Preemption::MARGO2008;
+        let min_runtime = self.preempt_min_runtime.unwrap_or(d.min_runtime);
+        if !(min_runtime.is_finite() && min_runtime >= 0.0) {
+            return Err(ClassicArgsError::OutOfRange {
+                flag: "--preempt-min-runtime",
+                want: "a number of seconds >= 0",
+                got: min_runtime,
+            });
+        }
+        let factor = self
+            .preemptor_priority_factor
+            .unwrap_or(d.preemptor_priority_factor);
+        if !(factor.is_finite() && factor > 0.0) {
+            return Err(ClassicArgsError::OutOfRange {
+                flag: "--preemptor-priority-factor",
+                want: "a positive number",
+                got: factor,
+            });
+        }
+        Ok(Preemption {
+            preempting_above: self.preempting_above.unwrap_or(d.preempting_above),
+            preemptible_up_to: self.preemptible_up_to.unwrap_or(d.preemptible_up_to),
+            min_runtime,
+            preemptor_priority_factor: factor,
+        })
+    }
+
+    /// The schedulers named in `names` (`all` = every one but `backfill`)
+    /// with their policies: `--reservation-depth` sets the depth of
+    /// `backfill`, the preemption flags the rule of `catalina-preempt`.
+    ///
+    /// # Errors
+    /// An unknown name; `--reservation-depth` with a scheduler of fixed
+    /// depth; a preemption flag without `catalina-preempt`; `--procs-per-node`
+    /// without `--whole-nodes`; an out-of-range value.
+    pub fn policies(
+        &self,
+        names: &[String],
+    ) -> Result<Vec<(&'static str, Policy)>, ClassicArgsError> {
+        if self.procs_per_node.is_some() && !self.whole_nodes {
+            return Err(ClassicArgsError::ProcsPerNodeWithoutWholeNodes);
+        }
+        if let Some(tau) = self.tau
+            && !(tau.is_finite() && tau > 0.0)
+        {
+            return Err(ClassicArgsError::OutOfRange {
+                flag: "--tau",
+                want: "a positive number of seconds",
+                got: tau,
+            });
+        }
+        let rule = self.preemption()?;
+        let entries = SCHEDULERS.resolve(names, |e| e.name != "backfill")?;
+        let mut out = Vec::with_capacity(entries.len());
+        for e in &entries {
+            let policy = match (e.policy, self.reservation_depth) {
+                (Policy::Backfill { .. }, Some(depth)) if e.name == "backfill" => {
+                    Policy::Backfill { depth }
+                }
+                (_, Some(_)) => return Err(ClassicArgsError::DepthOfFixedScheduler(e.name)),
+                (
+                    Policy::Catalina {
+                        weights,
+                        preemption: Some(_),
+                    },
+                    None,
+                ) => Policy::Catalina {
+                    weights,
+                    preemption: Some(rule),
+                },
+                (p, None) => p,
+            };
+            out.push((e.name, policy));
+        }
+        let preempting = out.iter().any(|(_, p)| {
+            matches!(
+                p,
+                Policy::Catalina {
+                    preemption: Some(_),
+                    ..
+                }
+            )
+        });
+        if let (false, Some(flag)) = (preempting, self.preemption_flags().first()) {
+            return Err(ClassicArgsError::PreemptionFlagUnused(flag));
+        }
+        Ok(out)
+    }
+
+    /// The machine of `log` these flags give (see [`machine_of`]).
+    ///
+    /// # Errors
+    /// [`ClassicArgsError::NoMaxNodes`].
+    pub fn machine(&self, log: &SwfLog) -> Result<Machine, ClassicArgsError> {
+        machine_of(log, self.whole_nodes, self.procs_per_node)
+    }
+}
+
+/// The reservation depth of `p` as shown in tables: `-` (FCFS), a number or
+/// `all`.
+pub fn depth_label(p: Policy) -> String {
+    match p {
+        Policy::Fcfs => "-".into(),
+        Policy::Backfill { depth: usize::MAX } => "all".into(),
+        Policy::Backfill { depth } => depth.to_string(),
+        Policy::Catalina { .. } => "all".into(),
+    }
+}
+
+/// The log's own machine: MaxProcs processors (MaxNodes, then the largest
+/// job, when absent), or MaxNodes whole nodes of `procs_per_node`
+/// processors (default round(MaxProcs / MaxNodes)).
+///
+/// # Errors
+/// [`ClassicArgsError::NoMaxNodes`]: whole nodes on a log without MaxNodes.
+pub fn machine_of(
+    log: &SwfLog,
+    whole_nodes: bool,
+    procs_per_node: Option<u32>,
+) -> Result<Machine, ClassicArgsError> {
+    let procs = log.machine_processors();
+    if !whole_nodes {
+        return Ok(Machine {
+            capacity: procs.min(i64::from(u32::MAX)) as u32,
+            unit: Unit::Processors,
+        });
+    }
+    let Some(nodes) = log.header.max_nodes().filter(|&n| n > 0) else {
+        return Err(ClassicArgsError::NoMaxNodes {
+            log: log.name.clone(),
+        });
+    };
+    let ppn =
+        procs_per_node.unwrap_or_else(|| ((procs as f64 / nodes as f64).round() as u32).max(1));
+    Ok(Machine {
+        capacity: nodes.min(i64::from(u32::MAX)) as u32,
+        unit: Unit::Nodes {
+            processors_per_node: ppn,
+        },
+    })
+}

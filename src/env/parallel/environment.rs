@@ -1,0 +1,373 @@
+//! Environment A behind the [`Environment`] trait: days of a log as
+//! scenarios, the seven heuristics, the invariant checker, the run summary,
+//! the printed table with its mean rows, and the `jobs`, `summary` and
+//! `timing` tables.
+
+use std::path::Path;
+
+use polars::prelude::*;
+
+use super::params::{ParallelArgs, pick_days};
+use super::summary::{RunSummary, summarize};
+use super::tables::{self, RunRecord};
+use super::{Build, HEURISTICS, HeuristicInfo, RunResult, simulate};
+use crate::env::{EnvError, EnvKind, Environment, Registry, Replayed};
+use crate::metrics::aggregate::mean_ci;
+use crate::metrics::tables::{TableError, write_both};
+use crate::sim::invariants;
+use crate::swf::SwfLog;
+use crate::workload::{Scenario, ScenarioParams, Workload};
+
+/// Environment A: value-based scheduling on heterogeneous parallel clusters
+/// (Khemka et al. 2015; docs/parallel.md).
+pub struct Parallel;
+
+/// What a replay manifest records of environment A's setup.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct ParallelDetails {
+    /// The days, `YYYY-MM-DD`.
+    pub days: Vec<String>,
+    /// The user seed.
+    pub seed: u64,
+    /// The scenario seed of each day, derived from the user seed and the day.
+    pub scenario_seeds: Vec<u64>,
+    /// The scenario parameters.
+    pub params: ScenarioParams,
+    /// What the simulation filter removed.
+    pub filter: String,
+}
+
+impl Environment for Parallel {
+    const KIND: EnvKind = EnvKind::Parallel;
+    type Policy = Build;
+    type Args = ParallelArgs;
+    type Heuristic = &'static HeuristicInfo;
+    type Prepared = Workload;
+    type Scenario = Scenario;
+    type Run = RunResult;
+    type Summary = RunSummary;
+    type Details = ParallelDetails;
+
+    fn registry() -> Registry<Build> {
+        HEURISTICS
+    }
+
+    fn heuristics(names: &[String], _: &ParallelArgs) -> Result<Vec<Self::Heuristic>, EnvError> {
+        Ok(HEURISTICS.resolve(names, |_| true)?)
+    }
+
+    fn heuristic_name(h: &Self::Heuristic) -> &'static str {
+        h.name
+    }
+
+    fn scenarios(log: &SwfLog, args: &ParallelArgs) -> Result<(Workload, Vec<Scenario>), EnvError> {
+        let w = Workload::from_log(log);
+        let days = pick_days(&w, args.day.as_deref(), args.days)?;
+        let params = args.scenario_params();
+        let scenarios = days
+            .iter()
+            .map(|d| {
+                Scenario::build(&w, d, params, args.seed()).map_err(|source| EnvError::Scenario {
+                    log: w.name.clone(),
+                    date: d.date.clone(),
+                    source,
+                })
+            })
+            .collect::<Result<_, _>>()?;
+        Ok((w, scenarios))
+    }
+
+    fn describe(log: &SwfLog, w: &Workload, scenarios: &[Scenario], args: &ParallelArgs) -> String {
+        let params = args.scenario_params();
+        let mut out = format!(
+            "log      {} ({} jobs; {} usable in environment A, {} filtered out)\n",
+            w.name,
+            log.jobs.len(),
+            w.jobs.len(),
+            w.filter.input - w.filter.kept
+        );
+        out.push_str(&format!(
+            "setup    seed {}, oversubscription {}, correlation {}, heterogeneity {}, system base {:.0} cores\n",
+            args.seed(),
+            params.oversubscription,
+            params.correlation,
+            params.heterogeneity,
+            params.cores_base.unwrap_or(w.max_procs)
+        ));
+        match scenarios {
+            [s] => {
+                out.push_str(&format!(
+                    "day      {} ({} tasks counted, {} in the 4 h warm-up)\n",
+                    s.day.date,
+                    s.counted(),
+                    s.tasks.len() - s.counted()
+                ));
+                out.push_str(&format!(
+                    "system   {} clusters, {} cores: {}\n",
+                    s.system.clusters.len(),
+                    s.system.total_cores(),
+                    s.system
+                        .clusters
+                        .iter()
+                        .map(|c| format!("{} nodes x {} cores", c.nodes, c.cores_per_node))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ));
+            }
+            [first, .., last] => out.push_str(&format!(
+                "days     {} days from {} to {}\n",
+                scenarios.len(),
+                first.day.date,
+                last.day.date
+            )),
+            [] => {}
+        }
+        out
+    }
+
+    fn scenario_name(s: &Scenario) -> String {
+        s.day.date.clone()
+    }
+
+    fn simulate(s: &Scenario, h: &Self::Heuristic) -> RunResult {
+        let mut heuristic = h.build(s);
+        simulate(s, heuristic.as_mut())
+    }
+
+    fn check(s: &Scenario, run: &RunResult) -> Vec<String> {
+        invariants::check(s, run)
+            .iter()
+            .map(ToString::to_string)
+            .collect()
+    }
+
+    fn summarize(
+        _: &SwfLog,
+        w: &Workload,
+        s: &Scenario,
+        h: &Self::Heuristic,
+        run: &RunResult,
+        args: &ParallelArgs,
+    ) -> RunSummary {
+        summarize(&w.name, h.name, args.seed(), s, run)
+    }
+
+    fn table(runs: &[Replayed<'_, Self>], _: &ParallelArgs) -> String {
+        let s: Vec<RunSummary> = runs.iter().map(|r| r.summary.clone()).collect();
+        summary_table(&s)
+    }
+
+    fn write_tables(
+        dir: &Path,
+        _: &Workload,
+        runs: &[Replayed<'_, Self>],
+        _: &ParallelArgs,
+    ) -> Result<Vec<&'static str>, TableError> {
+        let records: Vec<RunRecord<'_>> = runs
+            .iter()
+            .map(|r| RunRecord {
+                scenario: r.scenario,
+                run: &r.run,
+                summary: &r.summary,
+            })
+            .collect();
+        let summaries: Vec<RunSummary> = runs.iter().map(|r| r.summary.clone()).collect();
+        let frame = |name: &str, f: PolarsResult<DataFrame>| {
+            f.map_err(|source| TableError::Write {
+                path: dir.join(format!("{name}.csv")),
+                source,
+            })
+        };
+        write_both(
+            &mut frame("jobs", tables::jobs_frame(&records))?,
+            dir,
+            "jobs",
+        )?;
+        write_both(
+            &mut frame("summary", tables::summary_frame(&summaries))?,
+            dir,
+            "summary",
+        )?;
+        write_both(
+            &mut frame("timing", tables::timing_frame(&summaries))?,
+            dir,
+            "timing",
+        )?;
+        Ok(vec!["jobs", "summary", "timing"])
+    }
+
+    fn details(
+        w: &Workload,
+        scenarios: &[Scenario],
+        _: &[Self::Heuristic],
+        args: &ParallelArgs,
+    ) -> ParallelDetails {
+        ParallelDetails {
+            days: scenarios.iter().map(|s| s.day.date.clone()).collect(),
+            seed: args.seed(),
+            scenario_seeds: scenarios.iter().map(|s| s.seed).collect(),
+            params: args.scenario_params(),
+            filter: w.filter.to_string(),
+        }
+    }
+}
+
+/// The table printed by a replay of environment A: one row per run, plus,
+/// when there are several days, the mean over days of each heuristic with
+/// its 95 % confidence interval ([`mean_rows`]).
+pub fn summary_table(s: &[RunSummary]) -> String {
+    let mut out = format!(
+        "{:<10} {:<12} {:>12} {:>10} {:>8} {:>7} {:>9} {:>7} {:>10} {:>7} {:>13} {:>12}\n",
+        "date",
+        "heuristic",
+        "value",
+        "bound",
+        "% bound",
+        "counted",
+        "completed",
+        "dropped",
+        "unfinished",
+        "events",
+        "mean ms/event",
+        "max ms/event"
+    );
+    for x in s {
+        out.push_str(&format!(
+            "{:<10} {:<12} {:>12.1} {:>10.1} {:>8.2} {:>7} {:>9} {:>7} {:>10} {:>7} {:>13.3} {:>12.3}\n",
+            x.date,
+            x.heuristic,
+            x.value_earned,
+            x.value_bound,
+            x.percent_of_bound,
+            x.tasks_counted,
+            x.tasks_completed,
+            x.tasks_dropped,
+            x.tasks_unfinished,
+            x.mapping_events,
+            x.heuristic_seconds_mean * 1e3,
+            x.heuristic_seconds_max * 1e3
+        ));
+    }
+    let days = s
+        .iter()
+        .map(|x| &x.date)
+        .collect::<std::collections::BTreeSet<_>>()
+        .len();
+    if days > 1 {
+        out.push('\n');
+        out.push_str(&mean_rows(s));
+    }
+    out
+}
+
+/// The mean over days of each heuristic of a multi-day replay, by the same
+/// aggregation as the experiment tables ([`mean_ci`]): value earned and
+/// % of the bound as mean ± half-width of the 95 % Student-t confidence
+/// interval, mean tasks completed and dropped per day, mean and largest
+/// heuristic ms per mapping event.
+pub fn mean_rows(s: &[RunSummary]) -> String {
+    let rows = match mean_frame(s) {
+        Ok(f) => f,
+        Err(e) => return format!("(no mean rows: {e})\n"),
+    };
+    let mut out = format!(
+        "{:<12} {:>4} {:>22} {:>16} {:>10} {:>8} {:>13} {:>12}\n",
+        "heuristic",
+        "days",
+        "value (mean ± CI)",
+        "% bound",
+        "completed",
+        "dropped",
+        "mean ms/event",
+        "max ms/event"
+    );
+    for r in rows {
+        out.push_str(&format!(
+            "{:<12} {:>4} {:>22} {:>16} {:>10.1} {:>8.1} {:>13.3} {:>12.3}\n",
+            r.0, r.1, r.2, r.3, r.4, r.5, r.6, r.7
+        ));
+    }
+    out.push_str("(means over days ± half-width of the 95 % confidence interval, Student t; completed and dropped: mean tasks per day)\n");
+    out
+}
+
+type MeanRow = (String, u64, String, String, f64, f64, f64, f64);
+
+fn mean_frame(s: &[RunSummary]) -> PolarsResult<Vec<MeanRow>> {
+    let f64s = |name: &str, f: fn(&RunSummary) -> f64| {
+        Column::new(name.into(), s.iter().map(f).collect::<Vec<f64>>())
+    };
+    let work = DataFrame::new_infer_height(vec![
+        Column::new(
+            "heuristic".into(),
+            s.iter().map(|x| x.heuristic.clone()).collect::<Vec<_>>(),
+        ),
+        f64s("value_earned", |x| x.value_earned),
+        f64s("percent_of_bound", |x| x.percent_of_bound),
+        f64s("tasks_completed", |x| x.tasks_completed as f64),
+        f64s("tasks_dropped", |x| x.tasks_dropped as f64),
+        f64s("heuristic_seconds_mean", |x| x.heuristic_seconds_mean),
+        f64s("heuristic_seconds_max", |x| x.heuristic_seconds_max),
+    ])?;
+    let g = mean_ci(
+        work,
+        &["heuristic"],
+        &[
+            "value_earned",
+            "percent_of_bound",
+            "tasks_completed",
+            "tasks_dropped",
+            "heuristic_seconds_mean",
+        ],
+        vec![col("heuristic_seconds_max").max().alias("seconds_max")],
+    )?;
+    let f = |name: &str| -> PolarsResult<Vec<Option<f64>>> {
+        Ok(g.column(name)?.f64()?.iter().collect())
+    };
+    let pm = |m: &str, digits: usize| -> PolarsResult<Vec<String>> {
+        Ok(f(&format!("{m}_mean"))?
+            .into_iter()
+            .zip(f(&format!("{m}_ci95"))?)
+            .map(|(mean, ci)| {
+                let mean = mean.unwrap_or(f64::NAN);
+                match ci {
+                    Some(c) => format!("{mean:.digits$} ± {c:.digits$}"),
+                    None => format!("{mean:.digits$}"),
+                }
+            })
+            .collect())
+    };
+    let names: Vec<String> = g
+        .column("heuristic")?
+        .str()?
+        .iter()
+        .map(|x| x.unwrap_or("").to_string())
+        .collect();
+    let n: Vec<u64> = g
+        .column("n")?
+        .u64()?
+        .iter()
+        .map(|x| x.unwrap_or(0))
+        .collect();
+    let value = pm("value_earned", 1)?;
+    let pct = pm("percent_of_bound", 2)?;
+    let completed = f("tasks_completed_mean")?;
+    let dropped = f("tasks_dropped_mean")?;
+    let secs = f("heuristic_seconds_mean_mean")?;
+    let max = f("seconds_max")?;
+    Ok((0..names.len())
+        .map(|i| {
+            let v = |x: &[Option<f64>]| x[i].unwrap_or(f64::NAN);
+            (
+                names[i].clone(),
+                n[i],
+                value[i].clone(),
+                pct[i].clone(),
+                v(&completed),
+                v(&dropped),
+                v(&secs) * 1e3,
+                v(&max) * 1e3,
+            )
+        })
+        .collect())
+}

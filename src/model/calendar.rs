@@ -1,0 +1,185 @@
+//! The one calendar of swftool: how a time on a log's clock (seconds since
+//! the log's `UnixStartTime`) maps to a local date and time, and where the
+//! local midnights fall. Used by `swftool info` (dates, jobs per day) and by
+//! the day selection of environment A.
+//!
+//! The zone is the header's `TimeZoneString` looked up in the bundled IANA
+//! time-zone database; UTC when the header has none or names an unknown
+//! zone (a note says which). Without `UnixStartTime` there is no absolute
+//! clock: times are taken as seconds since 1970-01-01 00:00 UTC, so days are
+//! whole multiples of 86,400 s of the log's own clock.
+
+use jiff::Timestamp;
+use jiff::civil::Date;
+use jiff::tz::TimeZone;
+
+/// A log's clock: its origin and its time zone.
+#[derive(Debug, Clone)]
+pub struct LogClock {
+    /// `UnixStartTime`, s since the Unix epoch, when the header gives it.
+    pub origin: Option<i64>,
+    /// The zone dates are read in.
+    pub zone: TimeZone,
+    /// Its name (`UTC` when the header's could not be used).
+    pub zone_name: String,
+    /// Why the zone is UTC, when the header gave none or an unknown one.
+    pub note: Option<String>,
+}
+
+impl LogClock {
+    /// The clock of a log whose header gives `origin` (`UnixStartTime`, s)
+    /// and `zone` (`TimeZoneString`).
+    pub fn new(origin: Option<i64>, zone: Option<&str>) -> LogClock {
+        let utc = |note: String| LogClock {
+            origin,
+            zone: TimeZone::UTC,
+            zone_name: "UTC".into(),
+            note: Some(note),
+        };
+        let Some(name) = zone else {
+            return utc("no TimeZoneString in the header; dates are in UTC".into());
+        };
+        match TimeZone::get(name) {
+            Ok(zone) => LogClock {
+                origin,
+                zone,
+                zone_name: name.to_string(),
+                note: None,
+            },
+            Err(_) => utc(format!(
+                "time zone {name:?} is not in the time-zone database; dates are in UTC"
+            )),
+        }
+    }
+
+    /// The instant of `t` s on the log's clock (whole seconds, rounded
+    /// down); `None` without an origin or outside jiff's range.
+    pub fn timestamp(&self, t: f64) -> Option<Timestamp> {
+        if !t.is_finite() || t.abs() > 1e15 {
+            return None;
+        }
+        let secs = self.origin?.checked_add(t.floor() as i64)?;
+        Timestamp::from_second(secs).ok()
+    }
+
+    /// `t` as `YYYY-MM-DD HH:MM:SS ZONE`, local; `None` as for
+    /// [`LogClock::timestamp`].
+    pub fn format(&self, t: f64) -> Option<String> {
+        let zoned = self.timestamp(t)?.to_zoned(self.zone.clone());
+        jiff::fmt::strtime::format("%Y-%m-%d %H:%M:%S %Z", &zoned).ok()
+    }
+
+    /// The local day of `t` as a day number (days since 1970-01-01; with no
+    /// origin, ⌊t / 86,400⌋); `None` for a time outside the calendar.
+    pub fn day_number(&self, t: f64) -> Option<i64> {
+        match self.origin {
+            Some(_) => {
+                let d = self.timestamp(t)?.to_zoned(self.zone.clone()).date();
+                Some(i64::from(d.since(epoch()).ok()?.get_days()))
+            }
+            None if t.is_finite() && t.abs() < 1e15 => Some((t / DAY).floor() as i64),
+            None => None,
+        }
+    }
+
+    /// The date of day number `d` (see [`LogClock::day_number`]), or
+    /// `day N` when it is outside the calendar.
+    pub fn date_of_day_number(d: i64) -> String {
+        i32::try_from(d)
+            .ok()
+            .and_then(|d| epoch().checked_add(jiff::Span::new().days(d)).ok())
+            .map(|d| d.to_string())
+            .unwrap_or_else(|| format!("day {d} since 1970-01-01"))
+    }
+
+    /// Every local midnight from the day of `first` to `last` (s on the
+    /// log's clock), as (date `YYYY-MM-DD`, midnight s on the log's clock).
+    /// Days are 23 or 25 hours long across daylight-saving changes.
+    pub fn midnights(&self, first: f64, last: f64) -> Vec<(String, f64)> {
+        let origin = self.origin.unwrap_or(0);
+        let zone = if self.origin.is_some() {
+            self.zone.clone()
+        } else {
+            TimeZone::UTC
+        };
+        let mut out = Vec::new();
+        if !first.is_finite() || first.abs() > 1e15 {
+            return out;
+        }
+        let Ok(first_ts) = Timestamp::from_second(origin + first.floor() as i64) else {
+            return out;
+        };
+        let mut date = first_ts.to_zoned(zone.clone()).date();
+        loop {
+            let Ok(z) = date.to_zoned(zone.clone()) else {
+                break;
+            };
+            let start = (z.timestamp().as_second() - origin) as f64;
+            if start > last {
+                break;
+            }
+            out.push((date.to_string(), start));
+            match date.tomorrow() {
+                Ok(d) => date = d,
+                Err(_) => break,
+            }
+        }
+        out
+    }
+}
+
+/// Seconds in a civil day without a daylight-saving change.
+pub const DAY: f64 = 86_400.0;
+
+fn epoch() -> Date {
+    jiff::civil::date(1970, 1, 1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn day_numbers_count_from_1970() {
+        let c = LogClock::new(Some(0), Some("UTC"));
+        assert_eq!(c.day_number(0.0), Some(0));
+        assert_eq!(c.day_number(11_017.0 * DAY + 5.0), Some(11_017));
+        assert_eq!(c.day_number(-1.0), Some(-1));
+        assert_eq!(LogClock::date_of_day_number(11_017), "2000-03-01");
+    }
+
+    /// Europe/Paris switched to summer time on 2012-03-25: that day is 23 h.
+    #[test]
+    fn midnights_follow_the_zone_across_daylight_saving() {
+        // 2012-03-24 00:00 CET = 2012-03-23 23:00 UTC = 1332543600.
+        let c = LogClock::new(Some(1_332_543_600), Some("Europe/Paris"));
+        let m = c.midnights(0.0, 2.0 * DAY);
+        assert_eq!(m[0], ("2012-03-24".to_string(), 0.0));
+        assert_eq!(m[1], ("2012-03-25".to_string(), DAY));
+        assert_eq!(m[2], ("2012-03-26".to_string(), 2.0 * DAY - 3_600.0));
+    }
+
+    #[test]
+    fn an_unknown_zone_falls_back_to_utc_with_a_note() {
+        let c = LogClock::new(Some(0), Some("Mars/Olympus"));
+        assert_eq!(c.zone_name, "UTC");
+        assert!(c.note.as_deref().unwrap().contains("Mars/Olympus"));
+        assert_eq!(c.format(0.0).as_deref(), Some("1970-01-01 00:00:00 UTC"));
+    }
+
+    #[test]
+    fn without_an_origin_days_are_multiples_of_a_day_of_the_log_clock() {
+        let c = LogClock::new(None, Some("Europe/Paris"));
+        assert_eq!(c.day_number(DAY * 3.5), Some(3));
+        assert_eq!(c.timestamp(5.0), None);
+        let m = c.midnights(DAY * 1.5, DAY * 3.0);
+        assert_eq!(
+            m,
+            [
+                ("1970-01-02".to_string(), DAY),
+                ("1970-01-03".to_string(), 2.0 * DAY),
+                ("1970-01-04".to_string(), 3.0 * DAY)
+            ]
+        );
+    }
+}
