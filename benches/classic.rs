@@ -10,10 +10,12 @@ use std::hint::black_box;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use swftool::catalog;
+use swftool::env::Environment;
 use swftool::env::classic::clean::CleanOptions;
+use swftool::env::classic::environment::Classic;
 use swftool::env::classic::machine_of;
 use swftool::env::classic::{self, Policy};
-use swftool::experiment::margo;
+use swftool::experiment::ExperimentConfig;
 use swftool::swf::{ReadOptions, read_log};
 
 fn bench(c: &mut Criterion) {
@@ -60,8 +62,22 @@ fn bench(c: &mut Criterion) {
 
     let mut g = c.benchmark_group("margo2008_datastar_preset");
     g.sample_size(10);
+    let config = ExperimentConfig::preset("margo2008-datastar").expect("preset");
     g.bench_function("parse_clean_window_two_runs", |b| {
-        b.iter(|| black_box(margo::run(&margo::MargoConfig::default(), true).expect("study runs")))
+        b.iter(|| {
+            let log = read_log(&path, &ReadOptions::default()).expect("log parses");
+            let (p, scenarios) = Classic::scenarios(&log, &config.classic).expect("window");
+            for h in Classic::heuristics(&config.heuristics, &config.classic).expect("schedulers") {
+                let run = Classic::simulate(&scenarios[0], &h);
+                black_box(Classic::summarize(
+                    &p,
+                    &scenarios[0],
+                    &h,
+                    &run,
+                    &config.classic,
+                ));
+            }
+        })
     });
     g.finish();
 }

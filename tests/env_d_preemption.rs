@@ -402,54 +402,49 @@ proptest! {
 
 /// The margo2008-datastar preset on the real SDSC-DS log: the default
 /// window and its population are known figures; both runs keep every
-/// invariant (checked inside the study, and again here); only the run with
-/// preemption suspends anything.
+/// invariant; only the run with preemption suspends anything.
 #[test]
 fn margo2008_datastar_preset_on_the_real_log() {
-    use swftool::experiment::margo;
-    let study = margo::run(&margo::MargoConfig::default(), true).unwrap();
-    assert_eq!(study.machine.capacity, 184);
-    let w = &study.window;
+    use swftool::env::Environment;
+    use swftool::env::classic::environment::Classic;
+    use swftool::experiment::ExperimentConfig;
+    let config = ExperimentConfig::preset("margo2008-datastar").unwrap();
+    let log = swftool::swf::read_log(
+        &common::traces_dir().join("SDSC-DS-2004-2.1-cln.swf.gz"),
+        &Default::default(),
+    )
+    .unwrap();
+    let (p, scenarios) = Classic::scenarios(&log, &config.classic).unwrap();
+    let s = &scenarios[0];
+    assert_eq!(s.machine.capacity, 184);
+    let w = p.window.as_ref().unwrap();
     assert_eq!(w.start, 538);
-    assert_eq!(w.jobs.len(), 300);
-    assert_eq!(w.jobs[0].job_number, 643);
-    assert_eq!(w.jobs[199].job_number, 848);
+    assert_eq!(s.jobs.len(), 300);
+    assert_eq!(s.jobs[0].job_number, 643);
+    assert_eq!(s.jobs[199].job_number, 848);
     assert_eq!((w.preempting_in_window, w.preempting), (25, 26));
     // the extra jobs fall inside the window's submit span
     assert!(
-        w.jobs[200..]
+        s.jobs[200..]
             .iter()
             .all(|j| j.submit >= w.span.0 && j.submit <= w.span.1)
     );
-    let [without, with] = &study.runs;
-    assert!(without.run.suspensions.is_empty());
-    assert!(!with.run.suspensions.is_empty());
-    for r in &study.runs {
-        assert!(capacity::check(&w.jobs, &r.run, 184).is_empty());
+    let hs = Classic::heuristics(&config.heuristics, &config.classic).unwrap();
+    let runs: Vec<_> = hs.iter().map(|h| Classic::simulate(s, h)).collect();
+    assert!(runs[0].suspensions.is_empty());
+    assert!(!runs[1].suspensions.is_empty());
+    for r in &runs {
+        assert!(capacity::check(&s.jobs, r, 184).is_empty());
     }
     // every preemptor is wider than 64 nodes, every victim at most 64
-    for s in &with.run.suspensions {
-        assert!(w.jobs[s.preemptor].size > 64);
-        assert!(w.jobs[s.job].size <= 64);
-    }
-    let t = margo::tables(&study);
-    for heading in [
-        "Table 1. Average queue wait",
-        "Table 2. Average expansion factor",
-        "Table 3. Utilization",
-    ] {
-        assert!(t.contains(heading), "{t}");
+    for x in &runs[1].suspensions {
+        assert!(s.jobs[x.preemptor].size > 64);
+        assert!(s.jobs[x.job].size <= 64);
     }
     // a window past the end of the log is a clear error
-    let err = margo::run(
-        &margo::MargoConfig {
-            window_start: Some(90_000),
-            ..margo::MargoConfig::default()
-        },
-        true,
-    )
-    .unwrap_err()
-    .to_string();
+    let mut late = config.classic.clone();
+    late.window_start = Some(90_000);
+    let err = Classic::scenarios(&log, &late).unwrap_err().to_string();
     assert!(err.contains("the cleaned log has 84891"), "{err}");
 }
 

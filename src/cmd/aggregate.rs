@@ -11,6 +11,9 @@ use anyhow::{Context, bail};
 
 use super::experiment::{AggregateOptions, aggregate_into, default_out};
 use super::with_threads;
+use crate::env::EnvKind;
+use crate::env::classic::environment::Classic;
+use crate::env::parallel::environment::Parallel;
 use crate::experiment::Manifest;
 
 /// Arguments of `swftool aggregate`.
@@ -81,12 +84,20 @@ pub fn run(args: &AggregateArgs) -> anyhow::Result<()> {
         args.dirs.len(),
         if args.dirs.len() == 1 { "y" } else { "ies" }
     );
-    with_threads(args.threads, || {
-        let opts = AggregateOptions {
-            partial: args.partial,
-            figures: !args.no_figures,
-            print_table: true,
-        };
-        aggregate_into(&base.layout, &args.dirs, &out, &mut manifest, &opts).map(|_| ())
+    let opts = AggregateOptions {
+        partial: args.partial,
+        figures: !args.no_figures,
+        print_table: true,
+    };
+    let (config, layout) = (&base.config, &base.layout);
+    with_threads(args.threads, || match config.environment {
+        EnvKind::Parallel => {
+            aggregate_into::<Parallel>(config, layout, &args.dirs, &out, &mut manifest, &opts)
+                .map(|_| ())
+        }
+        EnvKind::Classic => {
+            aggregate_into::<Classic>(config, layout, &args.dirs, &out, &mut manifest, &opts)
+                .map(|_| ())
+        }
     })
 }

@@ -1,13 +1,15 @@
 //! `swftool experiment CONFIG.toml | --preset NAME`: run a grid of log ×
-//! variant × heuristic × day cells in parallel, resumably and optionally one
-//! shard at a time, then aggregate the cells into tables, a Markdown summary
-//! and figures (see [`crate::experiment`]).
+//! variant × heuristic × scenario cells of any environment in parallel,
+//! resumably and optionally one shard at a time, then aggregate the cells
+//! into the environment's tables, a Markdown summary and figures (see
+//! [`crate::experiment`]). Written once over environments: the config's
+//! `environment` picks the [`Grid`] implementation.
 //!
 //! Output directory (default `notebooks-out/<experiment name>/`):
 //! `cells/*.json` (one per finished cell), `failed/*.txt` (cells that broke
-//! schedule invariants), `runs`, `runs_timing`, `aggregate`, `timing`
-//! (`.csv` and `.parquet`; columns in [`crate::experiment::aggregate`]),
-//! `aggregate.md`, `figures/*.{png,svg}` and `manifest.json`.
+//! schedule invariants), the environment's tables (`.csv` and `.parquet`;
+//! docs/outputs.md), its Markdown summary, `figures/*.{png,svg}` and
+//! `manifest.json`.
 
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -15,13 +17,14 @@ use std::time::Instant;
 use anyhow::{Context, bail};
 use indicatif::{ProgressBar, ProgressStyle};
 
-use crate::experiment::aggregate::{self, Tables};
-use crate::experiment::runner::{self, CellEvent, CellResult, RunOptions, RunReport};
-use crate::experiment::{ExperimentConfig, Layout, Manifest, Plan, Shard, config, figures, margo};
-use crate::metrics::tables::write_both;
-use crate::report::Figure;
-
 use super::with_threads;
+use crate::env::EnvKind;
+use crate::env::classic::environment::Classic;
+use crate::env::parallel::environment::Parallel;
+use crate::experiment::runner::{self, CellEvent, RunOptions, RunReport};
+use crate::experiment::{
+    ExperimentConfig, Grid, GridReport, Layout, Manifest, Plan, Shard, config,
+};
 
 /// Arguments of `swftool experiment`.
 #[derive(Debug, Clone, clap::Args)]
@@ -42,7 +45,7 @@ pub struct ExperimentArgs {
     /// Experiment configuration (TOML). See `--dump-preset` for an annotated example.
     #[arg(required_unless_present_any = ["preset", "dump_preset"], conflicts_with_all = ["preset", "dump_preset"])]
     pub config: Option<PathBuf>,
-    /// Run a built-in preset instead of a file: khemka2015-parallel (the standard grid of SPEC §3.A), smoke, or margo2008-datastar (Catalina on a DataStar window without and with preemption, SPEC §3.D).
+    /// Run a built-in preset instead of a file: khemka2015-parallel (the standard grid of Khemka et al. 2015, §5), smoke, or margo2008-datastar (Catalina on a DataStar window without and with preemption, Margo et al., §5).
     #[arg(long, value_name = "NAME", conflicts_with = "dump_preset")]
     pub preset: Option<String>,
     /// Print a preset as TOML (a starting point for a custom config) and exit.
@@ -63,7 +66,7 @@ pub struct ExperimentArgs {
     /// Write tables but no figures.
     #[arg(long)]
     pub no_figures: bool,
-    /// margo2008-datastar: first job of the 200-job window (0-based among the cleaned jobs in submit order). Default: the window with the most jobs wider than 64 nodes.
+    /// Environment D grids with a window (margo2008-datastar): first job of the window (0-based among the cleaned jobs in submit order). Default: of the loaded windows, the one with the most jobs wider than 64 nodes.
     #[arg(long, value_name = "INDEX")]
     pub window_start: Option<usize>,
 }
@@ -79,31 +82,26 @@ pub fn default_out(name: &str) -> PathBuf {
 /// Bad config or preset, unknown log or heuristic, unreadable log, an output
 /// directory holding another grid, cells that broke invariants.
 pub fn run(args: &ExperimentArgs) -> anyhow::Result<()> {
-    if args.dump_preset.as_deref() == Some(margo::NAME) {
-        bail!(
-            "{} is a fixed study, not a grid, and has no TOML form; its one option is --window-start INDEX",
-            margo::NAME
-        );
-    }
     if let Some(name) = &args.dump_preset {
         print!("{}", ExperimentConfig::preset(name)?.to_toml()?);
         return Ok(());
     }
-    if args.preset.as_deref() == Some(margo::NAME) {
-        return run_margo(args);
-    }
-    if args.window_start.is_some() {
-        bail!("--window-start applies to --preset {} only", margo::NAME);
-    }
-    let config = match (&args.preset, &args.config) {
+    let mut config = match (&args.preset, &args.config) {
         (Some(p), _) => ExperimentConfig::preset(p)?,
         (None, Some(path)) => ExperimentConfig::from_file(path)?,
         (None, None) => bail!(
-            "give a CONFIG.toml or --preset NAME (presets: {}, {})",
-            config::PRESETS.join(", "),
-            margo::NAME
+            "give a CONFIG.toml or --preset NAME (presets: {})",
+            config::PRESETS.join(", ")
         ),
     };
+    if let Some(start) = args.window_start {
+        if config.environment != EnvKind::Classic || config.classic.window_jobs.is_none() {
+            bail!(
+                "--window-start applies to environment-D grids with a window (window_jobs), such as --preset margo2008-datastar, only"
+            );
+        }
+        config.classic.window_start = Some(start);
+    }
     let shard: Option<Shard> = args.shard.as_deref().map(str::parse).transpose()?;
     let out = args
         .out
@@ -115,10 +113,10 @@ pub fn run(args: &ExperimentArgs) -> anyhow::Result<()> {
         figures: !args.no_figures,
         print_table: true,
     };
-    with_threads(args.threads, || {
-        run_grid(&config, &out, &opts, "experiment")
+    with_threads(args.threads, || match config.environment {
+        EnvKind::Parallel => run_grid::<Parallel>(&config, &out, &opts, "experiment").map(|_| ()),
+        EnvKind::Classic => run_grid::<Classic>(&config, &out, &opts, "experiment").map(|_| ()),
     })
-    .map(|_| ())
 }
 
 /// How [`run_grid`] runs and reports a grid.
@@ -135,19 +133,19 @@ pub struct GridOptions {
 }
 
 /// Plans, runs and (without a shard) aggregates a grid into `out`; shared by
-/// `experiment` and `compare`. Returns the tables when it aggregated.
+/// `experiment` and `compare`. Returns the cells when it aggregated.
 ///
 /// # Errors
 /// As [`run`].
-pub fn run_grid(
+pub fn run_grid<E: Grid>(
     config: &ExperimentConfig,
     out: &Path,
     opts: &GridOptions,
     command: &str,
-) -> anyhow::Result<Option<Tables>> {
+) -> anyhow::Result<Option<(Layout, Vec<E::Cell>)>> {
     let shard = opts.shard;
     let t0 = Instant::now();
-    let plan = Plan::new(config)?;
+    let plan = Plan::<E>::new(config)?;
     for n in plan.notes() {
         eprintln!("note: {n}");
     }
@@ -157,19 +155,16 @@ pub fn run_grid(
     }
     std::fs::create_dir_all(out).with_context(|| format!("cannot create {}", out.display()))?;
     let mut manifest = Manifest::new(command, config, layout);
-    manifest.log_paths = plan
-        .logs
-        .iter()
-        .map(|l| l.path.display().to_string())
-        .collect();
+    manifest.log_paths = plan.paths.iter().map(|p| p.display().to_string()).collect();
     manifest.shard = shard.map(|s| s.to_string());
     manifest.write(out)?;
 
     let (todo, selected) = runner::pending(layout, out, shard);
     println!(
-        "{} `{}`: {} log(s) x {} variant(s) x {} heuristic(s) x {} day(s) = {} cells{}",
+        "{} `{}` (--env {}): {} log(s) x {} variant(s) x {} heuristic(s) x {} scenario(s) = {} cells{}",
         command,
         config.name,
+        config.environment,
         layout.logs.len(),
         layout.variants.len(),
         layout.heuristics.len(),
@@ -215,13 +210,18 @@ pub fn run_grid(
     let report = runner::run(&plan, out, &run_opts, &progress)?;
     pb.finish_and_clear();
     println!(
-        "ran {} cells in {:.1} s ({} skipped, {} failed)",
+        "ran {} cells in {:.1} s ({} skipped, {} failed){}",
         report.ran,
         t0.elapsed().as_secs_f64(),
         report.skipped,
-        report.failed.len()
+        report.failed.len(),
+        if opts.no_check {
+            "; schedules not checked (--no-check)"
+        } else {
+            "; schedule invariants checked on every run"
+        }
     );
-    let tables = if shard.is_some() {
+    let cells = if shard.is_some() {
         manifest.cells_present = report.skipped + report.ran;
         manifest.write(out)?;
         println!(
@@ -236,16 +236,18 @@ pub fn run_grid(
             figures: opts.figures,
             print_table: opts.print_table,
         };
-        Some(aggregate_into(
+        let cells = aggregate_into::<E>(
+            config,
             layout,
             &[out.to_path_buf()],
             out,
             &mut manifest,
             &agg,
-        )?)
+        )?;
+        Some((layout.clone(), cells))
     };
     fail_on(&report, out)?;
-    Ok(tables)
+    Ok(cells)
 }
 
 fn fail_on(report: &RunReport, out: &Path) -> anyhow::Result<()> {
@@ -270,20 +272,21 @@ pub struct AggregateOptions {
     pub print_table: bool,
 }
 
-/// Loads the cells of `layout` from `dirs`, writes every table, the Markdown
-/// summary, the figures and the manifest into `out`, prints the Markdown
-/// table, and returns the tables (see [`AggregateOptions`]).
+/// Loads the cells of `layout` from `dirs`, writes the environment's
+/// tables, Markdown summary and figures and the manifest into `out`, prints
+/// the Markdown, and returns the cells (see [`AggregateOptions`]).
 ///
 /// # Errors
 /// Unreadable cells, missing cells (unless `partial`), unwritable outputs.
-pub fn aggregate_into(
+pub fn aggregate_into<E: Grid>(
+    config: &ExperimentConfig,
     layout: &Layout,
     dirs: &[PathBuf],
     out: &Path,
     manifest: &mut Manifest,
     opts: &AggregateOptions,
-) -> anyhow::Result<Tables> {
-    let (cells, missing) = runner::load_cells(layout, dirs)?;
+) -> anyhow::Result<Vec<E::Cell>> {
+    let (cells, missing) = runner::load_cells::<E>(layout, dirs)?;
     if !missing.is_empty() {
         let msg = format!(
             "{} of {} cells are missing (first: {})",
@@ -299,54 +302,38 @@ pub fn aggregate_into(
     if cells.is_empty() {
         bail!("no finished cells to aggregate in {}", display_dirs(dirs));
     }
-    let tables = write_tables(&cells, out)?;
-    let md = aggregate::markdown(&tables.rows);
-    let md_path = out.join("aggregate.md");
-    std::fs::write(&md_path, &md).with_context(|| format!("cannot write {}", md_path.display()))?;
-    let figs = if opts.figures {
-        figures::experiment_figures(
-            layout,
-            &tables.rows,
-            &cells,
-            &out.join("figures"),
-            &Figure::with_palette(&crate::env::parallel::HEURISTICS.names()),
-        )?
-    } else {
-        Vec::new()
-    };
+    let report = E::report(layout, config, &cells, out, opts.figures)?;
     manifest.cells_present = cells.len();
     manifest.write(out)?;
     if opts.print_table {
         println!();
-        print!("{md}");
+        print!("{}", report.markdown);
     }
-    println!(
-        "\nwrote {}/{{runs,runs_timing,aggregate,timing}}.{{csv,parquet}}, aggregate.md and manifest.json",
-        out.display()
-    );
-    if !figs.is_empty() {
-        println!("figures ({}):", figs.len() / 2);
-        for f in figs
-            .iter()
-            .filter(|f| f.extension().is_some_and(|e| e == "png"))
-        {
-            println!("  {} (+ .svg)", f.display());
-        }
-    }
-    Ok(tables)
+    print_written(out, &report);
+    Ok(cells)
 }
 
-/// Builds the tables of `cells` and writes them as CSV and Parquet into `out`.
-///
-/// # Errors
-/// A polars error or an unwritable file.
-pub fn write_tables(cells: &[CellResult], out: &Path) -> anyhow::Result<Tables> {
-    let mut t = aggregate::tables(cells)?;
-    write_both(&mut t.runs, out, "runs")?;
-    write_both(&mut t.runs_timing, out, "runs_timing")?;
-    write_both(&mut t.aggregate, out, "aggregate")?;
-    write_both(&mut t.timing, out, "timing")?;
-    Ok(t)
+/// Prints what a report wrote.
+pub fn print_written(out: &Path, report: &GridReport) {
+    match report.tables.as_slice() {
+        [] => {}
+        [one] => println!(
+            "\nwrote {}/{one}.{{csv,parquet}} and manifest.json",
+            out.display()
+        ),
+        many => println!(
+            "\nwrote {}/{{{}}}.{{csv,parquet}} and manifest.json",
+            out.display(),
+            many.join(",")
+        ),
+    }
+    for f in report
+        .files
+        .iter()
+        .filter(|f| f.extension().is_none_or(|e| e != "svg"))
+    {
+        println!("wrote {}", f.display());
+    }
 }
 
 fn display_dirs(dirs: &[PathBuf]) -> String {
@@ -354,81 +341,4 @@ fn display_dirs(dirs: &[PathBuf]) -> String {
         .map(|d| d.display().to_string())
         .collect::<Vec<_>>()
         .join(", ")
-}
-
-/// Runs `swftool experiment --preset margo2008-datastar`: prints the three
-/// tables and writes them (`tables.md`) with the `summary`, `jobs` and
-/// `suspensions` tables (CSV and Parquet), `manifest.json` and, unless
-/// `--no-figures`, the wait and expansion-factor figures (PNG and SVG).
-///
-/// # Errors
-/// The log cannot be found or read, the window runs past its end, a
-/// schedule breaks an invariant, an output cannot be written.
-fn run_margo(args: &ExperimentArgs) -> anyhow::Result<()> {
-    use crate::env::classic::tables::{jobs_frame, summary_frame, suspensions_frame};
-    if args.shard.is_some() {
-        bail!("--shard does not apply to {} (two runs)", margo::NAME);
-    }
-    let config = margo::MargoConfig {
-        window_start: args.window_start,
-        ..margo::MargoConfig::default()
-    };
-    let study = with_threads(args.threads, || margo::run(&config, !args.no_check))?;
-    let md = margo::tables(&study);
-    print!("{md}");
-    let out = args.out.clone().unwrap_or_else(|| default_out(margo::NAME));
-    std::fs::create_dir_all(&out).with_context(|| format!("cannot create {}", out.display()))?;
-    let named: Vec<(&str, &crate::env::classic::ClassicRun)> =
-        study.runs.iter().map(|r| (r.scheduler, &r.run)).collect();
-    let summaries: Vec<_> = study.runs.iter().map(|r| r.summary.clone()).collect();
-    write_both(&mut summary_frame(&summaries)?, &out, "summary")?;
-    write_both(
-        &mut jobs_frame(&study.window.jobs, &named, config.tau)?,
-        &out,
-        "jobs",
-    )?;
-    write_both(
-        &mut suspensions_frame(&study.window.jobs, &named)?,
-        &out,
-        "suspensions",
-    )?;
-    let tpath = out.join("tables.md");
-    std::fs::write(&tpath, &md).with_context(|| format!("cannot write {}", tpath.display()))?;
-    if !args.no_figures {
-        for (stem, chart) in margo::charts(&study) {
-            crate::report::grouped_bars(
-                &chart,
-                &Figure::with_palette(&crate::env::classic::SCHEDULERS.names()),
-                &out.join("figures").join(stem),
-            )?;
-        }
-    }
-    let manifest = serde_json::json!({
-        "swftool_version": env!("CARGO_PKG_VERSION"),
-        "command": format!("experiment --preset {}", margo::NAME),
-        "config": config,
-        "window_start": study.window.start,
-        "window_choice": study.window.chosen,
-        "machine": study.machine,
-        "clean_report": study.clean_report.to_string(),
-        "simulation_seconds": study.runs.iter().map(|r| r.seconds).collect::<Vec<_>>(),
-    });
-    let mpath = out.join("manifest.json");
-    std::fs::write(&mpath, serde_json::to_string_pretty(&manifest)? + "\n")
-        .with_context(|| format!("cannot write {}", mpath.display()))?;
-    println!(
-        "\nwrote {}/{{tables.md,{{summary,jobs,suspensions}}.{{csv,parquet}},manifest.json}}{}; {}",
-        out.display(),
-        if args.no_figures {
-            ""
-        } else {
-            " and figures/margo-{wait,xfactor}.{png,svg}"
-        },
-        if args.no_check {
-            "schedules not checked (--no-check)"
-        } else {
-            "invariants hold for both runs"
-        }
-    );
-    Ok(())
 }

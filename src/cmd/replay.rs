@@ -141,7 +141,7 @@ fn replay<E: Environment>(args: &ReplayArgs, env_args: &E::Args) -> anyhow::Resu
                         broken.lock().unwrap_or_else(|e| e.into_inner()).push(name);
                     }
                 }
-                let summary = E::summarize(&log, &prepared, scenario, heuristic, &run, env_args);
+                let summary = E::summarize(&prepared, scenario, heuristic, &run, env_args);
                 pb.inc(1);
                 Replayed {
                     scenario,

@@ -148,14 +148,14 @@ pub trait Environment: Sized + Sync + 'static {
     /// The registry payload of a heuristic.
     type Policy: Sync + 'static;
     /// The environment's flags (a clap argument group).
-    type Args: Sync;
+    type Args: Send + Sync;
     /// A heuristic resolved against the flags: what one run executes.
     type Heuristic: Sync + Send;
     /// What the log gives every scenario (environment A: the usable jobs
     /// and candidate days; D: the machine and the cleaning report).
-    type Prepared: Sync;
+    type Prepared: Send + Sync;
     /// The input of one simulation.
-    type Scenario: Sync;
+    type Scenario: Send + Sync;
     /// One simulated schedule.
     type Run: Send + Sync;
     /// The metrics of one run.
@@ -204,7 +204,6 @@ pub trait Environment: Sized + Sync + 'static {
 
     /// Summarises one run.
     fn summarize(
-        log: &SwfLog,
         prepared: &Self::Prepared,
         scenario: &Self::Scenario,
         heuristic: &Self::Heuristic,

@@ -27,7 +27,7 @@
 use polars::prelude::*;
 
 use super::config::Variant;
-use super::runner::CellResult;
+use super::parallel::CellResult;
 use crate::env::parallel::summary::RunSummary;
 use crate::env::parallel::tables::{summary_frame, timing_frame};
 use crate::metrics::aggregate::mean_ci;

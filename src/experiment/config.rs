@@ -26,6 +26,7 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
+use crate::env::classic::{ClassicArgs, ClassicArgsError};
 use crate::env::parallel;
 use crate::env::{EnvKind, UnknownName};
 use crate::workload::{Correlation, Heterogeneity, Oversubscription, ScenarioParams};
@@ -36,7 +37,7 @@ pub const DEFAULT_DAYS: usize = 48;
 pub const DEFAULT_SEED: u64 = 1;
 
 /// Names of the built-in presets, in display order.
-pub const PRESETS: &[&str] = &["khemka2015-parallel", "smoke"];
+pub const PRESETS: &[&str] = &["khemka2015-parallel", "smoke", "margo2008-datastar"];
 
 /// One axis of the environment A variants (SPEC §3.A).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
@@ -225,6 +226,18 @@ pub struct ExperimentConfig {
     /// Explicit variants, added after the axis expansions.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub variants: Vec<Variant>,
+    /// Environment D's parameters (`[classic]`: the flags of
+    /// `replay --env classic`, without the dashes, `-` as `_`).
+    #[serde(default, skip_serializing_if = "is_default_classic")]
+    pub classic: ClassicArgs,
+    /// Environment D: keep every job's schedule in the cells and write the
+    /// `jobs` and `suspensions` tables.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub job_tables: bool,
+}
+
+fn is_default_classic(c: &ClassicArgs) -> bool {
+    *c == ClassicArgs::default()
 }
 
 fn default_seed() -> u64 {
@@ -268,6 +281,14 @@ pub enum ConfigError {
         path: PathBuf,
         /// The registry error, listing the valid names.
         source: UnknownName,
+    },
+    /// A parameter of environment D that does not fit.
+    #[error("{}: {source}", path.display())]
+    Classic {
+        /// The file.
+        path: PathBuf,
+        /// What does not fit.
+        source: ClassicArgsError,
     },
     /// No preset of that name.
     #[error("unknown preset `{0}`; presets: {presets}", presets = PRESETS.join(", "))]
@@ -328,6 +349,8 @@ impl ExperimentConfig {
                 cores_base: None,
                 axes: Axis::ALL.to_vec(),
                 variants: Vec::new(),
+                classic: ClassicArgs::default(),
+                job_tables: false,
             }),
             "smoke" => Ok(ExperimentConfig {
                 name: name.to_string(),
@@ -340,6 +363,28 @@ impl ExperimentConfig {
                 cores_base: None,
                 axes: vec![Axis::Oversubscription],
                 variants: Vec::new(),
+                classic: ClassicArgs::default(),
+                job_tables: false,
+            }),
+            "margo2008-datastar" => Ok(ExperimentConfig {
+                name: name.to_string(),
+                environment: EnvKind::Classic,
+                logs: vec!["datastar".to_string()],
+                heuristics: vec!["catalina".to_string(), "catalina-preempt".to_string()],
+                days: None,
+                dates: None,
+                seed: DEFAULT_SEED,
+                cores_base: None,
+                axes: Vec::new(),
+                variants: Vec::new(),
+                classic: ClassicArgs {
+                    whole_nodes: true,
+                    procs_per_node: Some(8),
+                    window_jobs: Some(200),
+                    extra_jobs: Some(100),
+                    ..ClassicArgs::default()
+                },
+                job_tables: true,
             }),
             _ => Err(ConfigError::UnknownPreset(name.to_string())),
         }
@@ -390,21 +435,57 @@ impl ExperimentConfig {
                 "at least one heuristic is needed".into(),
             ));
         }
-        if self.environment != EnvKind::Parallel {
-            return Err(invalid(
-                "environment",
-                format!(
-                    "experiment grids of `{}` are not supported yet (only `parallel`); use `swftool replay --env {0}` or `swftool compare --env {0}`",
-                    self.environment
-                ),
-            ));
+        match self.environment {
+            EnvKind::Parallel => {
+                parallel::HEURISTICS
+                    .resolve(&self.heuristics, |_| true)
+                    .map_err(|source| ConfigError::Heuristic {
+                        path: origin.to_path_buf(),
+                        source,
+                    })?;
+                if !is_default_classic(&self.classic) {
+                    return Err(invalid(
+                        "classic",
+                        "the [classic] parameters belong to environment = \"classic\"".into(),
+                    ));
+                }
+                if self.job_tables {
+                    return Err(invalid(
+                        "job_tables",
+                        "job_tables applies to environment = \"classic\" only".into(),
+                    ));
+                }
+            }
+            EnvKind::Classic => {
+                self.classic
+                    .policies(&self.heuristics)
+                    .map_err(|source| match source {
+                        ClassicArgsError::Unknown(source) => ConfigError::Heuristic {
+                            path: origin.to_path_buf(),
+                            source,
+                        },
+                        source => ConfigError::Classic {
+                            path: origin.to_path_buf(),
+                            source,
+                        },
+                    })?;
+                let foreign = [
+                    ("days", self.days.is_some()),
+                    ("dates", self.dates.is_some()),
+                    ("cores_base", self.cores_base.is_some()),
+                    ("axes", !self.axes.is_empty()),
+                    ("variants", !self.variants.is_empty()),
+                ];
+                if let Some((key, _)) = foreign.iter().find(|(_, set)| *set) {
+                    return Err(invalid(
+                        key,
+                        format!(
+                            "`{key}` belongs to environment = \"parallel\"; environment D replays each log (or its window) whole"
+                        ),
+                    ));
+                }
+            }
         }
-        parallel::HEURISTICS
-            .resolve(&self.heuristics, |_| true)
-            .map_err(|source| ConfigError::Heuristic {
-                path: origin.to_path_buf(),
-                source,
-            })?;
         if self.days.is_some() && self.dates.is_some() {
             return Err(invalid(
                 "days",

@@ -25,7 +25,8 @@ use std::path::{Path, PathBuf};
 use super::ExperimentError;
 use super::aggregate::AggRow;
 use super::config::{Axis, Variant};
-use super::runner::{CellResult, Layout};
+use super::parallel::CellResult;
+use super::runner::Layout;
 use crate::metrics::stats;
 use crate::report::{
     self, Bar, BarChart, BarSeries, Figure, GanttBar, GanttChart, LineChart, LineSeries,

@@ -14,16 +14,20 @@
 //! alone and is byte-identical however the cells were produced.
 
 pub mod aggregate;
+pub mod classic;
 pub mod config;
 pub mod figures;
+pub mod grid;
 pub mod manifest;
-pub mod margo;
+pub mod parallel;
 pub mod runner;
 
 pub use aggregate::{AggRow, Stat, Tables};
 pub use config::{Axis, ConfigError, ExperimentConfig, Variant};
+pub use grid::{Grid, GridReport};
 pub use manifest::Manifest;
-pub use runner::{CellResult, CellSpec, Layout, Plan, Shard};
+pub use parallel::CellResult;
+pub use runner::{CellSpec, Layout, Plan, Shard};
 
 use std::path::PathBuf;
 
@@ -42,6 +46,12 @@ pub enum ExperimentError {
     /// A heuristic name is unknown.
     #[error(transparent)]
     Heuristic(#[from] crate::env::UnknownName),
+    /// An environment cannot set up a run (a parameter that does not fit).
+    #[error(transparent)]
+    Env(#[from] crate::env::EnvError),
+    /// A table could not be written.
+    #[error(transparent)]
+    Table(#[from] crate::metrics::tables::TableError),
     /// A scenario could not be generated (degenerate system size).
     #[error("{log} {date}: cannot generate the scenario: {source}")]
     Scenario {

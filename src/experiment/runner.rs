@@ -16,14 +16,10 @@
 //! cell that breaks an invariant is not written to `cells/` (so a re-run
 //! tries it again) but to `<out>/failed/<cell-id>.txt`, and is reported.
 //!
-//! A cell file holds the run's [`RunSummary`] (timings included) and, for
-//! the one *figure scenario* of each log — the middle day of the default
-//! variant (or of the first variant when the default is not in the grid) —
-//! the completion times and values of its counted tasks (for the
-//! cumulative-value figure) and, for one heuristic (`maxvpr-ph` when in the
-//! grid, else the first), the schedule of the largest cluster over its
-//! busiest 4 hours, opening on a whole hour of the day (for
-//! the Gantt chart).
+//! The runner knows no environment: it is generic over [`Grid`], which says
+//! how an environment lays out a log, builds the scenario of a cell, what a
+//! cell file holds and which tables, Markdown and figures the cells give
+//! (environment A: [`super::parallel`]; D: [`super::classic`]).
 
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
@@ -34,25 +30,22 @@ use serde::{Deserialize, Serialize};
 
 use super::ExperimentError;
 use super::config::{ExperimentConfig, Variant};
+use super::grid::Grid;
 use crate::catalog;
-use crate::env::parallel::summary::{RunSummary, summarize};
-use crate::env::parallel::{self, RunResult, TaskStatus, simulate};
-use crate::model::rng::derive_seed;
-use crate::sim::invariants::{self, Violation};
+use crate::env::EnvKind;
 use crate::swf::ReadOptions;
-use crate::workload::{DayWindow, Scenario, Workload};
 
-/// Length of the Gantt window from the start of the counted day, s.
-pub const GANTT_WINDOW_SECONDS: f64 = 4.0 * 3600.0;
 /// The heuristic whose schedule the Gantt chart shows, when in the grid.
 pub const GANTT_HEURISTIC: &str = "maxvpr-ph";
 
-/// One day of one log in the grid.
+/// One scenario of one log in the grid: a day (environment A) or the whole
+/// log or a window of it (environment D).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct DayLayout {
-    /// Local date `YYYY-MM-DD`.
+    /// Local date `YYYY-MM-DD`, or `whole` / `window-<first job index>`.
     pub date: String,
-    /// Local midnight on the log's clock, s.
+    /// Local midnight (or the first submit of the scenario) on the log's
+    /// clock, s.
     pub start: f64,
     /// Scenario seed derived from the user seed and the day (the same for
     /// every variant: variants share their random numbers).
@@ -79,6 +72,9 @@ pub struct LogLayout {
 /// reading the logs (it is stored in every manifest).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Layout {
+    /// The environment.
+    #[serde(default)]
+    pub environment: EnvKind,
     /// The logs, in config order.
     pub logs: Vec<LogLayout>,
     /// The distinct variants.
@@ -125,13 +121,22 @@ impl Layout {
                             variant: vi,
                             day: di,
                             heuristic: hi,
-                            id: format!("{}_{}_{}_{}", log.key, v.id(), d.date, h),
+                            id: format!("{}_{}_{}_{}", log.key, self.variant_id(v), d.date, h),
                         });
                     }
                 }
             }
         }
         out
+    }
+
+    /// The file-name-safe id of variant `v` in cell ids: its three levels
+    /// in environment A, `default` elsewhere (the one variant).
+    pub fn variant_id(&self, v: &Variant) -> String {
+        match self.environment {
+            EnvKind::Parallel => v.id(),
+            _ => "default".into(),
+        }
     }
 
     /// The variant of the figure scenario: the default one, else the first.
@@ -200,30 +205,97 @@ impl std::fmt::Display for Shard {
     }
 }
 
-/// A log read and prepared for the grid.
-#[derive(Debug, Clone)]
-pub struct LoadedLog {
-    /// What the config named.
-    pub spec: String,
-    /// Where it was found.
-    pub path: PathBuf,
-    /// The prepared workload.
-    pub workload: Workload,
-    /// The days used.
-    pub days: Vec<DayWindow>,
-}
-
-/// A configuration with its logs read: ready to run.
-#[derive(Clone)]
-pub struct Plan {
+/// A configuration with its logs read and laid out: ready to run.
+pub struct Plan<E: Grid> {
     /// The configuration.
     pub config: ExperimentConfig,
     /// The grid by name.
     pub layout: Layout,
-    /// The logs, in layout order.
-    pub logs: Vec<LoadedLog>,
+    /// Where each log was found, in layout order.
+    pub paths: Vec<PathBuf>,
+    /// What each log gives its scenarios, in layout order.
+    pub prepared: Vec<E::Prepared>,
     /// The heuristics, in layout order.
-    pub heuristics: Vec<&'static parallel::HeuristicInfo>,
+    pub heuristics: Vec<E::Heuristic>,
+    /// The environment's parameters, as the configuration gives them.
+    pub args: E::Args,
+}
+
+impl<E: Grid> Plan<E> {
+    /// Resolves and reads the logs of `config` (in parallel), lays out their
+    /// scenarios and the grid.
+    ///
+    /// # Errors
+    /// Unknown heuristic or log, unreadable log, a log without usable days,
+    /// an explicit date that is not a usable day, two logs with one key, a
+    /// parameter that does not fit a log.
+    pub fn new(config: &ExperimentConfig) -> Result<Plan<E>, ExperimentError> {
+        let args = E::grid_args(config);
+        let heuristics = E::heuristics(&config.heuristics, &args)?;
+        let mut keys: Vec<(String, String)> = Vec::new();
+        for spec in &config.logs {
+            let key = log_key(spec);
+            if let Some((other, _)) = keys.iter().find(|(_, k)| *k == key) {
+                return Err(ExperimentError::DuplicateLog(
+                    other.clone(),
+                    spec.clone(),
+                    key,
+                ));
+            }
+            keys.push((spec.clone(), key));
+        }
+        let paths: Vec<PathBuf> = config
+            .logs
+            .iter()
+            .map(|l| catalog::resolve(l))
+            .collect::<Result<_, _>>()?;
+        let laid: Vec<(E::Prepared, LogLayout)> = paths
+            .par_iter()
+            .zip(&keys)
+            .map(|(p, (_, key))| {
+                let log = crate::swf::read_log(p, &ReadOptions::default())?;
+                E::lay_out(&log, key, config, &args)
+            })
+            .collect::<Result<_, ExperimentError>>()?;
+        let (prepared, logs): (Vec<E::Prepared>, Vec<LogLayout>) = laid.into_iter().unzip();
+        let layout = Layout {
+            environment: E::KIND,
+            logs,
+            variants: E::variants(config),
+            heuristics: heuristics
+                .iter()
+                .map(|h| E::heuristic_name(h).to_string())
+                .collect(),
+        };
+        Ok(Plan {
+            config: config.clone(),
+            layout,
+            paths,
+            prepared,
+            heuristics,
+            args,
+        })
+    }
+
+    /// Logs that have fewer candidate days than the config asks for, as
+    /// notes to print ("kth-sp2: 12 candidate days, all used (48 asked)").
+    pub fn notes(&self) -> Vec<String> {
+        if self.config.dates.is_some() || E::KIND != EnvKind::Parallel {
+            return Vec::new();
+        }
+        let asked = self.config.day_count();
+        self.layout
+            .logs
+            .iter()
+            .filter(|l| l.candidate_days < asked)
+            .map(|l| {
+                format!(
+                    "{}: only {} candidate days, all used ({} asked)",
+                    l.key, l.candidate_days, asked
+                )
+            })
+            .collect()
+    }
 }
 
 /// The key of a log in cell ids and tables: the catalog's short name for a
@@ -250,175 +322,6 @@ pub fn log_key(spec: &str) -> String {
         .collect()
 }
 
-impl Plan {
-    /// Resolves and reads the logs of `config` (in parallel), picks their
-    /// days and lays out the grid.
-    ///
-    /// # Errors
-    /// Unknown heuristic or log, unreadable log, a log without usable days,
-    /// an explicit date that is not a usable day, two logs with one key.
-    pub fn new(config: &ExperimentConfig) -> Result<Plan, ExperimentError> {
-        let heuristics = config.heuristic_infos()?;
-        let mut keys: Vec<(String, String)> = Vec::new();
-        for spec in &config.logs {
-            let key = log_key(spec);
-            if let Some((other, _)) = keys.iter().find(|(_, k)| *k == key) {
-                return Err(ExperimentError::DuplicateLog(
-                    other.clone(),
-                    spec.clone(),
-                    key,
-                ));
-            }
-            keys.push((spec.clone(), key));
-        }
-        let paths: Vec<PathBuf> = config
-            .logs
-            .iter()
-            .map(|l| catalog::resolve(l))
-            .collect::<Result<_, _>>()?;
-        let workloads: Vec<Workload> = paths
-            .par_iter()
-            .map(|p| Workload::from_path(p, &ReadOptions::default()))
-            .collect::<Result<_, _>>()?;
-        let mut logs = Vec::new();
-        let mut layouts = Vec::new();
-        for (((spec, key), path), w) in keys.into_iter().zip(paths).zip(workloads) {
-            if w.candidates.is_empty() {
-                return Err(ExperimentError::NoDays { log: key });
-            }
-            let days: Vec<DayWindow> = match &config.dates {
-                Some(dates) => {
-                    let mut out: Vec<DayWindow> = Vec::new();
-                    for d in dates {
-                        let day = w.day_by_date(d).ok_or_else(|| ExperimentError::Day {
-                            log: key.clone(),
-                            date: d.clone(),
-                            first: w.candidates[0].date.clone(),
-                            last: w.candidates[w.candidates.len() - 1].date.clone(),
-                        })?;
-                        if !out.contains(&day) {
-                            out.push(day);
-                        }
-                    }
-                    out.sort_by(|a, b| a.start.total_cmp(&b.start));
-                    out
-                }
-                None => w.select(config.day_count()),
-            };
-            layouts.push(LogLayout {
-                key,
-                file: w.name.clone(),
-                max_procs: w.max_procs,
-                candidate_days: w.candidates.len(),
-                days: days
-                    .iter()
-                    .map(|d| DayLayout {
-                        date: d.date.clone(),
-                        start: d.start,
-                        scenario_seed: derive_seed(config.seed, d.start.to_bits()),
-                    })
-                    .collect(),
-            });
-            logs.push(LoadedLog {
-                spec,
-                path,
-                workload: w,
-                days,
-            });
-        }
-        let layout = Layout {
-            logs: layouts,
-            variants: config.variant_list(),
-            heuristics: heuristics.iter().map(|h| h.name.to_string()).collect(),
-        };
-        Ok(Plan {
-            config: config.clone(),
-            layout,
-            logs,
-            heuristics,
-        })
-    }
-
-    /// Logs that have fewer candidate days than the config asks for, as
-    /// notes to print ("kth-sp2: 12 candidate days, all used (48 asked)").
-    pub fn notes(&self) -> Vec<String> {
-        if self.config.dates.is_some() {
-            return Vec::new();
-        }
-        let asked = self.config.day_count();
-        self.layout
-            .logs
-            .iter()
-            .filter(|l| l.candidate_days < asked)
-            .map(|l| {
-                format!(
-                    "{}: only {} candidate days, all used ({} asked)",
-                    l.key, l.candidate_days, asked
-                )
-            })
-            .collect()
-    }
-}
-
-/// One bar of the Gantt data: a task on the Gantt cluster.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct GanttRecord {
-    /// SWF job number.
-    pub job: i64,
-    /// Node index ranges `[from, to)` within the cluster.
-    pub nodes: Vec<(u32, u32)>,
-    /// Start, s on the log's clock.
-    pub start: f64,
-    /// Completion (or the end of the run when cut off), s.
-    pub end: f64,
-    /// Value earned / starting value (0 when not completed).
-    pub value_fraction: f64,
-}
-
-/// The schedule of one cluster over a window of one run.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct GanttData {
-    /// Heuristic of the run.
-    pub heuristic: String,
-    /// Cluster index (the one with the most cores; ties to more nodes, then
-    /// the lower index).
-    pub cluster: usize,
-    /// Its nodes.
-    pub nodes: u32,
-    /// Its cores per node.
-    pub cores_per_node: u32,
-    /// The window, s on the log's clock.
-    pub window: (f64, f64),
-    /// Midnight of the counted day, s (the origin of the time axis).
-    pub time_origin: f64,
-    /// Tasks that ran on the cluster and overlap the window, in task order.
-    pub bars: Vec<GanttRecord>,
-}
-
-/// What one finished cell leaves on disk: `<out>/cells/<id>.json`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct CellResult {
-    /// The cell id.
-    pub id: String,
-    /// Position in the cell order.
-    pub index: usize,
-    /// Log key.
-    pub log: String,
-    /// The variant.
-    pub variant: Variant,
-    /// The run summary (its timing fields are wall clock and differ between
-    /// runs; every other field is deterministic).
-    pub summary: RunSummary,
-    /// Figure scenario only: (completion s, value earned) of every counted
-    /// completed task, by completion time.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub cumulative: Option<Vec<(f64, f64)>>,
-    /// Figure scenario and Gantt heuristic only: the schedule of the largest
-    /// cluster over a 4-hour window ([`gantt_data`]).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub gantt: Option<GanttData>,
-}
-
 /// Options of a run.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct RunOptions {
@@ -440,8 +343,8 @@ pub enum CellEvent<'a> {
     Failed {
         /// The cell id.
         id: &'a str,
-        /// What broke.
-        violations: &'a [Violation],
+        /// What broke, one sentence each.
+        violations: &'a [String],
     },
 }
 
@@ -501,8 +404,8 @@ pub fn pending(layout: &Layout, out: &Path, shard: Option<Shard>) -> (Vec<CellSp
 /// # Errors
 /// A scenario that cannot be generated, an unwritable output directory.
 /// Invariant violations are not errors here: they are in the report.
-pub fn run(
-    plan: &Plan,
+pub fn run<E: Grid>(
+    plan: &Plan<E>,
     out: &Path,
     opts: &RunOptions,
     progress: &(dyn Fn(CellEvent<'_>) + Sync),
@@ -532,37 +435,14 @@ pub fn run(
         .par_iter()
         .try_for_each(|group| -> Result<(), ExperimentError> {
             let first = group[0];
-            let log = &plan.logs[first.log];
-            let day = &log.days[first.day];
-            let dl = &layout.logs[first.log].days[first.day];
-            let variant = layout.variants[first.variant];
-            let scenario = Scenario::build(
-                &log.workload,
-                day,
-                variant.params(plan.config.cores_base),
-                plan.config.seed,
-            )
-            .map_err(|source| ExperimentError::Scenario {
-                log: layout.logs[first.log].key.clone(),
-                date: day.date.clone(),
-                source,
-            })?;
-            if scenario.seed != dl.scenario_seed {
-                return Err(ExperimentError::SeedDrift {
-                    log: layout.logs[first.log].key.clone(),
-                    date: day.date.clone(),
-                    expected: dl.scenario_seed,
-                    got: scenario.seed,
-                });
-            }
+            let scenario = E::scenario(plan, first)?;
             group
                 .par_iter()
                 .try_for_each(|cell| -> Result<(), ExperimentError> {
-                    let h = plan.heuristics[cell.heuristic];
-                    let mut heuristic = h.build(&scenario);
-                    let run = simulate(&scenario, heuristic.as_mut());
+                    let h = &plan.heuristics[cell.heuristic];
+                    let run = E::simulate(&scenario, h);
                     if !opts.no_check {
-                        let v = invariants::check(&scenario, &run);
+                        let v = E::check(&scenario, &run);
                         if !v.is_empty() {
                             let text: String = v.iter().map(|x| format!("{x}\n")).collect();
                             let fdir = out.join("failed");
@@ -582,7 +462,7 @@ pub fn run(
                             return Ok(());
                         }
                     }
-                    let result = cell_result(plan, cell, &scenario, &run);
+                    let result = E::cell(plan, cell, &scenario, h, &run);
                     let path = dir.join(format!("{}.json", cell.id));
                     let bytes =
                         serde_json::to_vec(&result).map_err(|source| ExperimentError::Json {
@@ -605,130 +485,18 @@ pub fn run(
     Ok(report)
 }
 
-fn cell_result(plan: &Plan, cell: &CellSpec, scenario: &Scenario, run: &RunResult) -> CellResult {
-    let layout = &plan.layout;
-    let log = &layout.logs[cell.log];
-    let summary = summarize(
-        &log.file,
-        &layout.heuristics[cell.heuristic],
-        plan.config.seed,
-        scenario,
-        run,
-    );
-    let figure = layout.is_figure_cell(cell);
-    let cumulative = figure.then(|| {
-        let mut pts: Vec<(f64, f64)> = scenario
-            .tasks
-            .iter()
-            .zip(&run.outcomes)
-            .filter(|(t, o)| t.counted && o.status == TaskStatus::Completed)
-            .filter_map(|(_, o)| o.completion.map(|c| (c, o.value)))
-            .collect();
-        pts.sort_by(|a, b| a.0.total_cmp(&b.0));
-        pts
-    });
-    let gantt = (figure && cell.heuristic == layout.gantt_heuristic())
-        .then(|| gantt_data(scenario, run, &layout.heuristics[cell.heuristic]));
-    CellResult {
-        id: cell.id.clone(),
-        index: cell.index,
-        log: log.key.clone(),
-        variant: layout.variants[cell.variant],
-        summary,
-        cumulative,
-        gantt,
-    }
-}
-
-/// The schedule of the largest cluster of `scenario` in `run` (most cores,
-/// then most nodes) over the [`GANTT_WINDOW_SECONDS`] window, opening on a
-/// whole hour of the counted day, that holds the most node-seconds of work.
-pub fn gantt_data(scenario: &Scenario, run: &RunResult, heuristic: &str) -> GanttData {
-    let clusters = &scenario.system.clusters;
-    let cluster = (0..clusters.len())
-        .max_by(|&a, &b| {
-            clusters[a]
-                .cores()
-                .cmp(&clusters[b].cores())
-                .then(clusters[a].nodes.cmp(&clusters[b].nodes))
-                .then(b.cmp(&a))
-        })
-        .unwrap_or(0);
-    // The window is the busiest one: of the windows opening on a whole hour
-    // of the counted day, the one with the most node-seconds of work on the
-    // cluster (ties to the earliest), so the chart shows the schedule under
-    // pressure rather than an idle morning.
-    let hours = 24usize;
-    let mut busy = vec![0.0_f64; hours + 4];
-    for (_, o) in scenario.tasks.iter().zip(&run.outcomes) {
-        if o.cluster != Some(cluster) {
-            continue;
-        }
-        let Some(start) = o.start else { continue };
-        let end = o.completion.unwrap_or(run.end_time);
-        let nodes = f64::from(o.nodes.len());
-        for (h, b) in busy.iter_mut().enumerate() {
-            let lo = scenario.day.start + h as f64 * 3600.0;
-            let overlap = (end.min(lo + 3600.0) - start.max(lo)).max(0.0);
-            *b += nodes * overlap;
-        }
-    }
-    let span = (GANTT_WINDOW_SECONDS / 3600.0).round() as usize;
-    let best_hour = (0..=hours.saturating_sub(span))
-        .map(|h| (h, busy[h..h + span].iter().sum::<f64>()))
-        .fold((0usize, f64::NEG_INFINITY), |acc, x| {
-            if x.1 > acc.1 { x } else { acc }
-        })
-        .0;
-    let offset = best_hour as f64 * 3600.0;
-    let from = scenario.day.start + offset;
-    let window = (from, from + GANTT_WINDOW_SECONDS);
-    let bars = scenario
-        .tasks
-        .iter()
-        .zip(&run.outcomes)
-        .filter(|(_, o)| o.cluster == Some(cluster))
-        .filter_map(|(t, o)| {
-            let start = o.start?;
-            let end = o.completion.unwrap_or(run.end_time);
-            (start < window.1 && end > window.0).then(|| GanttRecord {
-                job: t.job_number,
-                nodes: o.nodes.ranges().iter().map(|r| (r.start, r.end)).collect(),
-                start,
-                end,
-                value_fraction: if o.status == TaskStatus::Completed && t.value.start_value() > 0.0
-                {
-                    o.value / t.value.start_value()
-                } else {
-                    0.0
-                },
-            })
-        })
-        .collect();
-    let c = clusters.get(cluster).copied();
-    GanttData {
-        heuristic: heuristic.to_string(),
-        cluster,
-        nodes: c.map_or(0, |c| c.nodes),
-        cores_per_node: c.map_or(0, |c| c.cores_per_node),
-        window,
-        time_origin: scenario.day.start,
-        bars,
-    }
-}
-
 /// Cells of `layout` found in the `cells/` directories of `dirs` (the first
 /// directory holding a cell wins), in cell order, and the ids of the cells
 /// found nowhere.
 ///
 /// # Errors
 /// A cell file that does not parse, or whose contents do not match its name.
-pub fn load_cells(
+pub fn load_cells<E: Grid>(
     layout: &Layout,
     dirs: &[PathBuf],
-) -> Result<(Vec<CellResult>, Vec<String>), ExperimentError> {
+) -> Result<(Vec<E::Cell>, Vec<String>), ExperimentError> {
     let cells = layout.cells();
-    let found: Vec<Result<Option<CellResult>, ExperimentError>> = cells
+    let found: Vec<Result<Option<E::Cell>, ExperimentError>> = cells
         .par_iter()
         .map(|c| {
             for d in dirs {
@@ -738,21 +506,19 @@ pub fn load_cells(
                     Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
                     Err(e) => return Err(ExperimentError::Io { path, source: e }),
                 };
-                let r: CellResult =
+                let mut r: E::Cell =
                     serde_json::from_slice(&bytes).map_err(|source| ExperimentError::Json {
                         path: path.clone(),
                         source,
                     })?;
-                if r.id != c.id {
+                if E::cell_id(&r) != c.id {
                     return Err(ExperimentError::Mismatch {
                         dir: path,
-                        what: format!("the file holds cell `{}`", r.id),
+                        what: format!("the file holds cell `{}`", E::cell_id(&r)),
                     });
                 }
-                return Ok(Some(CellResult {
-                    index: c.index,
-                    ..r
-                }));
+                E::set_index(&mut r, c.index);
+                return Ok(Some(r));
             }
             Ok(None)
         })

@@ -8,9 +8,10 @@ use std::path::Path;
 use polars::prelude::*;
 
 use super::catalina::Preemption;
-use super::params::{ClassicArgs, depth_label};
+use super::params::{ClassicArgs, ClassicArgsError, depth_label};
 use super::summary::{ClassicSummary, RunLabel, summarize};
 use super::tables::{clean_frame, jobs_frame, summary_frame, suspensions_frame};
+use super::window::{WindowError, build_window, default_window_start};
 use super::{ClassicJob, ClassicRun, CleanReport, Machine, Policy, SCHEDULERS, Unit};
 use crate::env::{EnvError, EnvKind, Environment, Registry, Replayed};
 use crate::metrics::tables::{TableError, write_both};
@@ -20,6 +21,99 @@ use crate::swf::SwfLog;
 /// Environment D: classic trace replay on the log's own machine (FCFS,
 /// backfilling, Catalina; docs/classic.md).
 pub struct Classic;
+
+/// What a log gives its classic run: the log's name, the cleaning report,
+/// the scenario, and the window it is when it is one.
+#[derive(Debug, Clone)]
+pub struct ClassicPrepared {
+    /// The log's file name.
+    pub log: String,
+    /// What cleaning did to the whole log.
+    pub report: CleanReport,
+    /// The jobs and the machine.
+    pub scenario: ClassicScenario,
+    /// The window, when the scenario is one (`--window-jobs`).
+    pub window: Option<WindowInfo>,
+}
+
+/// A window cut from the log ([`super::window`]).
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct WindowInfo {
+    /// Index of its first job among the cleaned jobs in submit order.
+    pub start: usize,
+    /// Jobs in the window as logged.
+    pub jobs: usize,
+    /// Jobs after it submitted into it.
+    pub extra: usize,
+    /// How the start was chosen.
+    pub chosen: String,
+    /// Jobs marked preempting among the window's own jobs.
+    pub preempting_in_window: usize,
+    /// Jobs marked preempting among all its jobs.
+    pub preempting: usize,
+    /// First and last submit of the window's own jobs, s.
+    pub span: (f64, f64),
+}
+
+/// Cleans `log` on the machine `args` give and cuts the scenario: the whole
+/// cleaned log, or the window `args` ask for.
+///
+/// # Errors
+/// Whole nodes on a log without MaxNodes; a window past the end of the log
+/// or without a loaded default.
+pub fn prepare(log: &SwfLog, args: &ClassicArgs) -> Result<ClassicPrepared, EnvError> {
+    let machine = args.machine(log)?;
+    let (mut jobs, report) = super::clean(&log.jobs, &machine, &args.clean_options());
+    let mut window = None;
+    if let Some(count) = args.window_jobs {
+        let extra = args.extra_jobs.unwrap_or(0);
+        let rule = args.preemption()?;
+        jobs.sort_by(|a, b| {
+            a.submit
+                .total_cmp(&b.submit)
+                .then(a.job_number.cmp(&b.job_number))
+        });
+        let (start, chosen) = match args.window_start {
+            Some(s) => (s, "given (--window-start)".to_string()),
+            None => {
+                let s = default_window_start(&jobs, count, extra, machine.capacity, &rule)
+                    .ok_or_else(|| WindowError::NoDefault {
+                        log: log.name.clone(),
+                        window: count,
+                        extra,
+                        jobs: jobs.len(),
+                    })
+                    .map_err(ClassicArgsError::from)?;
+                (
+                    s,
+                    format!(
+                        "the default: of the windows with an offered load >= 1, the one with the most jobs wider than {} units, earliest on ties",
+                        rule.preempting_above
+                    ),
+                )
+            }
+        };
+        jobs = build_window(&jobs, start, count, extra).map_err(ClassicArgsError::from)?;
+        window = Some(WindowInfo {
+            start,
+            jobs: count,
+            extra,
+            chosen,
+            preempting_in_window: jobs[..count]
+                .iter()
+                .filter(|j| rule.preempting(j.size))
+                .count(),
+            preempting: jobs.iter().filter(|j| rule.preempting(j.size)).count(),
+            span: (jobs[0].submit, jobs[count - 1].submit),
+        });
+    }
+    Ok(ClassicPrepared {
+        log: log.name.clone(),
+        report,
+        scenario: ClassicScenario { jobs, machine },
+        window,
+    })
+}
 
 /// The input of one classic run: cleaned jobs on a machine.
 #[derive(Debug, Clone)]
@@ -49,6 +143,8 @@ pub struct ClassicDetails {
     pub bsld_tau_s: f64,
     /// What cleaning did.
     pub clean_report: String,
+    /// The window, when the scenario is one.
+    pub window: Option<WindowInfo>,
 }
 
 impl Environment for Classic {
@@ -56,7 +152,7 @@ impl Environment for Classic {
     type Policy = Policy;
     type Args = ClassicArgs;
     type Heuristic = (&'static str, Policy);
-    type Prepared = CleanReport;
+    type Prepared = ClassicPrepared;
     type Scenario = ClassicScenario;
     type Run = ClassicRun;
     type Summary = ClassicSummary;
@@ -77,15 +173,15 @@ impl Environment for Classic {
     fn scenarios(
         log: &SwfLog,
         args: &ClassicArgs,
-    ) -> Result<(CleanReport, Vec<ClassicScenario>), EnvError> {
-        let machine = args.machine(log)?;
-        let (jobs, report) = super::clean(&log.jobs, &machine, &args.clean_options());
-        Ok((report, vec![ClassicScenario { jobs, machine }]))
+    ) -> Result<(ClassicPrepared, Vec<ClassicScenario>), EnvError> {
+        let p = prepare(log, args)?;
+        let scenario = p.scenario.clone();
+        Ok((p, vec![scenario]))
     }
 
     fn describe(
         log: &SwfLog,
-        report: &CleanReport,
+        p: &ClassicPrepared,
         scenarios: &[ClassicScenario],
         args: &ClassicArgs,
     ) -> String {
@@ -103,7 +199,13 @@ impl Environment for Classic {
             "plan     {} estimates, equal-time rule: ends free their units before starts at the same second\n",
             args.estimates()
         ));
-        out.push_str(&report.to_string());
+        if let Some(w) = &p.window {
+            out.push_str(&format!(
+                "window   {} jobs from cleaned job {} ({}), plus the next {} submitted into it\n",
+                w.jobs, w.start, w.chosen, w.extra
+            ));
+        }
+        out.push_str(&p.report.to_string());
         out
     }
 
@@ -123,8 +225,7 @@ impl Environment for Classic {
     }
 
     fn summarize(
-        log: &SwfLog,
-        _: &CleanReport,
+        p: &ClassicPrepared,
         s: &ClassicScenario,
         h: &Self::Heuristic,
         run: &ClassicRun,
@@ -132,7 +233,7 @@ impl Environment for Classic {
     ) -> ClassicSummary {
         summarize(
             RunLabel {
-                log: &log.name,
+                log: &p.log,
                 scheduler: h.0,
                 depth: depth_label(h.1),
                 estimates: args.estimates(),
@@ -155,7 +256,7 @@ impl Environment for Classic {
 
     fn write_tables(
         dir: &Path,
-        report: &CleanReport,
+        p: &ClassicPrepared,
         runs: &[Replayed<'_, Self>],
         args: &ClassicArgs,
     ) -> Result<Vec<&'static str>, TableError> {
@@ -182,7 +283,7 @@ impl Environment for Classic {
             dir,
             "summary",
         )?;
-        write_both(&mut frame("clean", clean_frame(report))?, dir, "clean")?;
+        write_both(&mut frame("clean", clean_frame(&p.report))?, dir, "clean")?;
         write_both(
             &mut frame("suspensions", suspensions_frame(jobs, &named))?,
             dir,
@@ -192,7 +293,7 @@ impl Environment for Classic {
     }
 
     fn details(
-        report: &CleanReport,
+        p: &ClassicPrepared,
         scenarios: &[ClassicScenario],
         heuristics: &[Self::Heuristic],
         args: &ClassicArgs,
@@ -220,7 +321,8 @@ impl Environment for Classic {
             clean: args.clean_preset().to_string(),
             kill_at_estimate: args.kill_at_estimate,
             bsld_tau_s: args.tau(),
-            clean_report: report.to_string(),
+            clean_report: p.report.to_string(),
+            window: p.window.clone(),
         }
     }
 }

@@ -18,6 +18,7 @@ pub mod params;
 pub mod profile;
 pub mod summary;
 pub mod tables;
+pub mod window;
 
 pub use clean::{CleanAction, CleanPreset, CleanReport, clean};
 pub use engine::{Allocation, ClassicOutcome, ClassicRun, Suspension, simulate};
@@ -26,7 +27,7 @@ pub use params::{ClassicArgs, ClassicArgsError, depth_label, machine_of};
 use super::registry::{Entry, Registry};
 
 /// One job as the classic simulator sees it (after cleaning).
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct ClassicJob {
     /// SWF job number (field 1).
     pub job_number: i64,

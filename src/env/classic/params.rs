@@ -24,41 +24,65 @@ pub fn parse_depth(s: &str) -> Result<usize, String> {
 }
 
 /// Flags of environment D (`--env classic`).
-#[derive(Debug, Clone, Default, clap::Args, serde::Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, clap::Args, serde::Serialize, serde::Deserialize)]
 #[command(next_help_heading = "Environment D: --env classic (the log's own machine)")]
+#[serde(default, deny_unknown_fields)]
 pub struct ClassicArgs {
     /// Reservation depth of `backfill`, a number or `all` (0 = greedy, 1 = EASY, all = Conservative) [default: 0].
     #[arg(long, value_parser = parse_depth)]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub reservation_depth: Option<usize>,
     /// Plan with the true run times instead of the user estimates (SWF field 9).
     #[arg(long)]
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub exact_estimates: bool,
     /// Allocate whole nodes (MaxNodes) instead of processors (MaxProcs).
     #[arg(long)]
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub whole_nodes: bool,
     /// With --whole-nodes: processors per node [default: round(MaxProcs / MaxNodes)].
     #[arg(long)]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub procs_per_node: Option<u32>,
     /// Cleaning rules: swftool, pyss, batsim or rlscheduler (docs/classic.md) [default: swftool].
     #[arg(long, value_enum)]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub clean: Option<CleanPreset>,
     /// Cut runs that exceed their estimate at the estimate.
     #[arg(long)]
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub kill_at_estimate: bool,
     /// catalina-preempt: jobs with more units than this are marked preempting [default: 64].
     #[arg(long)]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub preempting_above: Option<u32>,
     /// catalina-preempt: jobs with at most this many units are marked preemptible [default: 64].
     #[arg(long)]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub preemptible_up_to: Option<u32>,
     /// catalina-preempt: PREEMPT_MIN_RUNTIME, s; a job predicted to have less left is not preempted [default: 1800].
     #[arg(long)]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub preempt_min_runtime: Option<f64>,
     /// catalina-preempt: factor on the priority of preempting jobs [default: 2].
     #[arg(long)]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub preemptor_priority_factor: Option<f64>,
+    /// Replay a window of this many consecutive jobs (cleaned, in submit order) instead of the whole log (Margo et al., §5).
+    #[arg(long)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub window_jobs: Option<usize>,
+    /// With --window-jobs: this many following jobs submitted into the window (submit times mapped onto its span) [default: 0].
+    #[arg(long)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub extra_jobs: Option<usize>,
+    /// With --window-jobs: index of the window's first job among the cleaned jobs [default: of the windows with an offered load >= 1, the one with the most preempting jobs].
+    #[arg(long)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub window_start: Option<usize>,
     /// Tau of the bounded slowdown, s [default: 10].
     #[arg(long)]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub tau: Option<f64>,
 }
 
@@ -79,6 +103,12 @@ pub enum ClassicArgsError {
     /// `--procs-per-node` without `--whole-nodes`.
     #[error("--procs-per-node applies with --whole-nodes only")]
     ProcsPerNodeWithoutWholeNodes,
+    /// A window flag without `--window-jobs`.
+    #[error("{0} applies with --window-jobs only")]
+    WindowFlagWithoutWindow(&'static str),
+    /// A window that cannot be cut from the log.
+    #[error(transparent)]
+    Window(#[from] super::window::WindowError),
     /// A value out of range.
     #[error("{flag} must be {want}, not {got}")]
     OutOfRange {
@@ -112,6 +142,9 @@ impl ClassicArgs {
         add(self.procs_per_node.is_some(), "--procs-per-node");
         add(self.clean.is_some(), "--clean");
         add(self.kill_at_estimate, "--kill-at-estimate");
+        add(self.window_jobs.is_some(), "--window-jobs");
+        add(self.extra_jobs.is_some(), "--extra-jobs");
+        add(self.window_start.is_some(), "--window-start");
         add(self.tau.is_some(), "--tau");
         out.extend(self.preemption_flags());
         out
@@ -207,6 +240,14 @@ impl ClassicArgs {
     ) -> Result<Vec<(&'static str, Policy)>, ClassicArgsError> {
         if self.procs_per_node.is_some() && !self.whole_nodes {
             return Err(ClassicArgsError::ProcsPerNodeWithoutWholeNodes);
+        }
+        if self.window_jobs.is_none() {
+            if self.extra_jobs.is_some() {
+                return Err(ClassicArgsError::WindowFlagWithoutWindow("--extra-jobs"));
+            }
+            if self.window_start.is_some() {
+                return Err(ClassicArgsError::WindowFlagWithoutWindow("--window-start"));
+            }
         }
         if let Some(tau) = self.tau
             && !(tau.is_finite() && tau > 0.0)

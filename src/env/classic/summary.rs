@@ -12,7 +12,7 @@ use super::{ClassicJob, ClassicRun, Machine};
 use crate::metrics::formulas as f;
 
 /// Metrics of one classic replay.
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct ClassicSummary {
     /// Log file name.
     pub log: String,

@@ -142,7 +142,6 @@ impl Environment for Parallel {
     }
 
     fn summarize(
-        _: &SwfLog,
         w: &Workload,
         s: &Scenario,
         h: &Self::Heuristic,

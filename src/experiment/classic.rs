@@ -1,0 +1,563 @@
+//! Environment D on the grid runner ([`Grid`]): one scenario per log (the
+//! whole cleaned log, or a window of it), one variant, a cell file per
+//! (log, scheduler) with the run's summary — and, with `job_tables = true`
+//! in the configuration, the schedule of every job, for the `jobs` and
+//! `suspensions` tables. Reports: the `summary` table (one row per run, as
+//! `replay --env classic` writes it), `tables.md` (per log: average wait,
+//! expansion factor and utilization, each unweighted, priority-weighted and
+//! node-second-weighted, one row per scheduler — the three tables of Margo,
+//! Yoshimoto and Kovatch, §5), the wait and expansion-factor figures, and
+//! `compare`'s side-by-side table and bounded-slowdown figure.
+
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+
+use super::ExperimentError;
+use super::config::{ExperimentConfig, Variant};
+use super::grid::{Grid, GridReport};
+use super::runner::{CellSpec, DayLayout, Layout, LogLayout, Plan};
+use crate::env::Environment;
+use crate::env::classic::environment::{Classic, ClassicPrepared, ClassicScenario, prepare};
+use crate::env::classic::summary::ClassicSummary;
+use crate::env::classic::tables::{jobs_frame, summary_frame, suspensions_frame};
+use crate::env::classic::{
+    ClassicArgs, ClassicJob, ClassicOutcome, ClassicRun, Policy, SCHEDULERS, Suspension,
+};
+use crate::metrics::tables::{TableError, write_both};
+use crate::report::{self, Bar, BarChart, BarSeries, Figure};
+use crate::swf::SwfLog;
+
+/// The schedule of every job of a classic run, kept in a cell for the
+/// `jobs` and `suspensions` tables (`job_tables = true`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct JobDetail {
+    /// The scenario's jobs.
+    pub jobs: Vec<ClassicJob>,
+    /// Per job: first start, end, seconds suspended.
+    pub outcomes: Vec<(f64, f64, f64)>,
+    /// Per job: priority when it first started.
+    pub priority: Vec<f64>,
+    /// Every suspension: job, preemptor, at, resume reservation, resumed.
+    pub suspensions: Vec<(usize, usize, f64, f64, f64)>,
+    /// Scheduling passes.
+    pub passes: u64,
+}
+
+impl JobDetail {
+    fn of(jobs: &[ClassicJob], run: &ClassicRun) -> JobDetail {
+        JobDetail {
+            jobs: jobs.to_vec(),
+            outcomes: run
+                .outcomes
+                .iter()
+                .map(|o| (o.start, o.end, o.suspended))
+                .collect(),
+            priority: run.priority.clone(),
+            suspensions: run
+                .suspensions
+                .iter()
+                .map(|s| (s.job, s.preemptor, s.at, s.reservation, s.resumed))
+                .collect(),
+            passes: run.passes,
+        }
+    }
+
+    fn run(&self) -> ClassicRun {
+        ClassicRun {
+            outcomes: self
+                .outcomes
+                .iter()
+                .map(|&(start, end, suspended)| ClassicOutcome {
+                    start,
+                    end,
+                    suspended,
+                })
+                .collect(),
+            passes: self.passes,
+            priority: self.priority.clone(),
+            suspensions: self
+                .suspensions
+                .iter()
+                .map(|&(job, preemptor, at, reservation, resumed)| Suspension {
+                    job,
+                    preemptor,
+                    at,
+                    reservation,
+                    resumed,
+                })
+                .collect(),
+            allocations: Vec::new(),
+        }
+    }
+}
+
+/// What one finished classic cell leaves on disk: `<out>/cells/<id>.json`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ClassicCell {
+    /// The cell id.
+    pub id: String,
+    /// Position in the cell order.
+    pub index: usize,
+    /// Log key.
+    pub log: String,
+    /// The scenario (`whole`, or `window-<first job index>`).
+    pub scenario: String,
+    /// What the scenario is, in words (the window and how it was chosen).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub about: String,
+    /// The run's metrics (deterministic).
+    pub summary: ClassicSummary,
+    /// The schedule of every job, with `job_tables = true`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub detail: Option<JobDetail>,
+}
+
+fn figure_style() -> Figure {
+    Figure::with_palette(&SCHEDULERS.names())
+}
+
+fn table_error(out: &Path, name: &str) -> impl FnOnce(polars::prelude::PolarsError) -> TableError {
+    let path = out.join(format!("{name}.csv"));
+    move |source| TableError::Write { path, source }
+}
+
+impl Grid for Classic {
+    type Cell = ClassicCell;
+
+    fn grid_args(config: &ExperimentConfig) -> ClassicArgs {
+        config.classic.clone()
+    }
+
+    fn variants(_: &ExperimentConfig) -> Vec<Variant> {
+        vec![Variant::default()]
+    }
+
+    fn lay_out(
+        log: &SwfLog,
+        key: &str,
+        _: &ExperimentConfig,
+        args: &ClassicArgs,
+    ) -> Result<(ClassicPrepared, LogLayout), ExperimentError> {
+        let p = prepare(log, args)?;
+        let date = p
+            .window
+            .as_ref()
+            .map_or("whole".to_string(), |w| format!("window-{}", w.start));
+        let start = p
+            .scenario
+            .jobs
+            .iter()
+            .map(|j| j.submit)
+            .fold(f64::INFINITY, f64::min);
+        let layout = LogLayout {
+            key: key.to_string(),
+            file: log.name.clone(),
+            max_procs: p.scenario.machine.max_processors() as f64,
+            candidate_days: 1,
+            days: vec![DayLayout {
+                date,
+                start: if start.is_finite() { start } else { 0.0 },
+                scenario_seed: 0,
+            }],
+        };
+        Ok((p, layout))
+    }
+
+    fn scenario(plan: &Plan<Classic>, cell: &CellSpec) -> Result<ClassicScenario, ExperimentError> {
+        Ok(plan.prepared[cell.log].scenario.clone())
+    }
+
+    fn cell(
+        plan: &Plan<Classic>,
+        cell: &CellSpec,
+        scenario: &ClassicScenario,
+        heuristic: &(&'static str, Policy),
+        run: &ClassicRun,
+    ) -> ClassicCell {
+        let layout = &plan.layout;
+        let log = &layout.logs[cell.log];
+        ClassicCell {
+            id: cell.id.clone(),
+            index: cell.index,
+            log: log.key.clone(),
+            scenario: log.days[cell.day].date.clone(),
+            about: about(&plan.prepared[cell.log]),
+            summary: Classic::summarize(
+                &plan.prepared[cell.log],
+                scenario,
+                heuristic,
+                run,
+                &plan.args,
+            ),
+            detail: plan
+                .config
+                .job_tables
+                .then(|| JobDetail::of(&scenario.jobs, run)),
+        }
+    }
+
+    fn cell_id(cell: &ClassicCell) -> &str {
+        &cell.id
+    }
+
+    fn set_index(cell: &mut ClassicCell, index: usize) {
+        cell.index = index;
+    }
+
+    fn report(
+        layout: &Layout,
+        config: &ExperimentConfig,
+        cells: &[ClassicCell],
+        out: &Path,
+        figures: bool,
+    ) -> Result<GridReport, ExperimentError> {
+        let summaries: Vec<ClassicSummary> = cells.iter().map(|c| c.summary.clone()).collect();
+        write_both(
+            &mut summary_frame(&summaries).map_err(table_error(out, "summary"))?,
+            out,
+            "summary",
+        )?;
+        let mut tables = vec!["summary"];
+        if config.job_tables {
+            let (mut jobs, mut susp) = job_tables(cells).map_err(table_error(out, "jobs"))?;
+            write_both(&mut jobs, out, "jobs")?;
+            write_both(&mut susp, out, "suspensions")?;
+            tables.extend(["jobs", "suspensions"]);
+        }
+        let md = markdown(&config.name, layout, &config.classic, cells);
+        let md_path = out.join("tables.md");
+        std::fs::write(&md_path, &md).map_err(ExperimentError::io(&md_path))?;
+        let mut files = vec![md_path];
+        if figures {
+            for (stem, chart) in charts(layout, cells) {
+                files.extend(report::grouped_bars(
+                    &chart,
+                    &figure_style(),
+                    &out.join("figures").join(stem),
+                )?);
+            }
+        }
+        Ok(GridReport {
+            preface: String::new(),
+            markdown: md,
+            tables,
+            files,
+        })
+    }
+
+    fn compare(
+        layout: &Layout,
+        cells: &[ClassicCell],
+        out: &Path,
+    ) -> Result<GridReport, ExperimentError> {
+        let keys: Vec<&str> = layout.logs.iter().map(|l| l.key.as_str()).collect();
+        let find = |log: &str, h: &str| {
+            cells
+                .iter()
+                .find(|c| c.log == log && c.summary.scheduler == h)
+                .map(|c| &c.summary)
+        };
+        let mut md = String::from("| scheduler |");
+        let mut rule = String::from("|---|");
+        for (k, l) in keys.iter().zip(&layout.logs) {
+            let cap = cells
+                .iter()
+                .find(|c| c.log == l.key)
+                .map_or(0, |c| c.summary.capacity);
+            md.push_str(&format!(
+                " {k} ({cap}) wait s | {k} bsld | {k} xfactor | {k} util % |"
+            ));
+            rule.push_str("---:|---:|---:|---:|");
+        }
+        md.push('\n');
+        md.push_str(&rule);
+        md.push('\n');
+        for h in &layout.heuristics {
+            md.push_str(&format!("| {h} |"));
+            for k in &keys {
+                match find(k, h) {
+                    Some(x) => md.push_str(&format!(
+                        " {:.0} | {:.2} | {:.2} | {:.2} |",
+                        x.wait_mean_s,
+                        x.bsld_mean,
+                        x.xfactor_mean,
+                        100.0 * x.utilization
+                    )),
+                    None => md.push_str(" – | – | – | – |"),
+                }
+            }
+            md.push('\n');
+        }
+        let first = cells.first().map(|c| &c.summary);
+        let estimates = first.map_or("user", |s| s.estimates.as_str());
+        let tau = first.map_or(crate::metrics::formulas::DEFAULT_TAU, |s| s.bsld_tau_s);
+        let preface = format!(
+            "classic replay, {estimates} estimates, {} cleaning, bounded slowdown tau {tau} s\n",
+            first.map_or("swftool", |s| s.clean.as_str()),
+        );
+        let md_path = out.join("compare.md");
+        std::fs::write(&md_path, &md).map_err(ExperimentError::io(&md_path))?;
+        let chart = BarChart {
+            title: format!("Mean bounded slowdown by log ({estimates} estimates)"),
+            x_label: "log (each on its own machine)".into(),
+            y_label: format!("mean bounded slowdown (tau = {tau} s, log scale)"),
+            levels: keys.iter().map(|k| k.to_string()).collect(),
+            series: layout
+                .heuristics
+                .iter()
+                .map(|h| BarSeries {
+                    name: h.clone(),
+                    bars: keys
+                        .iter()
+                        .map(|k| {
+                            find(k, h).map(|s| Bar {
+                                mean: s.bsld_mean,
+                                ci95: None,
+                            })
+                        })
+                        .collect(),
+                })
+                .collect(),
+            log_y: true,
+        };
+        let mut files = vec![md_path];
+        files.extend(report::grouped_bars(
+            &chart,
+            &figure_style(),
+            &out.join("figures").join("compare-bsld"),
+        )?);
+        Ok(GridReport {
+            preface,
+            markdown: md,
+            tables: Vec::new(),
+            files,
+        })
+    }
+}
+
+/// The window of a scenario in words (empty for a whole log).
+fn about(p: &ClassicPrepared) -> String {
+    let Some(w) = &p.window else {
+        return String::new();
+    };
+    let jobs = &p.scenario.jobs;
+    format!(
+        "Window of {} jobs from cleaned job {} (job numbers {} to {}; {}), plus the next {} jobs submitted into it ({} jobs, {} marked preempting); submit span {:.1} h.",
+        w.jobs,
+        w.start,
+        jobs.first().map_or(0, |j| j.job_number),
+        jobs.get(w.jobs.saturating_sub(1))
+            .map_or(0, |j| j.job_number),
+        w.chosen,
+        w.extra,
+        jobs.len(),
+        w.preempting,
+        (w.span.1 - w.span.0) / 3_600.0
+    )
+}
+
+/// The `jobs` and `suspensions` tables of cells with job detail: for each
+/// scenario (cells of one log, in cell order), the tables of its runs.
+fn job_tables(
+    cells: &[ClassicCell],
+) -> polars::prelude::PolarsResult<(polars::prelude::DataFrame, polars::prelude::DataFrame)> {
+    let mut jobs: Option<polars::prelude::DataFrame> = None;
+    let mut susp: Option<polars::prelude::DataFrame> = None;
+    let mut k = 0;
+    while k < cells.len() {
+        let group: Vec<&ClassicCell> = cells[k..]
+            .iter()
+            .take_while(|c| c.log == cells[k].log && c.scenario == cells[k].scenario)
+            .collect();
+        k += group.len();
+        let Some(first) = group.iter().find_map(|c| c.detail.as_ref()) else {
+            continue;
+        };
+        let runs: Vec<(String, ClassicRun)> = group
+            .iter()
+            .filter_map(|c| {
+                c.detail
+                    .as_ref()
+                    .map(|d| (c.summary.scheduler.clone(), d.run()))
+            })
+            .collect();
+        let named: Vec<(&str, &ClassicRun)> = runs.iter().map(|(n, r)| (n.as_str(), r)).collect();
+        let tau = group[0].summary.bsld_tau_s;
+        let j = jobs_frame(&first.jobs, &named, tau)?;
+        let s = suspensions_frame(&first.jobs, &named)?;
+        jobs = Some(match jobs {
+            Some(mut a) => {
+                a.vstack_mut(&j)?;
+                a
+            }
+            None => j,
+        });
+        susp = Some(match susp {
+            Some(mut a) => {
+                a.vstack_mut(&s)?;
+                a
+            }
+            None => s,
+        });
+    }
+    let empty = || jobs_frame(&[], &[], crate::metrics::formulas::DEFAULT_TAU);
+    let jobs = match jobs {
+        Some(j) => j,
+        None => empty()?,
+    };
+    let susp = match susp {
+        Some(s) => s,
+        None => suspensions_frame(&[], &[])?,
+    };
+    Ok((jobs, susp))
+}
+
+/// `tables.md`: per log, what ran, then the three tables — average queue
+/// wait, average expansion factor, utilization — one row per scheduler.
+pub fn markdown(name: &str, layout: &Layout, args: &ClassicArgs, cells: &[ClassicCell]) -> String {
+    let mut out = format!("# {name}: classic replay\n");
+    let rule = args.preemption().ok();
+    for l in &layout.logs {
+        let mine: Vec<&ClassicCell> = cells.iter().filter(|c| c.log == l.key).collect();
+        let Some(first) = mine.first() else { continue };
+        let s = &first.summary;
+        out.push_str(&format!(
+            "\n## {} ({}): {}\n\n{} jobs on {} {} ({} processors), {} estimates, {} cleaning.\n",
+            l.key,
+            l.file,
+            first.scenario,
+            s.jobs,
+            s.capacity,
+            s.unit,
+            l.max_procs,
+            s.estimates,
+            s.clean
+        ));
+        if !first.about.is_empty() {
+            out.push_str(&first.about);
+            out.push('\n');
+        }
+        if let (Some(r), true) = (
+            rule,
+            mine.iter()
+                .any(|c| c.summary.suspensions > 0 || c.summary.scheduler == "catalina-preempt"),
+        ) {
+            out.push_str(&format!(
+                "Preemption (catalina-preempt): jobs wider than {} units preempt with priority x{}, jobs of at most {} units are preemptible, PREEMPT_MIN_RUNTIME {} s.\n",
+                r.preempting_above, r.preemptor_priority_factor, r.preemptible_up_to, r.min_runtime
+            ));
+        }
+        for c in mine.iter().filter(|c| c.summary.suspensions > 0) {
+            out.push_str(&format!(
+                "{}: {} suspensions of {} jobs, {:.0} s each on average.\n",
+                c.summary.scheduler,
+                c.summary.suspensions,
+                c.summary.jobs_suspended,
+                c.summary.suspended_mean_s
+            ));
+        }
+        let table =
+            |title: &str, cols: [&str; 3], f: fn(&ClassicSummary) -> [f64; 3], prec: usize| {
+                let mut t = format!(
+                    "\n{title}\n\n| scheduler | {} | {} | {} |\n|---|---:|---:|---:|\n",
+                    cols[0], cols[1], cols[2]
+                );
+                for c in &mine {
+                    let v = f(&c.summary);
+                    t.push_str(&format!(
+                        "| {} | {:.p$} | {:.p$} | {:.p$} |\n",
+                        c.summary.scheduler,
+                        v[0],
+                        v[1],
+                        v[2],
+                        p = prec
+                    ));
+                }
+                t
+            };
+        let weights = ["unweighted", "priority-weighted", "node-second-weighted"];
+        out.push_str(&table(
+            "Table 1. Average queue wait, s (suspended time counts as wait)",
+            weights,
+            |s| [s.wait_mean_s, s.wait_pw_mean_s, s.wait_nsw_mean_s],
+            1,
+        ));
+        out.push_str(&table(
+            "Table 2. Average expansion factor, (wait + run) / run",
+            weights,
+            |s| [s.xfactor_mean, s.xfactor_pw_mean, s.xfactor_nsw_mean],
+            3,
+        ));
+        out.push_str(&table(
+            "Table 3. Utilization over the makespan (first submit to last end)",
+            [
+                "utilization %",
+                "priority-weighted utilization %",
+                "makespan h",
+            ],
+            |s| {
+                [
+                    100.0 * s.utilization,
+                    100.0 * s.pw_utilization,
+                    s.makespan_s / 3_600.0,
+                ]
+            },
+            2,
+        ));
+    }
+    out.push_str(
+        "\nPriority weights are the priorities jobs started with (Catalina's; preempting jobs' multiplied by the preemptor factor; 1 for the other schedulers); \
+         priority-weighted utilization = Σ priority·units·run / (units · makespan · mean priority), above 100 % when wide jobs rank high.\n",
+    );
+    out
+}
+
+/// Per log, the wait and expansion-factor figures: grouped bars over the
+/// three averages (unweighted, priority-weighted, node-second-weighted), one
+/// bar per scheduler; stems `<log>-wait` and `<log>-xfactor`.
+pub fn charts(layout: &Layout, cells: &[ClassicCell]) -> Vec<(String, BarChart)> {
+    let levels: Vec<String> = ["unweighted", "priority-weighted", "node-second-weighted"]
+        .map(String::from)
+        .to_vec();
+    let mut out = Vec::new();
+    for l in &layout.logs {
+        let mine: Vec<&ClassicCell> = cells.iter().filter(|c| c.log == l.key).collect();
+        let Some(first) = mine.first() else { continue };
+        let series = |f: fn(&ClassicSummary) -> [f64; 3]| {
+            mine.iter()
+                .map(|c| BarSeries {
+                    name: c.summary.scheduler.clone(),
+                    bars: f(&c.summary)
+                        .iter()
+                        .map(|&mean| Some(Bar { mean, ci95: None }))
+                        .collect(),
+                })
+                .collect::<Vec<_>>()
+        };
+        let what = format!("{}, {} jobs, {}", l.key, first.summary.jobs, first.scenario);
+        out.push((
+            format!("{}-wait", l.key),
+            BarChart {
+                title: format!("Average queue wait ({what})"),
+                x_label: "average".into(),
+                y_label: "queue wait, s (suspended time included)".into(),
+                levels: levels.clone(),
+                series: series(|s| [s.wait_mean_s, s.wait_pw_mean_s, s.wait_nsw_mean_s]),
+                log_y: false,
+            },
+        ));
+        out.push((
+            format!("{}-xfactor", l.key),
+            BarChart {
+                title: format!("Average expansion factor ({what})"),
+                x_label: "average".into(),
+                y_label: "expansion factor (wait + run) / run, log scale".into(),
+                levels: levels.clone(),
+                series: series(|s| [s.xfactor_mean, s.xfactor_pw_mean, s.xfactor_nsw_mean]),
+                log_y: true,
+            },
+        ));
+    }
+    out
+}
