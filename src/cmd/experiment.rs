@@ -166,7 +166,7 @@ pub fn run_grid<E: Grid>(
         config.name,
         config.environment,
         layout.logs.len(),
-        layout.variants.len(),
+        layout.variants.len().max(1),
         layout.heuristics.len(),
         layout
             .logs

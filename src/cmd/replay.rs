@@ -21,8 +21,8 @@ use crate::env::classic::ClassicArgs;
 use crate::env::classic::environment::Classic;
 use crate::env::parallel::environment::Parallel;
 use crate::env::parallel::params::ParallelArgs;
-use crate::env::{EnvKind, Environment, Replayed};
-use crate::experiment::manifest::RunManifest;
+use crate::env::{EnvKind, Replayed};
+use crate::experiment::{Grid, Manifest};
 use crate::swf::ReadOptions;
 
 /// Arguments of `swftool replay`.
@@ -84,7 +84,7 @@ pub fn default_out(env: EnvKind) -> PathBuf {
     }
 }
 
-fn replay<E: Environment>(args: &ReplayArgs, env_args: &E::Args) -> anyhow::Result<()> {
+fn replay<E: Grid>(args: &ReplayArgs, env_args: &E::Args) -> anyhow::Result<()> {
     let heuristics = E::heuristics(&args.heuristic, env_args)?;
     let path = catalog::resolve(&args.log)?;
     let log = crate::swf::read_log(
@@ -168,13 +168,10 @@ fn replay<E: Environment>(args: &ReplayArgs, env_args: &E::Args) -> anyhow::Resu
     let out = args.out.clone().unwrap_or_else(|| default_out(E::KIND));
     std::fs::create_dir_all(&out).with_context(|| format!("cannot create {}", out.display()))?;
     let tables = E::write_tables(&out, &prepared, &runs, env_args)?;
-    let manifest = RunManifest::new(
-        "replay",
-        E::KIND,
-        vec![path.display().to_string()],
-        heuristics.iter().map(|h| E::heuristic_name(h)).collect(),
-        E::details(&prepared, &scenarios, &heuristics, env_args),
-    );
+    let (config, layout) = E::replay_grid(&args.log, &heuristics, &prepared, &scenarios, env_args);
+    let mut manifest = Manifest::new("replay", &config, &layout);
+    manifest.log_paths = vec![path.display().to_string()];
+    manifest.cells_present = runs.len();
     manifest.write(&out)?;
     println!(
         "\nwrote {}/{{{}}}.{{csv,parquet}} and manifest.json{}",

@@ -160,8 +160,6 @@ pub trait Environment: Sized + Sync + 'static {
     type Run: Send + Sync;
     /// The metrics of one run.
     type Summary: Clone + Send + Sync;
-    /// What the manifest records of the setup (every seed among it).
-    type Details: serde::Serialize;
 
     /// The environment's heuristics.
     fn registry() -> Registry<Self::Policy>;
@@ -225,12 +223,4 @@ pub trait Environment: Sized + Sync + 'static {
         runs: &[Replayed<'_, Self>],
         args: &Self::Args,
     ) -> Result<Vec<&'static str>, TableError>;
-
-    /// What the manifest records of the setup.
-    fn details(
-        prepared: &Self::Prepared,
-        scenarios: &[Self::Scenario],
-        heuristics: &[Self::Heuristic],
-        args: &Self::Args,
-    ) -> Self::Details;
 }

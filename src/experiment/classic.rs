@@ -16,14 +16,14 @@ use serde::{Deserialize, Serialize};
 use super::ExperimentError;
 use super::config::{ExperimentConfig, Variant};
 use super::grid::{Grid, GridReport};
-use super::runner::{CellSpec, DayLayout, Layout, LogLayout, Plan};
-use crate::env::Environment;
+use super::runner::{CellSpec, DayLayout, Layout, LogLayout, Plan, log_key};
 use crate::env::classic::environment::{Classic, ClassicPrepared, ClassicScenario, prepare};
 use crate::env::classic::summary::ClassicSummary;
 use crate::env::classic::tables::{jobs_frame, summary_frame, suspensions_frame};
 use crate::env::classic::{
     ClassicArgs, ClassicJob, ClassicOutcome, ClassicRun, Policy, SCHEDULERS, Suspension,
 };
+use crate::env::{EnvKind, Environment};
 use crate::metrics::tables::{TableError, write_both};
 use crate::report::{self, Bar, BarChart, BarSeries, Figure};
 use crate::swf::SwfLog;
@@ -130,7 +130,7 @@ impl Grid for Classic {
     }
 
     fn variants(_: &ExperimentConfig) -> Vec<Variant> {
-        vec![Variant::default()]
+        Vec::new()
     }
 
     fn lay_out(
@@ -140,27 +140,7 @@ impl Grid for Classic {
         args: &ClassicArgs,
     ) -> Result<(ClassicPrepared, LogLayout), ExperimentError> {
         let p = prepare(log, args)?;
-        let date = p
-            .window
-            .as_ref()
-            .map_or("whole".to_string(), |w| format!("window-{}", w.start));
-        let start = p
-            .scenario
-            .jobs
-            .iter()
-            .map(|j| j.submit)
-            .fold(f64::INFINITY, f64::min);
-        let layout = LogLayout {
-            key: key.to_string(),
-            file: log.name.clone(),
-            max_procs: p.scenario.machine.max_processors() as f64,
-            candidate_days: 1,
-            days: vec![DayLayout {
-                date,
-                start: if start.is_finite() { start } else { 0.0 },
-                scenario_seed: 0,
-            }],
-        };
+        let layout = log_layout(key, &p);
         Ok((p, layout))
     }
 
@@ -244,6 +224,37 @@ impl Grid for Classic {
             tables,
             files,
         })
+    }
+
+    fn replay_grid(
+        spec: &str,
+        heuristics: &[(&'static str, Policy)],
+        p: &ClassicPrepared,
+        _: &[ClassicScenario],
+        args: &ClassicArgs,
+    ) -> (ExperimentConfig, Layout) {
+        let names: Vec<String> = heuristics.iter().map(|h| h.0.to_string()).collect();
+        let config = ExperimentConfig {
+            name: "replay-classic".into(),
+            environment: EnvKind::Classic,
+            logs: vec![spec.to_string()],
+            heuristics: names.clone(),
+            days: None,
+            dates: None,
+            seed: super::config::DEFAULT_SEED,
+            cores_base: None,
+            axes: Vec::new(),
+            variants: Vec::new(),
+            classic: args.clone(),
+            job_tables: true,
+        };
+        let layout = Layout {
+            environment: EnvKind::Classic,
+            logs: vec![log_layout(&log_key(spec), p)],
+            variants: Vec::new(),
+            heuristics: names,
+        };
+        (config, layout)
     }
 
     fn compare(
@@ -333,6 +344,32 @@ impl Grid for Classic {
             tables: Vec::new(),
             files,
         })
+    }
+}
+
+/// The layout of a log's one scenario: `whole`, or `window-<first job>`,
+/// from its first submit; no random draw, so scenario seed 0.
+fn log_layout(key: &str, p: &ClassicPrepared) -> LogLayout {
+    let date = p
+        .window
+        .as_ref()
+        .map_or("whole".to_string(), |w| format!("window-{}", w.start));
+    let start = p
+        .scenario
+        .jobs
+        .iter()
+        .map(|j| j.submit)
+        .fold(f64::INFINITY, f64::min);
+    LogLayout {
+        key: key.to_string(),
+        file: p.log.clone(),
+        max_procs: p.scenario.machine.max_processors() as f64,
+        candidate_days: 1,
+        days: vec![DayLayout {
+            date,
+            start: if start.is_finite() { start } else { 0.0 },
+            scenario_seed: 0,
+        }],
     }
 }
 

@@ -39,8 +39,8 @@ pub trait Grid: Environment {
     /// The environment's parameters as `config` gives them.
     fn grid_args(config: &ExperimentConfig) -> Self::Args;
 
-    /// The distinct variants of the grid (the default one alone where the
-    /// environment has no variant axes).
+    /// The distinct variants of the grid (none where the environment has no
+    /// variant axes: its cells then have the variant id `default`).
     fn variants(config: &ExperimentConfig) -> Vec<Variant>;
 
     /// Prepares one log (read from the file `key` names) and lays out its
@@ -90,6 +90,17 @@ pub trait Grid: Environment {
         out: &Path,
         figures: bool,
     ) -> Result<GridReport, ExperimentError>;
+
+    /// The configuration and layout a replay of one log amounts to (its
+    /// heuristics, the scenarios it built, every parameter and seed), for
+    /// the replay's manifest.
+    fn replay_grid(
+        spec: &str,
+        heuristics: &[Self::Heuristic],
+        prepared: &Self::Prepared,
+        scenarios: &[Self::Scenario],
+        args: &Self::Args,
+    ) -> (ExperimentConfig, Layout);
 
     /// `compare`: the side-by-side Markdown (also `compare.md`) and figure
     /// of the logs of the grid.

@@ -23,7 +23,8 @@ use super::aggregate::{self, AggRow, pm};
 use super::config::{ExperimentConfig, Variant};
 use super::figures;
 use super::grid::{Grid, GridReport};
-use super::runner::{CellSpec, DayLayout, Layout, LogLayout, Plan};
+use super::runner::{CellSpec, DayLayout, Layout, LogLayout, Plan, log_key};
+use crate::env::EnvKind;
 use crate::env::parallel::environment::Parallel;
 use crate::env::parallel::params::ParallelArgs;
 use crate::env::parallel::summary::{RunSummary, summarize};
@@ -188,6 +189,56 @@ impl Grid for Parallel {
             tables: vec!["runs", "runs_timing", "aggregate", "timing"],
             files,
         })
+    }
+
+    fn replay_grid(
+        spec: &str,
+        heuristics: &[Self::Heuristic],
+        w: &Workload,
+        scenarios: &[Scenario],
+        args: &ParallelArgs,
+    ) -> (ExperimentConfig, Layout) {
+        let p = args.scenario_params();
+        let variant = Variant {
+            oversubscription: p.oversubscription,
+            correlation: p.correlation,
+            heterogeneity: p.heterogeneity,
+        };
+        let names: Vec<String> = heuristics.iter().map(|h| h.name.to_string()).collect();
+        let config = ExperimentConfig {
+            name: "replay".into(),
+            environment: EnvKind::Parallel,
+            logs: vec![spec.to_string()],
+            heuristics: names.clone(),
+            days: None,
+            dates: Some(scenarios.iter().map(|s| s.day.date.clone()).collect()),
+            seed: args.seed(),
+            cores_base: args.cores_base,
+            axes: Vec::new(),
+            variants: vec![variant],
+            classic: Default::default(),
+            job_tables: false,
+        };
+        let layout = Layout {
+            environment: EnvKind::Parallel,
+            logs: vec![LogLayout {
+                key: log_key(spec),
+                file: w.name.clone(),
+                max_procs: w.max_procs,
+                candidate_days: w.candidates.len(),
+                days: scenarios
+                    .iter()
+                    .map(|s| DayLayout {
+                        date: s.day.date.clone(),
+                        start: s.day.start,
+                        scenario_seed: s.seed,
+                    })
+                    .collect(),
+            }],
+            variants: vec![variant],
+            heuristics: names,
+        };
+        (config, layout)
     }
 
     fn compare(

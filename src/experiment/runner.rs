@@ -77,7 +77,9 @@ pub struct Layout {
     pub environment: EnvKind,
     /// The logs, in config order.
     pub logs: Vec<LogLayout>,
-    /// The distinct variants.
+    /// The distinct variants of environment A (empty for an environment
+    /// without variant axes: its cells have the variant id `default`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub variants: Vec<Variant>,
     /// The heuristic names, `all` expanded.
     pub heuristics: Vec<String>,
@@ -104,7 +106,7 @@ impl Layout {
     /// Number of cells.
     pub fn cell_count(&self) -> usize {
         self.logs.iter().map(|l| l.days.len()).sum::<usize>()
-            * self.variants.len()
+            * self.variants.len().max(1)
             * self.heuristics.len()
     }
 
@@ -112,7 +114,8 @@ impl Layout {
     pub fn cells(&self) -> Vec<CellSpec> {
         let mut out = Vec::with_capacity(self.cell_count());
         for (li, log) in self.logs.iter().enumerate() {
-            for (vi, v) in self.variants.iter().enumerate() {
+            for vi in 0..self.variants.len().max(1) {
+                let vid = self.variants.get(vi).map_or("default".into(), Variant::id);
                 for (di, d) in log.days.iter().enumerate() {
                     for (hi, h) in self.heuristics.iter().enumerate() {
                         out.push(CellSpec {
@@ -121,22 +124,13 @@ impl Layout {
                             variant: vi,
                             day: di,
                             heuristic: hi,
-                            id: format!("{}_{}_{}_{}", log.key, self.variant_id(v), d.date, h),
+                            id: format!("{}_{}_{}_{}", log.key, vid, d.date, h),
                         });
                     }
                 }
             }
         }
         out
-    }
-
-    /// The file-name-safe id of variant `v` in cell ids: its three levels
-    /// in environment A, `default` elsewhere (the one variant).
-    pub fn variant_id(&self, v: &Variant) -> String {
-        match self.environment {
-            EnvKind::Parallel => v.id(),
-            _ => "default".into(),
-        }
     }
 
     /// The variant of the figure scenario: the default one, else the first.

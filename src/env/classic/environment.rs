@@ -7,7 +7,6 @@ use std::path::Path;
 
 use polars::prelude::*;
 
-use super::catalina::Preemption;
 use super::params::{ClassicArgs, ClassicArgsError, depth_label};
 use super::summary::{ClassicSummary, RunLabel, summarize};
 use super::tables::{clean_frame, jobs_frame, summary_frame, suspensions_frame};
@@ -124,29 +123,6 @@ pub struct ClassicScenario {
     pub machine: Machine,
 }
 
-/// What a replay manifest records of environment D's setup.
-#[derive(Debug, Clone, serde::Serialize)]
-pub struct ClassicDetails {
-    /// The machine.
-    pub machine: Machine,
-    /// Each scheduler with its reservation depth.
-    pub schedulers: Vec<String>,
-    /// `user` or `exact`.
-    pub estimates: &'static str,
-    /// The preemption rule of `catalina-preempt`, when it ran.
-    pub preemption: Option<Preemption>,
-    /// The cleaning preset.
-    pub clean: String,
-    /// Whether runs longer than their estimate were cut.
-    pub kill_at_estimate: bool,
-    /// Tau of the bounded slowdown, s.
-    pub bsld_tau_s: f64,
-    /// What cleaning did.
-    pub clean_report: String,
-    /// The window, when the scenario is one.
-    pub window: Option<WindowInfo>,
-}
-
 impl Environment for Classic {
     const KIND: EnvKind = EnvKind::Classic;
     type Policy = Policy;
@@ -156,7 +132,6 @@ impl Environment for Classic {
     type Scenario = ClassicScenario;
     type Run = ClassicRun;
     type Summary = ClassicSummary;
-    type Details = ClassicDetails;
 
     fn registry() -> Registry<Policy> {
         SCHEDULERS
@@ -290,40 +265,6 @@ impl Environment for Classic {
             "suspensions",
         )?;
         Ok(vec!["jobs", "summary", "clean", "suspensions"])
-    }
-
-    fn details(
-        p: &ClassicPrepared,
-        scenarios: &[ClassicScenario],
-        heuristics: &[Self::Heuristic],
-        args: &ClassicArgs,
-    ) -> ClassicDetails {
-        ClassicDetails {
-            machine: scenarios.first().map_or(
-                Machine {
-                    capacity: 0,
-                    unit: Unit::Processors,
-                },
-                |s| s.machine,
-            ),
-            schedulers: heuristics
-                .iter()
-                .map(|(n, p)| format!("{n} (depth {})", depth_label(*p)))
-                .collect(),
-            estimates: args.estimates(),
-            preemption: heuristics.iter().find_map(|(_, p)| match p {
-                Policy::Catalina {
-                    preemption: Some(r),
-                    ..
-                } => Some(*r),
-                _ => None,
-            }),
-            clean: args.clean_preset().to_string(),
-            kill_at_estimate: args.kill_at_estimate,
-            bsld_tau_s: args.tau(),
-            clean_report: p.report.to_string(),
-            window: p.window.clone(),
-        }
     }
 }
 

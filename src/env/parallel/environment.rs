@@ -16,26 +16,11 @@ use crate::metrics::aggregate::mean_ci;
 use crate::metrics::tables::{TableError, write_both};
 use crate::sim::invariants;
 use crate::swf::SwfLog;
-use crate::workload::{Scenario, ScenarioParams, Workload};
+use crate::workload::{Scenario, Workload};
 
 /// Environment A: value-based scheduling on heterogeneous parallel clusters
 /// (Khemka et al. 2015; docs/parallel.md).
 pub struct Parallel;
-
-/// What a replay manifest records of environment A's setup.
-#[derive(Debug, Clone, serde::Serialize)]
-pub struct ParallelDetails {
-    /// The days, `YYYY-MM-DD`.
-    pub days: Vec<String>,
-    /// The user seed.
-    pub seed: u64,
-    /// The scenario seed of each day, derived from the user seed and the day.
-    pub scenario_seeds: Vec<u64>,
-    /// The scenario parameters.
-    pub params: ScenarioParams,
-    /// What the simulation filter removed.
-    pub filter: String,
-}
 
 impl Environment for Parallel {
     const KIND: EnvKind = EnvKind::Parallel;
@@ -46,7 +31,6 @@ impl Environment for Parallel {
     type Scenario = Scenario;
     type Run = RunResult;
     type Summary = RunSummary;
-    type Details = ParallelDetails;
 
     fn registry() -> Registry<Build> {
         HEURISTICS
@@ -193,21 +177,6 @@ impl Environment for Parallel {
             "timing",
         )?;
         Ok(vec!["jobs", "summary", "timing"])
-    }
-
-    fn details(
-        w: &Workload,
-        scenarios: &[Scenario],
-        _: &[Self::Heuristic],
-        args: &ParallelArgs,
-    ) -> ParallelDetails {
-        ParallelDetails {
-            days: scenarios.iter().map(|s| s.day.date.clone()).collect(),
-            seed: args.seed(),
-            scenario_seeds: scenarios.iter().map(|s| s.seed).collect(),
-            params: args.scenario_params(),
-            filter: w.filter.to_string(),
-        }
     }
 }
 
