@@ -4,7 +4,7 @@
 //! trace directories, or a path; see [`crate::catalog::resolve`]) it prints
 //! the header summary, the number of jobs, the time span with local dates,
 //! the distributions of job size and run time, jobs per day, the simulation
-//! filter report (SPEC §1; both without a size limit and with the 4,096-core
+//! filter report (docs/parallel.md; both without a size limit and with the 4,096-core
 //! limit of environment A) and, in lenient mode, what was skipped.
 //!
 //! The numbers are computed by [`summarize`] into a [`LogSummary`] (plain
@@ -182,7 +182,7 @@ pub struct LogSummary {
     pub run_time_unknown: u64,
     /// Submissions per calendar day (local days when the zone is known).
     pub per_day: Option<DailyCounts>,
-    /// The simulation filter without a size limit (SPEC §1).
+    /// The simulation filter without a size limit (docs/parallel.md, "Which jobs are used").
     pub filter: FilterReport,
     /// The simulation filter with environment A's 4,096-processor limit.
     pub filter_env_a: FilterReport,

@@ -1,13 +1,14 @@
 //! Experiment configurations: what grid to run, read from TOML (serde) or
 //! taken from a built-in preset.
 //!
-//! A grid is log × environment variant × heuristic × day. Keys (every one
+//! A grid is log × variant × heuristic × scenario (a day in environment A;
+//! the whole log or a window of it in D). Keys (every one
 //! but `name`, `logs` and `heuristics` is optional):
 //!
 //! | key | type | meaning |
 //! |---|---|---|
 //! | `name` | string | experiment name; default output `notebooks-out/<name>/` |
-//! | `environment` | `"parallel"` | scheduling environment (only A, SPEC §3.A, so far) |
+//! | `environment` | `"parallel"` | scheduling environment (`parallel` = A, `classic` = D) |
 //! | `logs` | strings | short names (`curie`, …) or paths of SWF logs |
 //! | `heuristics` | strings | heuristic names, or `"all"` (see `swftool heuristics`) |
 //! | `days` | integer | that many days evenly spaced over each log (default 48) |
@@ -16,11 +17,17 @@
 //! | `cores_base` | float | base of the system size, cores (default: each log's MaxProcs) |
 //! | `axes` | strings | `oversubscription`, `correlation`, `heterogeneity`: each listed axis at its three levels, the others at their defaults |
 //! | `[[variants]]` | tables | explicit variants: `oversubscription`, `correlation`, `heterogeneity` (each defaults to the paper's default) |
+//! | `job_tables` | bool | environment D: keep every job's schedule and write the `jobs` and `suspensions` tables |
+//! | `[classic]` | table | environment D: the flags of `replay --env classic` without the dashes, `-` as `_` |
+//!
+//! `days`, `dates`, `cores_base`, `axes` and `[[variants]]` belong to
+//! environment A, `job_tables` and `[classic]` to D: given with the other
+//! environment they are an error naming the key.
 //!
 //! Variants are the axis expansions in the order of `axes`, then the
 //! explicit ones, duplicates removed. With neither, the grid has the default
 //! variant only. The three axes of the standard grid give 7 distinct
-//! variants (SPEC §3.A, "Standard experiment grid").
+//! variants (Khemka et al. 2015, §5; docs/parallel.md).
 
 use std::path::{Path, PathBuf};
 
@@ -31,7 +38,7 @@ use crate::env::parallel;
 use crate::env::{EnvKind, UnknownName};
 use crate::workload::{Correlation, Heterogeneity, Oversubscription, ScenarioParams};
 
-/// Default number of days per log (SPEC §3.A).
+/// Default number of days per log (docs/parallel.md).
 pub const DEFAULT_DAYS: usize = 48;
 /// Default user seed.
 pub const DEFAULT_SEED: u64 = 1;
@@ -39,7 +46,7 @@ pub const DEFAULT_SEED: u64 = 1;
 /// Names of the built-in presets, in display order.
 pub const PRESETS: &[&str] = &["khemka2015-parallel", "smoke", "margo2008-datastar"];
 
-/// One axis of the environment A variants (SPEC §3.A).
+/// One axis of the environment A variants (docs/parallel.md).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Axis {
@@ -127,7 +134,7 @@ impl std::fmt::Display for Axis {
 }
 
 /// One environment variant: the three scenario-generation levels of
-/// SPEC §3.A. Missing keys take the paper's defaults (intermediate, weak,
+/// docs/parallel.md. Missing keys take the paper's defaults (intermediate, weak,
 /// intermediate).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
@@ -324,7 +331,7 @@ impl ExperimentConfig {
 
     /// The built-in preset `name`:
     ///
-    /// - `khemka2015-parallel`: the standard grid of SPEC §3.A — Curie, the
+    /// - `khemka2015-parallel`: the standard grid of Khemka et al. 2015, §5 — Curie, the
     ///   7 heuristics, all three axes (7 variants), 48 days, seed 1
     ///   (2,352 cells);
     /// - `smoke`: a quick check — Curie, `easy` and `maxvpr-ph`, the
@@ -557,7 +564,7 @@ const TOML_HEADER: &str = "\
 # swftool experiment configuration (run it with `swftool experiment FILE.toml`).
 #
 # name         experiment name; results go to notebooks-out/<name>/ unless --out
-# environment  \"parallel\" (environment A of SPEC 3.A)
+# environment  \"parallel\" (environment A, docs/parallel.md) or \"classic\" (D, docs/classic.md)
 # logs         short names (curie, datastar, sdsc-sp2, hpc2n, ctc-sp2, kth-sp2,
 #              lublin256) or paths of .swf / .swf.gz files
 # heuristics   names from `swftool heuristics`, or \"all\"
@@ -570,6 +577,13 @@ const TOML_HEADER: &str = "\
 # [[variants]] explicit variants: oversubscription = lower|intermediate|higher,
 #              correlation = exact|weak|none, heterogeneity = low|intermediate|high
 #              (missing keys take the defaults intermediate / weak / intermediate)
+#   (days, dates, cores_base, axes and variants belong to environment A)
+# job_tables   environment D: also write the jobs and suspensions tables
+# [classic]    environment D: the flags of `swftool replay --env classic`
+#              without the dashes (whole_nodes = true, procs_per_node = 8,
+#              clean = \"pyss\", exact_estimates = true, reservation_depth = 4,
+#              window_jobs = 200, extra_jobs = 100, window_start = 538,
+#              preempting_above = 64, tau = 10.0, ...)
 
 ";
 
@@ -635,6 +649,32 @@ heterogeneity = "high"
             .to_string();
         assert!(e.contains("unknown heuristic `maxvalu`"), "{e}");
         assert!(e.contains("maxvpr-ph"), "{e}");
+    }
+
+    #[test]
+    fn a_classic_grid_parses_with_depth_all_and_refuses_keys_of_environment_a() {
+        let text = "name = \"x\"\nenvironment = \"classic\"\nlogs = [\"kth-sp2\"]\nheuristics = [\"backfill\"]\n[classic]\nreservation_depth = \"all\"\nexact_estimates = true\n";
+        let c = ExperimentConfig::from_toml(text, Path::new("d.toml")).unwrap();
+        assert_eq!(c.classic.reservation_depth, Some(usize::MAX));
+        let back = ExperimentConfig::from_toml(&c.to_toml().unwrap(), Path::new("d.toml")).unwrap();
+        assert_eq!(c, back);
+        let e = ExperimentConfig::from_toml(
+            &text.replace("[classic]", "days = 3\n[classic]"),
+            Path::new("d.toml"),
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(
+            e.contains("`days` belongs to environment = \"parallel\""),
+            "{e}"
+        );
+        let e = ExperimentConfig::from_toml(
+            "name = \"x\"\nlogs = [\"kth-sp2\"]\nheuristics = [\"easy\"]\n[classic]\ntau = 5.0\n",
+            Path::new("a.toml"),
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(e.contains("[classic] parameters belong"), "{e}");
     }
 
     #[test]

@@ -1,5 +1,5 @@
-//! `manifest.json`: what produced an output directory (SPEC §5: "Every
-//! output records the swftool version, the config and the seeds").
+//! `manifest.json`: what produced an output directory (every output records the
+//! swftool version, the config and the seeds; docs/outputs.md).
 //!
 //! Fields: `swftool_version`; `git_commit` and `git_dirty` (from
 //! `git rev-parse HEAD` and `git status --porcelain` run at run time in the

@@ -1,4 +1,4 @@
-//! Experiment grids (SPEC §4 `swftool experiment`, §5): configurations
+//! Experiment grids (docs/outputs.md): configurations
 //! ([`config`]), the parallel, resumable, shardable runner ([`runner`]), the
 //! aggregation into means and Student-t confidence intervals
 //! ([`aggregate`], [`stats`]), the figures ([`figures`]) and the manifest

@@ -1,4 +1,4 @@
-//! Every per-job and per-run metric formula, defined once (SPEC §3.D).
+//! Every per-job and per-run metric formula, defined once (docs/classic.md).
 //!
 //! Per job (times in s): wait = start − submit; response = end − submit =
 //! wait + run; slowdown = response / run; bounded slowdown =
@@ -25,7 +25,7 @@ pub fn wait(submit: f64, start: f64) -> f64 {
 }
 
 /// Wait of a job suspended between pieces of its run (Catalina preemption,
-/// SPEC §3.D): queue wait plus suspended time, start − submit + suspended
+/// docs/classic.md): queue wait plus suspended time, start − submit + suspended
 /// (s) = end − submit − run, so response = wait + run still holds.
 pub fn wait_with_suspension(submit: f64, start: f64, suspended: f64) -> f64 {
     wait(submit, start) + suspended

@@ -45,7 +45,7 @@ pub fn draw<R: Rng + ?Sized>(rng: &mut R, mean: f64, cov: f64) -> Result<f64, Co
 
 /// ETC row of one task on `clusters` clusters (seconds per cluster): column 0
 /// is the task's logged run time, every other column a COV-method draw around
-/// it with coefficient of variation `cov` (SPEC §3.A; heterogeneity low 0.01,
+/// it with coefficient of variation `cov` (docs/parallel.md; heterogeneity low 0.01,
 /// intermediate 0.3, high 1.0). Draws are floored at 1 ms so that every ETC is
 /// positive.
 ///

@@ -1,5 +1,5 @@
 //! Heterogeneous systems of environment A: a few clusters, each of identical
-//! nodes (Khemka et al. 2015, "soft and hard deadlines", §III.A; SPEC §3.A).
+//! nodes (Khemka et al. 2015, "soft and hard deadlines", §III.A).
 
 use rand::{Rng, RngExt};
 
@@ -46,7 +46,7 @@ pub struct System {
     pub clusters: Vec<Cluster>,
 }
 
-/// Cores-per-node choices of SPEC §3.A.
+/// Cores-per-node choices of docs/parallel.md.
 pub const CORES_PER_NODE_CHOICES: [u32; 7] = [1, 2, 4, 8, 16, 24, 32];
 
 impl System {
@@ -55,7 +55,7 @@ impl System {
         self.clusters.iter().map(Cluster::cores).sum()
     }
 
-    /// Draws a system after SPEC §3.A: total cores from a gamma with mean
+    /// Draws a system after Khemka et al. 2015, §4 (docs/parallel.md): total cores from a gamma with mean
     /// `mean_total_cores` and COV 0.05; 2, 3 or 4 clusters; cores per node of
     /// each from [`CORES_PER_NODE_CHOICES`]; each cluster but the last takes
     /// U(0.1, 0.5) of the still unclaimed cores, the last takes the rest;

@@ -1,4 +1,4 @@
-//! Tasks: one SWF job turned into a unit of work for a scheduler (SPEC §2).
+//! Tasks: one SWF job turned into a unit of work for a scheduler (docs/parallel.md).
 
 use super::system::System;
 use super::value::ValueFunction;

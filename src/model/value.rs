@@ -1,5 +1,5 @@
 //! Value (utility) functions: how much a task is worth as a function of its
-//! completion time (SPEC §2).
+//! completion time (docs/parallel.md).
 //!
 //! Every shape is monotonically non-increasing in completion time and zero
 //! after its last positive instant, which the dropping rule of environment A
@@ -24,7 +24,7 @@ pub enum ValueFunction {
         /// Hard deadline (s, absolute); completing after it earns nothing.
         hard_deadline: f64,
     },
-    /// `step`: the full value up to a deadline, zero after (SPEC §2).
+    /// `step`: the full value up to a deadline, zero after (docs/parallel.md).
     Step {
         /// Value earned when the task completes by `deadline` (value units).
         value: f64,

@@ -3,7 +3,7 @@
 //! Every variant names the file and, where it applies, the 1-based line number,
 //! so that a message reads like
 //! `CEA-Curie-2011-2.1-cln.swf.gz:1234: wrong field count: expected 18, found 17`
-//! (SPEC §1: "a clear error naming the file, the line number and what was wrong").
+//! (a clear error naming the file, the line number and what was wrong).
 
 use std::fmt;
 use std::io;

@@ -1,4 +1,4 @@
-//! Which jobs of a log a simulation can use (SPEC §1), counted by reason.
+//! Which jobs of a log a simulation can use (docs/parallel.md, "Which jobs are used"), counted by reason.
 //!
 //! A job is kept when its submit time is ≥ 0, its run time is > 0 and its
 //! processor count ([`JobRecord::processors`]: requested, falling back to
@@ -112,7 +112,7 @@ impl fmt::Display for FilterReport {
     }
 }
 
-/// Filters the jobs a simulation can use (SPEC §1) and counts the rest by
+/// Filters the jobs a simulation can use (docs/parallel.md, "Which jobs are used") and counts the rest by
 /// reason. `max_processors = Some(4096)` also removes jobs asking for more
 /// than 4,096 processors (environment A); `None` applies no limit.
 pub fn simulation_jobs(

@@ -8,7 +8,7 @@
 //! * [`write_log`] / [`write_path`]: header lines verbatim, then one line per
 //!   job; `parse(write(x)) == x`.
 //! * [`simulation_jobs`]: which jobs a simulation can use, with a
-//!   [`FilterReport`] of what was removed and why (SPEC §1).
+//!   [`FilterReport`] of what was removed and why (docs/parallel.md, "Which jobs are used").
 //! * [`parser`]: the nom line parsers, usable on their own.
 //!
 //! Errors are [`SwfError`]s naming the file, the 1-based line and the reason.

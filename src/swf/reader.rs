@@ -11,7 +11,7 @@
 //! bad data lines and comment lines among the data, counting them by kind in
 //! a [`SkipReport`]. I/O errors (including a truncated or corrupt gzip
 //! stream) are fatal in both modes. Blank (whitespace-only) lines are
-//! skipped and counted in both modes; they are not errors. (SPEC §1.)
+//! skipped and counted in both modes; they are not errors.
 
 use std::fmt;
 use std::fs::File;

@@ -48,7 +48,7 @@ pub struct JobRecord {
 
 impl JobRecord {
     /// Processors the job uses in a simulation: requested (field 8), falling
-    /// back to allocated (field 5) when requested is -1 (SPEC §1). May still be
+    /// back to allocated (field 5) when requested is -1 (docs/parallel.md, "Which jobs are used"). May still be
     /// ≤ 0 when both are unknown.
     pub fn processors(&self) -> i64 {
         if self.requested_processors > 0 {

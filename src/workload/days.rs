@@ -44,7 +44,7 @@ pub struct Workload {
     pub candidates: Vec<DayWindow>,
 }
 
-/// Hours of warm-up before each day (SPEC §3.A).
+/// Hours of warm-up before each day (docs/parallel.md).
 pub const WARMUP_SECONDS: f64 = 4.0 * 3600.0;
 /// Length of the counted window.
 pub const DAY_SECONDS: f64 = 24.0 * 3600.0;

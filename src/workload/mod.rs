@@ -1,4 +1,4 @@
-//! Turning a log into scheduling scenarios (SPEC §3.A): choosing days,
+//! Turning a log into scheduling scenarios (docs/parallel.md): choosing days,
 //! generating systems, ETC rows and value functions, all from seeded streams.
 
 pub mod days;

@@ -1,6 +1,6 @@
 //! One scenario of environment A: a day of a log on a generated
 //! heterogeneous system, with ETC rows and value functions (Khemka et al.
-//! 2015, "soft and hard deadlines", §V; SPEC §3.A).
+//! 2015, "soft and hard deadlines", §V).
 //!
 //! Random streams: the scenario seed is derived from the user's seed and the
 //! day's midnight, so a day gets the same scenario whichever other days run
@@ -17,7 +17,7 @@ use crate::model::rng::{derive_seed, stream};
 use crate::model::{System, Task, ValueFunction};
 
 /// Oversubscription level: the mean system size as a fraction of the log's
-/// processor count (SPEC §3.A).
+/// processor count (docs/parallel.md).
 #[derive(
     Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize, clap::ValueEnum,
 )]
@@ -136,7 +136,7 @@ pub struct Scenario {
     pub params: ScenarioParams,
 }
 
-/// Value-interpolation anchors (SPEC §3.A): mean starting value 5 at 1 s of
+/// Value-interpolation anchors (docs/parallel.md): mean starting value 5 at 1 s of
 /// average execution time, 50 at the longest run time of the log.
 const VALUE_AT_ONE_SECOND: f64 = 5.0;
 const VALUE_AT_LONGEST: f64 = 50.0;

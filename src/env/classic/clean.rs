@@ -1,5 +1,5 @@
 //! Cleaning a log for classic replay: which jobs run, with what processor
-//! count, estimate and run time (SPEC §3.D). Simulators clean SWF
+//! count, estimate and run time (docs/classic.md). Simulators clean SWF
 //! differently and their published numbers differ partly for that reason;
 //! swftool's rules are explicit, every dropped or modified job is reported,
 //! and presets reproduce the peers' rules:

@@ -23,6 +23,35 @@ pub fn parse_depth(s: &str) -> Result<usize, String> {
     }
 }
 
+/// `reservation_depth` in configurations and manifests: a number, or
+/// `"all"` for unlimited (TOML has no integer as large as `usize::MAX`).
+mod depth_serde {
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(d: &Option<usize>, s: S) -> Result<S::Ok, S::Error> {
+        match d {
+            Some(usize::MAX) => s.serialize_str("all"),
+            Some(n) => s.serialize_u64(*n as u64),
+            None => s.serialize_none(),
+        }
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<usize>, D::Error> {
+        #[derive(Deserialize)]
+        #[serde(untagged)]
+        enum Depth {
+            Number(u64),
+            Word(String),
+        }
+        match Depth::deserialize(d)? {
+            Depth::Number(n) => Ok(Some(usize::try_from(n).unwrap_or(usize::MAX))),
+            Depth::Word(w) => super::parse_depth(&w)
+                .map(Some)
+                .map_err(serde::de::Error::custom),
+        }
+    }
+}
+
 /// Flags of environment D (`--env classic`).
 #[derive(Debug, Clone, Default, PartialEq, clap::Args, serde::Serialize, serde::Deserialize)]
 #[command(next_help_heading = "Environment D: --env classic (the log's own machine)")]
@@ -30,7 +59,7 @@ pub fn parse_depth(s: &str) -> Result<usize, String> {
 pub struct ClassicArgs {
     /// Reservation depth of `backfill`, a number or `all` (0 = greedy, 1 = EASY, all = Conservative) [default: 0].
     #[arg(long, value_parser = parse_depth)]
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none", with = "depth_serde")]
     pub reservation_depth: Option<usize>,
     /// Plan with the true run times instead of the user estimates (SWF field 9).
     #[arg(long)]

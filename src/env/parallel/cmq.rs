@@ -1,5 +1,5 @@
 //! Conservative Multiple Queues (Khemka et al. 2015, "soft and hard
-//! deadlines", §IV.B; SPEC §3.A).
+//! deadlines", §IV.B).
 //!
 //! Tasks are sorted into three queues by their average resource use
 //! R̃ = mean over the clusters they fit on of ETC·NC (core-seconds), against

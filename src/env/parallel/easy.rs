@@ -1,4 +1,4 @@
-//! EASY and Conservative backfilling for environment A (SPEC §3.A; Lifka,
+//! EASY and Conservative backfilling for environment A (docs/parallel.md; Lifka,
 //! "The ANL/IBM SP scheduling system", JSSPP 1995, for EASY; Mu'alem and
 //! Feitelson, IEEE TPDS 12(6), 2001, for Conservative).
 //!

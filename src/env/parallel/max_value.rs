@@ -1,6 +1,6 @@
 //! Maximum Value and Maximum Value-per-Resource, with reservations or with
 //! place-holders (Khemka et al. 2015, "soft and hard deadlines", §IV.C–D;
-//! SPEC §3.A). One Min-Min loop, given an objective and a placement mode.
+//! docs/parallel.md). One Min-Min loop, given an objective and a placement mode.
 //!
 //! Phase 1: for each mappable task, the cluster whose earliest slot gives the
 //! highest objective at completion (ties to the earliest completion, then the

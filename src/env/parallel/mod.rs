@@ -2,7 +2,7 @@
 //! value-based scheduling with soft and hard deadlines (Khemka, Machovec,
 //! Blandin, Siegel et al., "Resource management in heterogeneous parallel
 //! computing environments with soft and hard deadlines", MISTA 2015;
-//! SPEC §3.A).
+//! docs/parallel.md).
 //!
 //! The [`engine`] runs the discrete-event simulation: mapping events when
 //! tasks arrive and when nodes become free, dropping, then one

@@ -1,4 +1,4 @@
-//! From runs to numbers: per-run summaries of environment A (SPEC §3.A
+//! From runs to numbers: per-run summaries of environment A (docs/parallel.md
 //! "Outputs per run") and the tables written to disk ([`tables`]).
 
 use super::{RunResult, TaskStatus};
