@@ -30,18 +30,8 @@ use super::config::Variant;
 use super::parallel::CellResult;
 use crate::env::parallel::summary::RunSummary;
 use crate::env::parallel::tables::{summary_frame, timing_frame};
-use crate::metrics::aggregate::mean_ci;
-
-/// Mean, sample standard deviation and 95 % CI half-width of one metric.
-#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
-pub struct Stat {
-    /// Mean.
-    pub mean: f64,
-    /// Sample standard deviation (n − 1); `None` when n < 2.
-    pub sd: Option<f64>,
-    /// t(0.975, n − 1) · sd / √n; `None` when n < 2.
-    pub ci95: Option<f64>,
-}
+pub use crate::metrics::aggregate::{Stat, pm};
+use crate::metrics::aggregate::{f64_column, mean_ci, n_column, stat_column, str_column};
 
 /// One aggregated row (log, variant, heuristic).
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
@@ -212,51 +202,19 @@ pub fn tables(cells: &[CellResult]) -> PolarsResult<Tables> {
     })
 }
 
-fn f64_col(df: &DataFrame, name: &str) -> PolarsResult<Vec<Option<f64>>> {
-    Ok(df.column(name)?.f64()?.iter().collect())
-}
-
-fn str_col(df: &DataFrame, name: &str) -> PolarsResult<Vec<String>> {
-    Ok(df
-        .column(name)?
-        .str()?
-        .iter()
-        .map(|x| x.unwrap_or("").to_string())
-        .collect())
-}
-
 fn agg_rows(g: &DataFrame, cells: &[CellResult]) -> PolarsResult<Vec<AggRow>> {
-    let stat = |m: &str| -> PolarsResult<Vec<Stat>> {
-        let mean = f64_col(g, &format!("{m}_mean"))?;
-        let sd = f64_col(g, &format!("{m}_sd"))?;
-        let ci = f64_col(g, &format!("{m}_ci95"))?;
-        Ok(mean
-            .into_iter()
-            .zip(sd)
-            .zip(ci)
-            .map(|((mean, sd), ci95)| Stat {
-                mean: mean.unwrap_or(f64::NAN),
-                sd,
-                ci95,
-            })
-            .collect())
-    };
-    let keys = str_col(g, "log_key")?;
-    let logs = str_col(g, "log")?;
-    let variants = str_col(g, "variant")?;
-    let heuristics = str_col(g, "heuristic")?;
-    let n: Vec<u64> = g
-        .column("n")?
-        .u64()?
-        .iter()
-        .map(|x| x.unwrap_or(0))
-        .collect();
+    let stat = |m: &str| stat_column(g, m);
+    let keys = str_column(g, "log_key")?;
+    let logs = str_column(g, "log")?;
+    let variants = str_column(g, "variant")?;
+    let heuristics = str_column(g, "heuristic")?;
+    let n = n_column(g)?;
     let pct = stat("percent_of_bound")?;
     let value = stat("value_earned")?;
     let completed = stat("tasks_completed")?;
     let dropped = stat("tasks_dropped")?;
     let secs = stat("heuristic_seconds_mean")?;
-    let max = f64_col(g, "heuristic_seconds_max_max")?;
+    let max = f64_column(g, "heuristic_seconds_max_max")?;
     let mut rows = Vec::with_capacity(n.len());
     for i in 0..n.len() {
         // The variant struct of the group, from its first cell.
@@ -280,14 +238,6 @@ fn agg_rows(g: &DataFrame, cells: &[CellResult]) -> PolarsResult<Vec<AggRow>> {
         });
     }
     Ok(rows)
-}
-
-/// `mean ± ci` with `digits` decimals (`mean` alone when there is no CI).
-pub fn pm(s: &Stat, digits: usize) -> String {
-    match s.ci95 {
-        Some(c) => format!("{:.*} ± {:.*}", digits, s.mean, digits, c),
-        None => format!("{:.*}", digits, s.mean),
-    }
 }
 
 /// The Markdown table printed at the end of an experiment: one row per

@@ -54,3 +54,76 @@ pub fn mean_ci(
     }
     Ok(grouped)
 }
+
+/// Mean, sample standard deviation and 95 % CI half-width of one metric
+/// over the runs of a group.
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
+pub struct Stat {
+    /// Mean.
+    pub mean: f64,
+    /// Sample standard deviation (n − 1); `None` when n < 2.
+    pub sd: Option<f64>,
+    /// t(0.975, n − 1) · sd / √n; `None` when n < 2.
+    pub ci95: Option<f64>,
+}
+
+/// `mean ± ci` with `digits` decimals (`mean` alone when there is no CI).
+pub fn pm(s: &Stat, digits: usize) -> String {
+    match s.ci95 {
+        Some(c) => format!("{:.*} ± {:.*}", digits, s.mean, digits, c),
+        None => format!("{:.*}", digits, s.mean),
+    }
+}
+
+/// The [`Stat`] of metric `m` of every group of a [`mean_ci`] frame.
+///
+/// # Errors
+/// A polars error: the metric was not aggregated.
+pub fn stat_column(g: &DataFrame, m: &str) -> PolarsResult<Vec<Stat>> {
+    let mean = f64_column(g, &format!("{m}_mean"))?;
+    let sd = f64_column(g, &format!("{m}_sd"))?;
+    let ci = f64_column(g, &format!("{m}_ci95"))?;
+    Ok(mean
+        .into_iter()
+        .zip(sd)
+        .zip(ci)
+        .map(|((mean, sd), ci95)| Stat {
+            mean: mean.unwrap_or(f64::NAN),
+            sd,
+            ci95,
+        })
+        .collect())
+}
+
+/// A float column, nulls as `None`.
+///
+/// # Errors
+/// A polars error: no such column, or not f64.
+pub fn f64_column(df: &DataFrame, name: &str) -> PolarsResult<Vec<Option<f64>>> {
+    Ok(df.column(name)?.f64()?.iter().collect())
+}
+
+/// A string column, nulls as "".
+///
+/// # Errors
+/// A polars error: no such column, or not a string.
+pub fn str_column(df: &DataFrame, name: &str) -> PolarsResult<Vec<String>> {
+    Ok(df
+        .column(name)?
+        .str()?
+        .iter()
+        .map(|x| x.unwrap_or("").to_string())
+        .collect())
+}
+
+/// The group sizes `n` of a [`mean_ci`] frame.
+///
+/// # Errors
+/// A polars error: not a [`mean_ci`] frame.
+pub fn n_column(g: &DataFrame) -> PolarsResult<Vec<u64>> {
+    Ok(g.column("n")?
+        .u64()?
+        .iter()
+        .map(|x| x.unwrap_or(0))
+        .collect())
+}

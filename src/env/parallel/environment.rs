@@ -12,7 +12,7 @@ use super::summary::{RunSummary, summarize};
 use super::tables::{self, RunRecord};
 use super::{Build, HEURISTICS, HeuristicInfo, RunResult, simulate};
 use crate::env::{EnvError, EnvKind, Environment, Registry, Replayed};
-use crate::metrics::aggregate::mean_ci;
+use crate::metrics::aggregate::{f64_column, mean_ci, n_column, pm, stat_column, str_column};
 use crate::metrics::tables::{TableError, write_both};
 use crate::sim::invariants;
 use crate::swf::SwfLog;
@@ -252,14 +252,23 @@ pub fn mean_rows(s: &[RunSummary]) -> String {
     for r in rows {
         out.push_str(&format!(
             "{:<12} {:>4} {:>22} {:>16} {:>10.1} {:>8.1} {:>13.3} {:>12.3}\n",
-            r.0, r.1, r.2, r.3, r.4, r.5, r.6, r.7
+            r.heuristic, r.days, r.value, r.percent, r.completed, r.dropped, r.ms_mean, r.ms_max
         ));
     }
     out.push_str("(means over days ± half-width of the 95 % confidence interval, Student t; completed and dropped: mean tasks per day)\n");
     out
 }
 
-type MeanRow = (String, u64, String, String, f64, f64, f64, f64);
+struct MeanRow {
+    heuristic: String,
+    days: u64,
+    value: String,
+    percent: String,
+    completed: f64,
+    dropped: f64,
+    ms_mean: f64,
+    ms_max: f64,
+}
 
 fn mean_frame(s: &[RunSummary]) -> PolarsResult<Vec<MeanRow>> {
     let f64s = |name: &str, f: fn(&RunSummary) -> f64| {
@@ -289,53 +298,24 @@ fn mean_frame(s: &[RunSummary]) -> PolarsResult<Vec<MeanRow>> {
         ],
         vec![col("heuristic_seconds_max").max().alias("seconds_max")],
     )?;
-    let f = |name: &str| -> PolarsResult<Vec<Option<f64>>> {
-        Ok(g.column(name)?.f64()?.iter().collect())
-    };
-    let pm = |m: &str, digits: usize| -> PolarsResult<Vec<String>> {
-        Ok(f(&format!("{m}_mean"))?
-            .into_iter()
-            .zip(f(&format!("{m}_ci95"))?)
-            .map(|(mean, ci)| {
-                let mean = mean.unwrap_or(f64::NAN);
-                match ci {
-                    Some(c) => format!("{mean:.digits$} ± {c:.digits$}"),
-                    None => format!("{mean:.digits$}"),
-                }
-            })
-            .collect())
-    };
-    let names: Vec<String> = g
-        .column("heuristic")?
-        .str()?
-        .iter()
-        .map(|x| x.unwrap_or("").to_string())
-        .collect();
-    let n: Vec<u64> = g
-        .column("n")?
-        .u64()?
-        .iter()
-        .map(|x| x.unwrap_or(0))
-        .collect();
-    let value = pm("value_earned", 1)?;
-    let pct = pm("percent_of_bound", 2)?;
-    let completed = f("tasks_completed_mean")?;
-    let dropped = f("tasks_dropped_mean")?;
-    let secs = f("heuristic_seconds_mean_mean")?;
-    let max = f("seconds_max")?;
+    let names = str_column(&g, "heuristic")?;
+    let n = n_column(&g)?;
+    let value = stat_column(&g, "value_earned")?;
+    let pct = stat_column(&g, "percent_of_bound")?;
+    let completed = stat_column(&g, "tasks_completed")?;
+    let dropped = stat_column(&g, "tasks_dropped")?;
+    let secs = stat_column(&g, "heuristic_seconds_mean")?;
+    let max = f64_column(&g, "seconds_max")?;
     Ok((0..names.len())
-        .map(|i| {
-            let v = |x: &[Option<f64>]| x[i].unwrap_or(f64::NAN);
-            (
-                names[i].clone(),
-                n[i],
-                value[i].clone(),
-                pct[i].clone(),
-                v(&completed),
-                v(&dropped),
-                v(&secs) * 1e3,
-                v(&max) * 1e3,
-            )
+        .map(|i| MeanRow {
+            heuristic: names[i].clone(),
+            days: n[i],
+            value: pm(&value[i], 1),
+            percent: pm(&pct[i], 2),
+            completed: completed[i].mean,
+            dropped: dropped[i].mean,
+            ms_mean: secs[i].mean * 1e3,
+            ms_max: max[i].unwrap_or(f64::NAN) * 1e3,
         })
         .collect())
 }
