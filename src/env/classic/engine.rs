@@ -1,9 +1,10 @@
 //! The event loop of classic trace replay (SPEC §3.D).
 //!
 //! Equal-time rule: at each instant, every job that ends then releases its
-//! units first, then the jobs submitted then join the queue, then one
-//! scheduling pass runs — so a job ending at t frees its units for a job
-//! starting at t.
+//! units first, then resume reservations falling due wake the loop (both
+//! from the shared [`EventQueue`], in job-index order within each kind),
+//! then the jobs submitted then join the queue, then one scheduling pass
+//! runs — so a job ending at t frees its units for a job starting at t.
 //!
 //! A pass walks the queue in submit order (then job number). FCFS starts
 //! jobs while they fit and stops at the first that does not. Backfilling
@@ -23,12 +24,12 @@
 //! preempting job that does not fit tries to suspend running jobs under the
 //! five rules before it falls back to a reservation.
 
-use std::cmp::{Ordering, Reverse};
-use std::collections::{BTreeSet, BinaryHeap};
+use std::collections::BTreeSet;
 
 use super::catalina::{self, Preemption};
 use super::profile::Profile;
 use super::{ClassicJob, Policy};
+use crate::sim::events::{Event, EventQueue, TimeKey};
 
 /// When a job ran.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -90,18 +91,16 @@ pub struct ClassicRun {
     pub allocations: Vec<Allocation>,
 }
 
-#[derive(Clone, Copy, PartialEq)]
-struct Key(f64, usize);
-impl Eq for Key {}
-impl PartialOrd for Key {
-    fn partial_cmp(&self, o: &Self) -> Option<Ordering> {
-        Some(self.cmp(o))
-    }
-}
-impl Ord for Key {
-    fn cmp(&self, o: &Self) -> Ordering {
-        self.0.total_cmp(&o.0).then(self.1.cmp(&o.1))
-    }
+/// Event classes, in the order they are taken at one instant (the rank of
+/// the equal-time rule of [`EventQueue`]): job ends first, so their units
+/// are free before a resume reservation wakes the loop.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Class {
+    /// The actual end of a job's current piece (cancelled by a suspension).
+    End,
+    /// A suspended job's resume reservation falls due (cancelled when it
+    /// resumed earlier).
+    Resume,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -129,8 +128,6 @@ struct Units {
     suspended: Vec<usize>,
     /// Resume reservation of each suspended job, s.
     resume_at: Vec<f64>,
-    /// Resume reservations as wake-up times (stale once resumed).
-    timers: BinaryHeap<Reverse<Key>>,
     suspensions: Vec<Suspension>,
     /// Index in `suspensions` of each suspended job's open suspension.
     open_suspension: Vec<usize>,
@@ -167,10 +164,10 @@ impl Units {
 struct Machine<'a> {
     jobs: &'a [ClassicJob],
     outcomes: Vec<ClassicOutcome>,
-    // Completions: min-heap on actual end (stale entries skipped).
-    ends: BinaryHeap<Reverse<Key>>,
+    // Job ends and resume reservations (cancelled ones skipped).
+    events: EventQueue<Class>,
     // Running jobs by predicted end of the current piece.
-    predicted: BTreeSet<Key>,
+    predicted: BTreeSet<TimeKey>,
     free: i64,
     priority: Vec<f64>,
     state: Vec<State>,
@@ -196,7 +193,6 @@ impl Machine<'_> {
             held: vec![Vec::new(); n],
             suspended: Vec::new(),
             resume_at: vec![f64::INFINITY; n],
-            timers: BinaryHeap::new(),
             suspensions: Vec::new(),
             open_suspension: vec![NONE; n],
             allocations: Vec::new(),
@@ -212,7 +208,7 @@ impl Machine<'_> {
                 };
                 n
             ],
-            ends: BinaryHeap::new(),
+            events: EventQueue::new(),
             predicted: BTreeSet::new(),
             free: i64::from(capacity),
             priority: vec![1.0; n],
@@ -245,8 +241,9 @@ impl Machine<'_> {
         self.end_at[i] = now + (job.run - self.done[i]);
         self.outcomes[i].end = self.end_at[i];
         self.free -= i64::from(job.size);
-        self.ends.push(Reverse(Key(self.end_at[i], i)));
-        self.predicted.insert(Key(now + self.piece_est[i], i));
+        self.events.push(self.end_at[i], Class::End, i);
+        self.predicted
+            .insert(TimeKey::new(now + self.piece_est[i], i));
         if let Some(u) = self.units.as_mut() {
             debug_assert_eq!(units.len(), job.size as usize);
             let mut units = units;
@@ -277,7 +274,7 @@ impl Machine<'_> {
         let job = &self.jobs[i];
         self.free += i64::from(job.size);
         self.predicted
-            .remove(&Key(self.piece_start[i] + self.piece_est[i], i));
+            .remove(&TimeKey::new(self.piece_start[i] + self.piece_est[i], i));
         if let Some(u) = self.units.as_mut() {
             u.allocations[u.open_piece[i]].end = now;
             u.open_piece[i] = NONE;
@@ -311,7 +308,7 @@ impl Machine<'_> {
         let u = self.units.as_mut().expect("suspension needs unit tracking");
         u.suspended.push(v);
         u.resume_at[v] = reservation;
-        u.timers.push(Reverse(Key(reservation, v)));
+        self.events.push(reservation, Class::Resume, v);
         u.open_suspension[v] = u.suspensions.len();
         u.suspensions.push(Suspension {
             job: v,
@@ -330,16 +327,16 @@ impl Machine<'_> {
     /// The availability profile at `now`: running jobs until their predicted
     /// ends, and suspended jobs' resume reservations.
     fn profile(&self, now: f64) -> Profile {
-        let overrun = self.predicted.iter().take_while(|k| k.0 <= now).count();
+        let overrun = self.predicted.iter().take_while(|k| k.time <= now).count();
         // A key is the piece's start + estimate: its predicted end unless the
         // job has outrun it.
         let releases = self.predicted.iter().map(|k| {
-            let end = if k.0 > now {
-                k.0
+            let end = if k.time > now {
+                k.time
             } else {
-                self.predicted_end(k.1, now)
+                self.predicted_end(k.task, now)
             };
-            (end, i64::from(self.jobs[k.1].size))
+            (end, i64::from(self.jobs[k.task].size))
         });
         let mut p = if overrun == 0 {
             Profile::from_sorted(now, self.free, releases)
@@ -358,27 +355,18 @@ impl Machine<'_> {
         p
     }
 
-    /// Time of the next completion, dropping stale heap entries.
-    fn next_end(&mut self) -> Option<f64> {
-        while let Some(&Reverse(Key(t, i))) = self.ends.peek() {
-            if self.state[i] == State::Running && self.end_at[i] == t {
-                return Some(t);
+    /// The next event still pending, after dropping cancelled ones: an end
+    /// of a piece that was suspended, a resume reservation of a job that
+    /// already resumed.
+    fn next_event(&mut self) -> Option<Event<Class>> {
+        let (state, end_at) = (&self.state, &self.end_at);
+        let resume_at = self.units.as_ref().map(|u| &u.resume_at);
+        self.events.peek_live(|e| match e.class {
+            Class::End => state[e.task] == State::Running && end_at[e.task] == e.time,
+            Class::Resume => {
+                state[e.task] == State::Suspended && resume_at.is_some_and(|r| r[e.task] == e.time)
             }
-            self.ends.pop();
-        }
-        None
-    }
-
-    /// Time of the next resume reservation still pending.
-    fn next_timer(&mut self) -> Option<f64> {
-        let u = self.units.as_mut()?;
-        while let Some(&Reverse(Key(t, v))) = u.timers.peek() {
-            if self.state[v] == State::Suspended && u.resume_at[v] == t {
-                return Some(t);
-            }
-            u.timers.pop();
-        }
-        None
+        })
     }
 
     /// Resumes the suspended jobs whose units are all free and that are due
@@ -433,7 +421,7 @@ impl Machine<'_> {
         let mut cands: Vec<(f64, f64, usize)> = self
             .predicted
             .iter()
-            .map(|k| k.1)
+            .map(|k| k.task)
             .filter_map(|v| {
                 let end = self.predicted_end(v, now);
                 (rule.preemptible(self.jobs[v].size)
@@ -527,23 +515,19 @@ pub fn simulate(jobs: &[ClassicJob], capacity: u32, policy: Policy) -> ClassicRu
     let mut passes = 0;
     loop {
         let t_sub = order.get(next).map(|&i| jobs[i].submit);
-        let now = [t_sub, m.next_end(), m.next_timer()]
+        let t_event = m.next_event().map(|e| e.time);
+        let now = [t_sub, t_event]
             .into_iter()
             .flatten()
             .min_by(f64::total_cmp);
         let Some(now) = now else { break };
-        while let Some(t) = m.next_end() {
-            if t != now {
-                break;
-            }
-            let Reverse(Key(_, i)) = m.ends.pop().expect("peeked");
-            m.finish(i, now);
-        }
-        // A resume reservation wakes the loop once; a job that cannot resume
-        // then (a unit still busy) waits for the next completion.
-        if let Some(u) = m.units.as_mut() {
-            while u.timers.peek().is_some_and(|t| t.0.0 <= now) {
-                u.timers.pop();
+        // Ends, then resume reservations. A resume reservation wakes the
+        // loop once; a job that cannot resume then (a unit still busy) waits
+        // for the next completion.
+        while let Some(e) = m.next_event().filter(|e| e.time == now) {
+            m.events.pop();
+            if e.class == Class::End {
+                m.finish(e.task, now);
             }
         }
         while let Some(&i) = order.get(next) {

@@ -1,12 +1,14 @@
 //! The discrete-event engine of environment A (SPEC §3.A).
 //!
 //! Clock: `f64` seconds on the log's clock. Events at one instant are taken
-//! together, in this order: completions (their nodes become free), starts of
-//! reservations that fall due, arrivals; then, if anything arrived or
-//! completed, one mapping event: (1) every mappable task that would earn
-//! nothing even if started now on its fastest cluster is dropped (so is a
-//! task that fits on no cluster); (2) the heuristic maps the others.
-//! Place-holders are removed when the mapping event ends.
+//! together, in this order: completions (their nodes become free), starts
+//! of reservations that fall due — both from the shared
+//! [`EventQueue`](crate::sim::events::EventQueue), whose equal-time rule
+//! also orders each kind by task index — then arrivals; then, if anything
+//! arrived or completed, one mapping event: (1) every mappable task that
+//! would earn nothing even if started now on its fastest cluster is dropped
+//! (so is a task that fits on no cluster); (2) the heuristic maps the
+//! others. Place-holders are removed when the mapping event ends.
 //!
 //! A task with a reservation is committed: it is no longer mappable and
 //! starts at its reservation. Run times equal ETC exactly, so reservations
@@ -15,12 +17,11 @@
 //! counted). Counted tasks left neither completed nor dropped when events run
 //! out are reported as unfinished.
 
-use std::cmp::Ordering;
-use std::collections::BinaryHeap;
 use std::time::Instant;
 
 use super::Heuristic;
 use crate::model::{System, Task};
+use crate::sim::events::EventQueue;
 use crate::sim::nodeset::NodeSet;
 use crate::sim::timeline::{ClusterTimeline, Hold, Slot};
 use crate::workload::Scenario;
@@ -89,39 +90,13 @@ enum State {
     Done,
 }
 
+/// Event classes, in the order they are taken at one instant (the rank of
+/// the equal-time rule of [`EventQueue`]): completions first, so their nodes
+/// are free before anything else happens then.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-enum Kind {
-    // Order matters at equal times: completions first.
+enum Class {
     Completion,
     ReservationStart,
-}
-
-#[derive(Debug, Clone, Copy)]
-struct Event {
-    time: f64,
-    kind: Kind,
-    task: usize,
-}
-
-impl PartialEq for Event {
-    fn eq(&self, o: &Self) -> bool {
-        self.cmp(o) == Ordering::Equal
-    }
-}
-impl Eq for Event {}
-impl PartialOrd for Event {
-    fn partial_cmp(&self, o: &Self) -> Option<Ordering> {
-        Some(self.cmp(o))
-    }
-}
-impl Ord for Event {
-    // Reversed: BinaryHeap is a max-heap and we want the earliest first.
-    fn cmp(&self, o: &Self) -> Ordering {
-        o.time
-            .total_cmp(&self.time)
-            .then(o.kind.cmp(&self.kind))
-            .then(o.task.cmp(&self.task))
-    }
 }
 
 /// A decision a heuristic made during a mapping event.
@@ -318,7 +293,7 @@ struct Engine<'s> {
     state: Vec<State>,
     outcomes: Vec<TaskOutcome>,
     timelines: Vec<ClusterTimeline>,
-    heap: BinaryHeap<Event>,
+    events: EventQueue<Class>,
     mappable: Vec<usize>,
     reservations: usize,
     counted_open: usize,
@@ -353,7 +328,7 @@ pub fn simulate(scenario: &Scenario, heuristic: &mut dyn Heuristic) -> RunResult
             .iter()
             .map(|c| ClusterTimeline::new(c.nodes))
             .collect(),
-        heap: BinaryHeap::new(),
+        events: EventQueue::new(),
         mappable: Vec::new(),
         reservations: 0,
         counted_open: scenario.tasks.iter().filter(|t| t.counted).count(),
@@ -373,7 +348,7 @@ pub fn simulate(scenario: &Scenario, heuristic: &mut dyn Heuristic) -> RunResult
         let t_arr = arrivals
             .get(next_arrival)
             .map(|&i| scenario.tasks[i].arrival);
-        let t_evt = e.heap.peek().map(|ev| ev.time);
+        let t_evt = e.events.peek().map(|ev| ev.time);
         let t = match (t_arr, t_evt) {
             (None, None) => break,
             (Some(a), None) => a,
@@ -382,14 +357,13 @@ pub fn simulate(scenario: &Scenario, heuristic: &mut dyn Heuristic) -> RunResult
         };
         now = t;
         let mut trigger = false;
-        while let Some(ev) = e.heap.peek().copied().filter(|ev| ev.time == t) {
-            e.heap.pop();
-            match ev.kind {
-                Kind::Completion => {
+        while let Some(ev) = e.events.pop_at(t) {
+            match ev.class {
+                Class::Completion => {
                     e.complete(ev.task, t);
                     trigger = true;
                 }
-                Kind::ReservationStart => {
+                Class::ReservationStart => {
                     e.state[ev.task] = State::Running;
                     e.reservations -= 1;
                 }
@@ -498,11 +472,7 @@ impl Engine<'_> {
                     o.start = Some(now);
                     o.cluster = Some(cluster);
                     o.nodes = nodes;
-                    self.heap.push(Event {
-                        time: end,
-                        kind: Kind::Completion,
-                        task,
-                    });
+                    self.events.push(end, Class::Completion, task);
                 }
                 Decision::Reserve {
                     task,
@@ -517,16 +487,8 @@ impl Engine<'_> {
                     o.start = Some(start);
                     o.cluster = Some(cluster);
                     o.nodes = nodes;
-                    self.heap.push(Event {
-                        time: start,
-                        kind: Kind::ReservationStart,
-                        task,
-                    });
-                    self.heap.push(Event {
-                        time: end,
-                        kind: Kind::Completion,
-                        task,
-                    });
+                    self.events.push(start, Class::ReservationStart, task);
+                    self.events.push(end, Class::Completion, task);
                 }
             }
         }
