@@ -258,3 +258,27 @@ fn max_value_uses_the_faster_cluster_and_easy_the_lower_index() {
     // 10 + (5 - 10) * 0.5
     assert_eq!(easy.outcomes[0].value, 7.5);
 }
+
+/// The checker names an overlap in the environment's words: J3 moved onto
+/// J1's nodes while J1 still runs is reported as cluster 0, node 2.
+#[test]
+fn the_checker_names_two_tasks_on_one_node_by_cluster_and_node() {
+    let sc = scenario(
+        &[(5, 1)],
+        vec![
+            loose(1, 0.0, 2, vec![100.0], 10.0),
+            loose(2, 1.0, 5, vec![50.0], 10.0),
+            loose(3, 2.0, 2, vec![90.0], 10.0),
+            loose(4, 3.0, 1, vec![200.0], 10.0),
+        ],
+    );
+    let mut r = run(&sc, "easy");
+    // J1 holds nodes 0-1 over [0, 100); J3 runs [2, 92) on 2-3.
+    r.outcomes[0].nodes = swftool::sim::nodeset::NodeSet::from_range(1..3);
+    let v = swftool::env::parallel::check::check(&sc, &r);
+    let msgs: Vec<String> = v.iter().map(|x| x.to_string()).collect();
+    assert_eq!(
+        msgs,
+        ["cluster 0 node 2: job 1 [0, 100) overlaps job 3 [2, 92)"]
+    );
+}

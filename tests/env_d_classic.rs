@@ -4,9 +4,9 @@
 
 mod common;
 
+use swftool::env::classic::check as capacity;
 use swftool::env::classic::clean::CleanOptions;
 use swftool::env::classic::{self, ClassicJob, ClassicRun, CleanPreset, Machine, Policy, Unit};
-use swftool::sim::capacity;
 use swftool::swf::{JobRecord, ReadOptions};
 
 use common::classic_job as job;

@@ -10,8 +10,8 @@ mod common;
 
 use proptest::prelude::*;
 use swftool::env::classic::catalina::{CatalinaWeights, Preemption};
+use swftool::env::classic::check::{self as capacity, CapacityViolation};
 use swftool::env::classic::{self, ClassicJob, ClassicRun, Policy};
-use swftool::sim::capacity::{self, CapacityViolation};
 
 use common::classic_job as job;
 

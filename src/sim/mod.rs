@@ -1,10 +1,9 @@
-//! The simulation core shared by the environments: the time-ordered event
-//! queue with its equal-time rule, node sets, node timelines with slot
-//! search, and the invariant checker every test runs on every simulated
-//! schedule.
+//! The simulation core shared by the environments, knowing none of them:
+//! the time-ordered event queue with its equal-time rule, node sets, node
+//! timelines with slot search, and the neutral schedule record with the
+//! checker every environment runs on its schedules.
 
-pub mod capacity;
 pub mod events;
-pub mod invariants;
 pub mod nodeset;
+pub mod schedule;
 pub mod timeline;

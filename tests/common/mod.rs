@@ -2,9 +2,9 @@
 //! scenarios and runs that always pass through the invariant checker.
 #![allow(dead_code)]
 
+use swftool::env::parallel::check as invariants;
 use swftool::env::parallel::{self, RunResult, TaskOutcome, simulate};
 use swftool::model::{Cluster, System, Task, ValueFunction};
-use swftool::sim::invariants;
 use swftool::workload::{DayWindow, Scenario, ScenarioParams};
 
 /// A classic (environment D) job of `size` processors (= units), user and

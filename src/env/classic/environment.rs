@@ -14,7 +14,7 @@ use super::window::{WindowError, build_window, default_window_start};
 use super::{ClassicJob, ClassicRun, CleanReport, Machine, Policy, SCHEDULERS, Unit};
 use crate::env::{EnvError, EnvKind, Environment, Registry, Replayed};
 use crate::metrics::tables::{TableError, write_both};
-use crate::sim::capacity;
+use super::check as capacity;
 use crate::swf::SwfLog;
 
 /// Environment D: classic trace replay on the log's own machine (FCFS,

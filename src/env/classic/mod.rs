@@ -11,6 +11,7 @@
 //! its units at once and later reservations move earlier (compression).
 
 pub mod catalina;
+pub mod check;
 pub mod clean;
 pub mod engine;
 pub mod environment;

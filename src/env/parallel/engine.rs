@@ -304,7 +304,7 @@ struct Engine<'s> {
 /// # Panics
 /// Never on user input. A heuristic that asks for an impossible placement
 /// has its request refused (the task stays mappable); the engine's own
-/// bookkeeping is checked by [`crate::sim::invariants`] in the tests.
+/// bookkeeping is checked by [`super::check`] in the tests.
 pub fn simulate(scenario: &Scenario, heuristic: &mut dyn Heuristic) -> RunResult {
     let n = scenario.tasks.len();
     let mut e = Engine {

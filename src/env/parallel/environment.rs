@@ -14,7 +14,7 @@ use super::{Build, HEURISTICS, HeuristicInfo, RunResult, simulate};
 use crate::env::{EnvError, EnvKind, Environment, Registry, Replayed};
 use crate::metrics::aggregate::{f64_column, mean_ci, n_column, pm, stat_column, str_column};
 use crate::metrics::tables::{TableError, write_both};
-use crate::sim::invariants;
+use super::check as invariants;
 use crate::swf::SwfLog;
 use crate::workload::{Scenario, Workload};
 

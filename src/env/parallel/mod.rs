@@ -11,6 +11,7 @@
 //! "start this task now", "reserve that slot" or "hold that slot with a
 //! place-holder".
 
+pub mod check;
 pub mod cmq;
 pub mod easy;
 pub mod engine;

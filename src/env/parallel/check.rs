@@ -1,15 +1,17 @@
-//! Schedule invariants (SPEC §2), checked on every simulated schedule in
-//! the tests and on demand by `swftool replay --check`:
+//! Invariants of an environment A schedule, checked on every simulated
+//! schedule in the tests and on demand by `swftool replay --check`:
 //!
-//! - no node holds two tasks at once;
+//! - no node holds two tasks at once (the shared checker of
+//!   [`crate::sim::schedule`], on one pool per cluster);
 //! - no task starts before it arrives;
 //! - every completed task ran exactly its ETC on the cluster it ran on, on
 //!   exactly ceil(cores / cores per node) nodes of that cluster;
 //! - value earned ≤ the task's starting value, and equals its value function
-//!   at its completion;
+//!   at its completion (Khemka et al. 2015);
 //! - counted tasks = completed + dropped + unfinished.
 
-use crate::env::parallel::{RunResult, TaskStatus};
+use super::{RunResult, TaskStatus};
+use crate::sim::schedule::{self, Piece};
 use crate::workload::Scenario;
 
 /// One broken invariant.
@@ -95,6 +97,10 @@ pub enum Violation {
         /// What is wrong.
         what: &'static str,
     },
+    /// A piece of the schedule the shared checker refused (other than an
+    /// overlap, which is [`Violation::NodeOverlap`]).
+    #[error(transparent)]
+    Schedule(schedule::Violation),
     /// The task counts do not add up.
     #[error(
         "counted {counted} != completed {completed} + dropped {dropped} + unfinished {unfinished}"
@@ -112,18 +118,15 @@ pub enum Violation {
 }
 
 /// Checks every invariant of `run` on `scenario`; returns all violations
-/// (empty when the schedule is sound).
+/// (empty when the schedule is sound): first those of each task in task
+/// order, then node overlaps, then the task counts.
 pub fn check(scenario: &Scenario, run: &RunResult) -> Vec<Violation> {
     let mut out = Vec::new();
     let sys = &scenario.system;
-    // Per cluster, per node: (start, end, job).
-    let mut per_node: Vec<Vec<Vec<(f64, f64, i64)>>> = sys
-        .clusters
-        .iter()
-        .map(|c| vec![Vec::new(); c.nodes as usize])
-        .collect();
+    // One piece per started or reserved task; pool = cluster.
+    let mut pieces = Vec::new();
     let (mut counted, mut completed, mut dropped, mut unfinished) = (0, 0, 0, 0);
-    for (task, o) in scenario.tasks.iter().zip(&run.outcomes) {
+    for (i, (task, o)) in scenario.tasks.iter().zip(&run.outcomes).enumerate() {
         let job = task.job_number;
         if task.counted {
             counted += 1;
@@ -205,29 +208,42 @@ pub fn check(scenario: &Scenario, run: &RunResult) -> Vec<Violation> {
         }
         // Reserved or running tasks cut off at the end still hold their nodes
         // over [start, start + ETC); include them.
-        for n in o.nodes.iter() {
-            per_node[cluster][n as usize].push((start, end, job));
-        }
+        pieces.push(Piece {
+            pool: cluster,
+            units: o.nodes.clone(),
+            task: i,
+            job,
+            start,
+            end,
+        });
     }
-    for (ci, nodes) in per_node.iter_mut().enumerate() {
-        for (ni, iv) in nodes.iter_mut().enumerate() {
-            iv.sort_by(|a, b| a.0.total_cmp(&b.0));
-            for w in iv.windows(2) {
-                if w[1].0 < w[0].1 {
-                    out.push(Violation::NodeOverlap {
-                        cluster: ci,
-                        node: ni as u32,
-                        a: w[0].2,
-                        a_start: w[0].0,
-                        a_end: w[0].1,
-                        b: w[1].2,
-                        b_start: w[1].0,
-                        b_end: w[1].1,
-                    });
-                }
-            }
-        }
-    }
+    let pools: Vec<u32> = sys.clusters.iter().map(|c| c.nodes).collect();
+    out.extend(
+        schedule::check(&pieces, &pools)
+            .into_iter()
+            .map(|v| match v {
+                schedule::Violation::Overlap {
+                    pool,
+                    unit,
+                    a,
+                    a_start,
+                    a_end,
+                    b,
+                    b_start,
+                    b_end,
+                } => Violation::NodeOverlap {
+                    cluster: pool,
+                    node: unit,
+                    a,
+                    a_start,
+                    a_end,
+                    b,
+                    b_start,
+                    b_end,
+                },
+                other => Violation::Schedule(other),
+            }),
+    );
     if counted != completed + dropped + unfinished {
         out.push(Violation::CountMismatch {
             counted,

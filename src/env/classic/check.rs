@@ -1,15 +1,20 @@
-//! Invariants of a classic (environment D) schedule: at no instant do the
-//! running jobs hold more units than the machine has; no job starts before
-//! it is submitted; every job runs exactly its run time (the pieces of a
-//! suspended job add up to it); every job ran.
+//! Invariants of a classic (environment D) schedule, checked on every
+//! simulated schedule in the tests and on demand by `swftool replay
+//! --check`: at no instant do the running jobs hold more units than the
+//! machine has; no job starts before it is submitted; every job runs
+//! exactly its run time (the pieces of a suspended job add up to it);
+//! every job ran.
 //!
-//! When units are tracked (preemption), also: every piece holds exactly the
-//! job's size in distinct units of the machine, no unit runs two pieces at
-//! once, a resumed job runs on the units it was suspended on, a unit holds
-//! at most one suspended job at a time, and no job is suspended by a job of
-//! lower or equal priority.
+//! When units are tracked (Catalina with suspension preemption, Margo et
+//! al.), also: every piece holds exactly the job's size in distinct units
+//! of the machine, no unit runs two pieces at once (the shared checker of
+//! [`crate::sim::schedule`]), a resumed job runs on the units it was
+//! suspended on, a unit holds at most one suspended job at a time, and no
+//! job is suspended by a job of lower or equal priority.
 
-use crate::env::classic::{ClassicJob, ClassicRun};
+use super::{ClassicJob, ClassicRun};
+use crate::sim::nodeset::NodeSet;
+use crate::sim::schedule::{self, Piece};
 
 /// One broken invariant of a classic schedule.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
@@ -114,7 +119,8 @@ pub fn pieces(run: &ClassicRun) -> Vec<Vec<(f64, f64)>> {
         .collect()
 }
 
-/// Checks every invariant; returns all violations (empty when sound).
+/// Checks every invariant of `run`, a replay of `jobs` on a machine of
+/// `capacity` units; returns all violations (empty when sound).
 pub fn check(jobs: &[ClassicJob], run: &ClassicRun, capacity: u32) -> Vec<CapacityViolation> {
     let mut out = Vec::new();
     // (time, +units / -units): ends before starts at equal times.
@@ -177,10 +183,10 @@ fn check_units(
     out: &mut Vec<CapacityViolation>,
 ) {
     let number = |i: usize| jobs[i].job_number;
-    // Pieces per unit, and the units of each job's previous piece.
-    let mut per_unit: Vec<Vec<(f64, f64, usize)>> = vec![Vec::new(); capacity as usize];
+    // The units of each job's previous piece, and its count of pieces.
     let mut last: Vec<Option<&[u32]>> = vec![None; jobs.len()];
     let mut pieces_of = vec![0usize; jobs.len()];
+    let mut pieces = Vec::with_capacity(run.allocations.len());
     for a in &run.allocations {
         let bad = |problem: String| CapacityViolation::BadPiece {
             job: number(a.job),
@@ -197,10 +203,6 @@ fn check_units(
         if a.units.windows(2).any(|w| w[0] >= w[1]) {
             out.push(bad("names a unit twice (or out of order)".into()));
         }
-        if let Some(&u) = a.units.iter().find(|&&u| u >= capacity) {
-            out.push(bad(format!("uses unit {u} of a {capacity}-unit machine")));
-            continue;
-        }
         if let Some(prev) = last[a.job]
             && prev != a.units.as_slice()
         {
@@ -208,9 +210,14 @@ fn check_units(
         }
         last[a.job] = Some(&a.units);
         pieces_of[a.job] += 1;
-        for &u in &a.units {
-            per_unit[u as usize].push((a.start, a.end, a.job));
-        }
+        pieces.push(Piece {
+            pool: 0,
+            units: NodeSet::from_nodes(a.units.iter().copied()),
+            task: a.job,
+            job: number(a.job),
+            start: a.start,
+            end: a.end,
+        });
     }
     let mut suspended = vec![0usize; jobs.len()];
     for s in &run.suspensions {
@@ -226,11 +233,16 @@ fn check_units(
             });
         }
     }
-    for (u, v) in per_unit.iter_mut().enumerate() {
-        out.extend(first_overlap(v, u as u32, "run", jobs));
-    }
-    // A unit holds at most one suspended job at a time.
-    let mut images: Vec<Vec<(f64, f64, usize)>> = vec![Vec::new(); capacity as usize];
+    // Units out of the machine, and units running two pieces at once.
+    out.extend(
+        schedule::check(&pieces, &[capacity])
+            .into_iter()
+            .map(|v| in_words(v, "run")),
+    );
+    // A unit holds at most one suspended job at a time: the image of a job
+    // suspended at `at` sits on the units of its piece that ended then,
+    // until it resumes.
+    let mut images = Vec::with_capacity(run.suspensions.len());
     let mut by_job: Vec<Vec<usize>> = vec![Vec::new(); jobs.len()];
     for (k, a) in run.allocations.iter().enumerate() {
         by_job[a.job].push(k);
@@ -241,11 +253,14 @@ fn check_units(
             .map(|&k| &run.allocations[k])
             .find(|a| a.end == s.at)
         {
-            for &u in &a.units {
-                if let Some(v) = images.get_mut(u as usize) {
-                    v.push((s.at, s.resumed, s.job));
-                }
-            }
+            images.push(Piece {
+                pool: 0,
+                units: NodeSet::from_nodes(a.units.iter().copied()),
+                task: s.job,
+                job: number(s.job),
+                start: s.at,
+                end: s.resumed,
+            });
         }
         if run.priority[s.preemptor] <= run.priority[s.job] {
             out.push(CapacityViolation::PriorityInversion {
@@ -256,27 +271,44 @@ fn check_units(
             });
         }
     }
-    for (u, v) in images.iter_mut().enumerate() {
-        out.extend(first_overlap(v, u as u32, "held suspended", jobs));
-    }
+    // (Units out of the machine were reported with their pieces above.)
+    out.extend(
+        schedule::check(&images, &[capacity])
+            .into_iter()
+            .filter(|v| matches!(v, schedule::Violation::Overlap { .. }))
+            .map(|v| in_words(v, "held suspended")),
+    );
 }
 
-/// The first two of `intervals` (start, end, job) on `unit` that overlap.
-fn first_overlap(
-    intervals: &mut [(f64, f64, usize)],
-    unit: u32,
-    what: &'static str,
-    jobs: &[ClassicJob],
-) -> Option<CapacityViolation> {
-    intervals.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.total_cmp(&b.1)));
-    intervals
-        .windows(2)
-        .find(|w| w[1].0 < w[0].1)
-        .map(|w| CapacityViolation::UnitShared {
+/// A violation found by the shared checker, in the words of this
+/// environment: a unit `what` (run, held suspended) by two jobs at once,
+/// from the start of the later one; or a piece on a unit the machine does
+/// not have.
+fn in_words(v: schedule::Violation, what: &'static str) -> CapacityViolation {
+    match v {
+        schedule::Violation::Overlap {
+            unit,
+            a,
+            b,
+            b_start,
+            ..
+        } => CapacityViolation::UnitShared {
             unit,
             what,
-            a: jobs[w[0].2].job_number,
-            b: jobs[w[1].2].job_number,
-            time: w[1].0,
-        })
+            a,
+            b,
+            time: b_start,
+        },
+        schedule::Violation::OutsidePool {
+            job,
+            start,
+            unit,
+            pool_size,
+            ..
+        } => CapacityViolation::BadPiece {
+            job,
+            start,
+            problem: format!("uses unit {unit} of a {pool_size}-unit machine"),
+        },
+    }
 }
