@@ -27,9 +27,9 @@
 use std::collections::BTreeSet;
 
 use super::catalina::{self, Preemption};
-use super::profile::Profile;
 use super::{ClassicJob, Policy};
 use crate::sim::events::{Event, EventQueue, TimeKey};
+use crate::sim::profile::Profile;
 
 /// When a job ran.
 #[derive(Debug, Clone, Copy, PartialEq)]

@@ -16,7 +16,6 @@ pub mod clean;
 pub mod engine;
 pub mod environment;
 pub mod params;
-pub mod profile;
 pub mod summary;
 pub mod tables;
 pub mod window;

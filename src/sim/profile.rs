@@ -1,8 +1,11 @@
-//! The availability profile of a homogeneous machine: free allocation units
-//! as a step function of time, with the two queries every backfilling
-//! scheduler needs — "does a job fit over this interval" and "when can it
-//! start at the earliest" (after Mu'alem and Feitelson, IEEE TPDS 12(6),
-//! 2001, §3).
+//! The availability profile of a pool of interchangeable units (the
+//! processors or nodes of a homogeneous machine): free units as a step
+//! function of time, with the two queries every backfilling scheduler needs
+//! — "does a job fit over this interval" and "when can it start at the
+//! earliest" (after Mu'alem and Feitelson, IEEE TPDS 12(6), 2001, §3) — and
+//! the one update, "take these units over that interval" (a negative count
+//! gives them back). It knows no job, no policy and no environment: the
+//! caller builds it from what is running and reserves what it plans.
 
 /// Free units over time: `free[i]` holds on `[time[i], time[i+1])`, the
 /// last value until infinity. Times are s; `time[0]` is the clock.
@@ -117,7 +120,9 @@ impl Profile {
         i + 1
     }
 
-    /// Takes `size` units over `[start, start + duration)`.
+    /// Takes `size` units over `[start, start + duration)` (s); a negative
+    /// `size` gives them back, e.g. to lift a reservation and try it
+    /// elsewhere.
     pub fn reserve(&mut self, start: f64, duration: f64, size: i64) {
         let a = self.split_at(start);
         let b = self.split_at(start + duration);
