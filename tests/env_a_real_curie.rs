@@ -4,10 +4,10 @@
 mod common;
 
 use common::traces_dir;
+use swftool::env::parallel::check as invariants;
 use swftool::env::parallel::params::{DEFAULT_DAY, STANDARD_DAYS};
 use swftool::env::parallel::summary::summarize;
 use swftool::env::parallel::{HEURISTICS, TaskStatus, simulate};
-use swftool::env::parallel::check as invariants;
 use swftool::swf::ReadOptions;
 use swftool::workload::{Oversubscription, Scenario, ScenarioParams, Workload};
 

@@ -7,6 +7,7 @@ use std::path::Path;
 
 use polars::prelude::*;
 
+use super::check as capacity;
 use super::params::{ClassicArgs, ClassicArgsError, depth_label};
 use super::summary::{ClassicSummary, RunLabel, summarize};
 use super::tables::{clean_frame, jobs_frame, summary_frame, suspensions_frame};
@@ -14,7 +15,6 @@ use super::window::{WindowError, build_window, default_window_start};
 use super::{ClassicJob, ClassicRun, CleanReport, Machine, Policy, SCHEDULERS, Unit};
 use crate::env::{EnvError, EnvKind, Environment, Registry, Replayed};
 use crate::metrics::tables::{TableError, write_both};
-use super::check as capacity;
 use crate::swf::SwfLog;
 
 /// Environment D: classic trace replay on the log's own machine (FCFS,

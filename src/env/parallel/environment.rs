@@ -7,6 +7,7 @@ use std::path::Path;
 
 use polars::prelude::*;
 
+use super::check as invariants;
 use super::params::{ParallelArgs, pick_days};
 use super::summary::{RunSummary, summarize};
 use super::tables::{self, RunRecord};
@@ -14,7 +15,6 @@ use super::{Build, HEURISTICS, HeuristicInfo, RunResult, simulate};
 use crate::env::{EnvError, EnvKind, Environment, Registry, Replayed};
 use crate::metrics::aggregate::{f64_column, mean_ci, n_column, pm, stat_column, str_column};
 use crate::metrics::tables::{TableError, write_both};
-use super::check as invariants;
 use crate::swf::SwfLog;
 use crate::workload::{Scenario, Workload};
 
