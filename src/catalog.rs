@@ -344,6 +344,31 @@ impl fmt::Display for KnownLog {
     }
 }
 
+/// The key of a log in cell ids and tables: the catalog's short name for a
+/// known log, else the file name without `.gz`/`.swf`, with characters other
+/// than ASCII letters, digits, `.` and `-` replaced by `-`. A path and its
+/// file name give the same key.
+pub fn log_key(spec: &str) -> String {
+    if let Some(k) = find(spec) {
+        return k.short.to_string();
+    }
+    let file = Path::new(spec)
+        .file_name()
+        .and_then(|f| f.to_str())
+        .unwrap_or(spec);
+    let stem = file.strip_suffix(".gz").unwrap_or(file);
+    let stem = stem.strip_suffix(".swf").unwrap_or(stem);
+    stem.chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '.' || c == '-' {
+                c
+            } else {
+                '-'
+            }
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

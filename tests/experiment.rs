@@ -99,6 +99,7 @@ fn cells_in(dir: &Path) -> Vec<PathBuf> {
 fn summary(heuristic: &str, date: &str, pct: f64) -> RunSummary {
     RunSummary {
         log: "hand.swf".into(),
+        log_key: "hand".into(),
         date: date.into(),
         heuristic: heuristic.into(),
         seed: 1,
@@ -106,6 +107,7 @@ fn summary(heuristic: &str, date: &str, pct: f64) -> RunSummary {
         oversubscription: "intermediate".into(),
         correlation: "weak".into(),
         heterogeneity: "intermediate".into(),
+        variant: "default".into(),
         system: "10x4".into(),
         system_cores: 40,
         tasks_simulated: 12,
@@ -202,7 +204,9 @@ fn aggregation_matches_means_sds_and_cis_computed_by_hand() {
         .f64()
         .unwrap();
     assert!((ci_col.get(0).unwrap() - ci).abs() < 1e-12);
-    assert_eq!(ci_col.get(1), None);
+    // n = 1: no CI, written as NaN (not null) so the column is a float in
+    // CSV and Parquet alike.
+    assert!(ci_col.get(1).is_some_and(f64::is_nan));
     assert_eq!(ci95_half_width(sd, 4), Some(ci));
     let md = aggregate::markdown(&t.rows);
     assert!(md.contains("| default | easy | 4 | 2.50 ± 2.05 |"), "{md}");

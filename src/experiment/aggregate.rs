@@ -5,10 +5,9 @@
 //!
 //! Tables (each written as CSV and Parquet):
 //!
-//! - `runs` — one row per cell, in cell order: the columns of
-//!   [`crate::env::parallel::tables::summary_frame`] with `log_key` after `log`
-//!   and `variant` (its label, e.g. `oversubscription=higher`) after
-//!   `heterogeneity`. Deterministic.
+//! - `runs` — one row per cell, in cell order: the `summary` table of a
+//!   replay ([`crate::env::parallel::tables::summary_frame`], with its
+//!   `log_key` and `variant` columns). Deterministic.
 //! - `runs_timing` — one row per cell: `log_key`, `variant` and the columns
 //!   of [`crate::env::parallel::tables::timing_frame`] (wall clock).
 //! - `aggregate` — one row per (log, variant, heuristic), in cell order:
@@ -16,7 +15,7 @@
 //!   `heterogeneity`, `heuristic`, `n` (days), then for `percent_of_bound`
 //!   (%), `value_earned` and `value_bound` (value units), `tasks_completed`,
 //!   `tasks_dropped`, `tasks_unfinished` (tasks) each of `_mean`, `_sd`,
-//!   `_ci95` (null when n < 2). Deterministic: byte-identical for the same
+//!   `_ci95` (NaN when n < 2). Deterministic: byte-identical for the same
 //!   cells however they were run.
 //! - `timing` — the same keys and `n`, `mapping_events_mean`,
 //!   `heuristic_seconds_mean_{mean,sd,ci95}` (mean heuristic seconds per
@@ -108,16 +107,20 @@ fn named(c: Column, name: &str) -> Column {
 /// # Errors
 /// A polars error (a bug: the columns are built here).
 pub fn tables(cells: &[CellResult]) -> PolarsResult<Tables> {
-    let summaries: Vec<RunSummary> = cells.iter().map(|c| c.summary.clone()).collect();
+    // The cell's log key and variant are authoritative (a cell written by
+    // an older swftool has none in its summary).
+    let summaries: Vec<RunSummary> = cells
+        .iter()
+        .map(|c| RunSummary {
+            log_key: c.log.clone(),
+            variant: c.variant.label(),
+            ..c.summary.clone()
+        })
+        .collect();
     let key_col = named(texts(cells, |c| c.log.clone()), "log_key");
     let variant_col = named(texts(cells, |c| c.variant.label()), "variant");
 
-    let mut runs = summary_frame(&summaries)?;
-    runs.insert_column(1, key_col.clone())?;
-    let het = runs
-        .get_column_index("heterogeneity")
-        .map_or(runs.width(), |i| i + 1);
-    runs.insert_column(het, variant_col.clone())?;
+    let runs = summary_frame(&summaries)?;
 
     let mut runs_timing = timing_frame(&summaries)?;
     runs_timing.insert_column(1, key_col.clone())?;

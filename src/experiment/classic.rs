@@ -266,7 +266,7 @@ impl Grid for Classic {
         let find = |log: &str, h: &str| {
             cells
                 .iter()
-                .find(|c| c.log == log && c.summary.scheduler == h)
+                .find(|c| c.log == log && c.summary.heuristic == h)
                 .map(|c| &c.summary)
         };
         let mut md = String::from("| scheduler |");
@@ -416,13 +416,14 @@ fn job_tables(
             .filter_map(|c| {
                 c.detail
                     .as_ref()
-                    .map(|d| (c.summary.scheduler.clone(), d.run()))
+                    .map(|d| (c.summary.heuristic.clone(), d.run()))
             })
             .collect();
         let named: Vec<(&str, &ClassicRun)> = runs.iter().map(|(n, r)| (n.as_str(), r)).collect();
         let tau = group[0].summary.bsld_tau_s;
-        let j = jobs_frame(&first.jobs, &named, tau)?;
-        let s = suspensions_frame(&first.jobs, &named)?;
+        let log = &group[0].summary.log;
+        let j = jobs_frame(log, &first.jobs, &named, tau)?;
+        let s = suspensions_frame(log, &first.jobs, &named)?;
         jobs = Some(match jobs {
             Some(mut a) => {
                 a.vstack_mut(&j)?;
@@ -438,14 +439,14 @@ fn job_tables(
             None => s,
         });
     }
-    let empty = || jobs_frame(&[], &[], crate::metrics::formulas::DEFAULT_TAU);
+    let empty = || jobs_frame("", &[], &[], crate::metrics::formulas::DEFAULT_TAU);
     let jobs = match jobs {
         Some(j) => j,
         None => empty()?,
     };
     let susp = match susp {
         Some(s) => s,
-        None => suspensions_frame(&[], &[])?,
+        None => suspensions_frame("", &[], &[])?,
     };
     Ok((jobs, susp))
 }
@@ -478,7 +479,7 @@ pub fn markdown(name: &str, layout: &Layout, args: &ClassicArgs, cells: &[Classi
         if let (Some(r), true) = (
             rule,
             mine.iter()
-                .any(|c| c.summary.suspensions > 0 || c.summary.scheduler == "catalina-preempt"),
+                .any(|c| c.summary.suspensions > 0 || c.summary.heuristic == "catalina-preempt"),
         ) {
             out.push_str(&format!(
                 "Preemption (catalina-preempt): jobs wider than {} units preempt with priority x{}, jobs of at most {} units are preemptible, PREEMPT_MIN_RUNTIME {} s.\n",
@@ -488,7 +489,7 @@ pub fn markdown(name: &str, layout: &Layout, args: &ClassicArgs, cells: &[Classi
         for c in mine.iter().filter(|c| c.summary.suspensions > 0) {
             out.push_str(&format!(
                 "{}: {} suspensions of {} jobs, {:.0} s each on average.\n",
-                c.summary.scheduler,
+                c.summary.heuristic,
                 c.summary.suspensions,
                 c.summary.jobs_suspended,
                 c.summary.suspended_mean_s
@@ -504,7 +505,7 @@ pub fn markdown(name: &str, layout: &Layout, args: &ClassicArgs, cells: &[Classi
                     let v = f(&c.summary);
                     t.push_str(&format!(
                         "| {} | {:.p$} | {:.p$} | {:.p$} |\n",
-                        c.summary.scheduler,
+                        c.summary.heuristic,
                         v[0],
                         v[1],
                         v[2],
@@ -564,7 +565,7 @@ pub fn charts(layout: &Layout, cells: &[ClassicCell]) -> Vec<(String, BarChart)>
         let series = |f: fn(&ClassicSummary) -> [f64; 3]| {
             mine.iter()
                 .map(|c| BarSeries {
-                    name: c.summary.scheduler.clone(),
+                    name: c.summary.heuristic.clone(),
                     bars: f(&c.summary)
                         .iter()
                         .map(|&mean| Some(Bar { mean, ci95: None }))

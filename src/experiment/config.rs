@@ -167,17 +167,7 @@ impl Variant {
     /// A short human label: `default`, or the non-default settings, e.g.
     /// `oversubscription=higher` or `correlation=none,heterogeneity=high`.
     pub fn label(&self) -> String {
-        let d = Variant::default();
-        let parts: Vec<String> = Axis::ALL
-            .iter()
-            .filter(|a| a.level(self) != a.level(&d))
-            .map(|a| format!("{}={}", a.name(), a.level(self)))
-            .collect();
-        if parts.is_empty() {
-            "default".to_string()
-        } else {
-            parts.join(",")
-        }
+        crate::env::parallel::params::variant_label(&self.params(None))
     }
 
     /// A file-name-safe identifier naming all three levels, e.g.

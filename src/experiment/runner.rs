@@ -228,7 +228,7 @@ impl<E: Grid> Plan<E> {
         let heuristics = E::heuristics(&config.heuristics, &args)?;
         let mut keys: Vec<(String, String)> = Vec::new();
         for spec in &config.logs {
-            let key = log_key(spec);
+            let key = catalog::log_key(spec);
             if let Some((other, _)) = keys.iter().find(|(_, k)| *k == key) {
                 return Err(ExperimentError::DuplicateLog(
                     other.clone(),
@@ -290,30 +290,6 @@ impl<E: Grid> Plan<E> {
             })
             .collect()
     }
-}
-
-/// The key of a log in cell ids and tables: the catalog's short name for a
-/// known log, else the file name without `.gz`/`.swf`, with characters other
-/// than ASCII letters, digits, `.` and `-` replaced by `-`.
-pub fn log_key(spec: &str) -> String {
-    if let Some(k) = catalog::find(spec) {
-        return k.short.to_string();
-    }
-    let file = Path::new(spec)
-        .file_name()
-        .and_then(|f| f.to_str())
-        .unwrap_or(spec);
-    let stem = file.strip_suffix(".gz").unwrap_or(file);
-    let stem = stem.strip_suffix(".swf").unwrap_or(stem);
-    stem.chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || c == '.' || c == '-' {
-                c
-            } else {
-                '-'
-            }
-        })
-        .collect()
 }
 
 /// Options of a run.
@@ -527,3 +503,5 @@ pub fn load_cells<E: Grid>(
     }
     Ok((present, missing))
 }
+
+pub use crate::catalog::log_key;

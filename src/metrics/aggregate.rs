@@ -10,7 +10,8 @@ use super::stats;
 
 /// Groups `work` by `keys` (first-appearance order kept) and computes, per
 /// group, `n` (u64) and for each of `metrics` the columns `<m>_mean`,
-/// `<m>_sd` and `<m>_ci95` (f64; sd and CI null when n < 2), then the
+/// `<m>_sd` and `<m>_ci95` (f64; sd and CI NaN when n < 2 — NaN rather than
+/// null so that the columns are floats in CSV and Parquet alike), then the
 /// `extra` aggregations as given.
 ///
 /// # Errors
@@ -30,7 +31,7 @@ pub fn mean_ci(
     aggs.extend(extra);
     let key_exprs: Vec<Expr> = keys.iter().map(|k| col(*k)).collect();
     let mut grouped = work.lazy().group_by_stable(key_exprs).agg(aggs).collect()?;
-    // CI half-widths from n and sd; NaN standard deviations become null.
+    // CI half-widths from n and sd; undefined ones (n < 2) are NaN.
     let n: Vec<u64> = grouped
         .column("n")?
         .u64()?
@@ -49,8 +50,11 @@ pub fn mean_ci(
             .zip(&n)
             .map(|(s, &k)| s.and_then(|s| stats::ci95_half_width(s, k)))
             .collect();
-        grouped.with_column(Column::new(format!("{m}_sd").into(), sd))?;
-        grouped.with_column(Column::new(format!("{m}_ci95").into(), ci))?;
+        let nan = |v: Vec<Option<f64>>| -> Vec<f64> {
+            v.into_iter().map(|x| x.unwrap_or(f64::NAN)).collect()
+        };
+        grouped.with_column(Column::new(format!("{m}_sd").into(), nan(sd)))?;
+        grouped.with_column(Column::new(format!("{m}_ci95").into(), nan(ci)))?;
     }
     Ok(grouped)
 }
@@ -80,9 +84,12 @@ pub fn pm(s: &Stat, digits: usize) -> String {
 /// # Errors
 /// A polars error: the metric was not aggregated.
 pub fn stat_column(g: &DataFrame, m: &str) -> PolarsResult<Vec<Stat>> {
+    let finite = |v: Vec<Option<f64>>| -> Vec<Option<f64>> {
+        v.into_iter().map(|x| x.filter(|x| x.is_finite())).collect()
+    };
     let mean = f64_column(g, &format!("{m}_mean"))?;
-    let sd = f64_column(g, &format!("{m}_sd"))?;
-    let ci = f64_column(g, &format!("{m}_ci95"))?;
+    let sd = finite(f64_column(g, &format!("{m}_sd"))?);
+    let ci = finite(f64_column(g, &format!("{m}_ci95"))?);
     Ok(mean
         .into_iter()
         .zip(sd)

@@ -8,7 +8,7 @@ use std::path::Path;
 use polars::prelude::*;
 
 use super::check as capacity;
-use super::params::{ClassicArgs, ClassicArgsError, depth_label};
+use super::params::{ClassicArgs, ClassicArgsError};
 use super::summary::{ClassicSummary, RunLabel, summarize};
 use super::tables::{clean_frame, jobs_frame, summary_frame, suspensions_frame};
 use super::window::{WindowError, build_window, default_window_start};
@@ -209,8 +209,8 @@ impl Environment for Classic {
         summarize(
             RunLabel {
                 log: &p.log,
-                scheduler: h.0,
-                depth: depth_label(h.1),
+                heuristic: h.0,
+                policy: h.1,
                 estimates: args.estimates(),
                 clean: args.clean_preset().to_string(),
             },
@@ -249,7 +249,7 @@ impl Environment for Classic {
             runs.iter().map(|r| (r.heuristic.0, &r.run)).collect();
         let summaries: Vec<ClassicSummary> = runs.iter().map(|r| r.summary.clone()).collect();
         write_both(
-            &mut frame("jobs", jobs_frame(jobs, &named, args.tau()))?,
+            &mut frame("jobs", jobs_frame(&p.log, jobs, &named, args.tau()))?,
             dir,
             "jobs",
         )?;
@@ -260,7 +260,7 @@ impl Environment for Classic {
         )?;
         write_both(&mut frame("clean", clean_frame(&p.report))?, dir, "clean")?;
         write_both(
-            &mut frame("suspensions", suspensions_frame(jobs, &named))?,
+            &mut frame("suspensions", suspensions_frame(&p.log, jobs, &named))?,
             dir,
             "suspensions",
         )?;
@@ -268,11 +268,21 @@ impl Environment for Classic {
     }
 }
 
-/// The table printed by a classic replay (one row per scheduler).
+/// The reservation depth as printed: `-` without backfilling (FCFS), a
+/// number, or `all`.
+pub fn depth_of(s: &ClassicSummary) -> String {
+    match (s.backfilling, s.reservation_depth) {
+        (false, _) => "-".into(),
+        (true, Some(d)) => d.to_string(),
+        (true, None) => "all".into(),
+    }
+}
+
+/// The table printed by a classic replay (one row per heuristic).
 pub fn classic_table(s: &[(ClassicSummary, f64)]) -> String {
     let mut out = format!(
         "{:<16} {:>5} {:>8} {:>7} {:>8} {:>11} {:>11} {:>9} {:>9} {:>8} {:>8} {:>8} {:>10}\n",
-        "scheduler",
+        "heuristic",
         "depth",
         "jobs",
         "util %",
@@ -289,8 +299,8 @@ pub fn classic_table(s: &[(ClassicSummary, f64)]) -> String {
     for (x, secs) in s {
         out.push_str(&format!(
             "{:<16} {:>5} {:>8} {:>7.2} {:>8.2} {:>11.1} {:>11.1} {:>9.2} {:>9.1} {:>8.2} {:>8.2} {:>8.3} {:>10.0}\n",
-            x.scheduler,
-            x.depth,
+            x.heuristic,
+            depth_of(x),
             x.jobs,
             100.0 * x.utilization,
             x.makespan_s / 86_400.0,
@@ -306,21 +316,21 @@ pub fn classic_table(s: &[(ClassicSummary, f64)]) -> String {
     }
     for (x, _) in s
         .iter()
-        .filter(|(x, _)| x.scheduler.starts_with("catalina"))
+        .filter(|(x, _)| x.heuristic.starts_with("catalina"))
     {
         out.push_str(&format!(
-            "{:<16} priority-weighted: wait {:.1} s, xfactor {:.2}, mean priority·xfactor {:.1}, utilization {:.3} (work weighted by priority / mean priority; exceeds 1 when big jobs rank high)\n",
-            x.scheduler,
+            "{:<16} priority-weighted: wait {:.1} s, xfactor {:.2}, mean priority·xfactor {:.1}, utilization {:.2} % (work weighted by priority / mean priority; above 100 % when big jobs rank high)\n",
+            x.heuristic,
             x.wait_pw_mean_s,
             x.xfactor_pw_mean,
-            x.pw_xfactor_mean,
-            x.pw_utilization
+            x.priority_xfactor_mean,
+            100.0 * x.pw_utilization
         ));
     }
     for (x, _) in s.iter().filter(|(x, _)| x.suspensions > 0) {
         out.push_str(&format!(
             "{:<16} {} suspensions of {} jobs, each lasting {:.1} s on average\n",
-            x.scheduler, x.suspensions, x.jobs_suspended, x.suspended_mean_s
+            x.heuristic, x.suspensions, x.jobs_suspended, x.suspended_mean_s
         ));
     }
     out.push_str(&format!(

@@ -16,10 +16,16 @@ use crate::metrics::formulas as f;
 pub struct ClassicSummary {
     /// Log file name.
     pub log: String,
-    /// Scheduler name.
-    pub scheduler: String,
-    /// Reservation depth (`all`, a number, or `-` for FCFS).
-    pub depth: String,
+    /// Short key of the log ([`crate::catalog::log_key`]).
+    #[serde(default)]
+    pub log_key: String,
+    /// The heuristic (scheduler) name.
+    pub heuristic: String,
+    /// Whether jobs may start out of queue order (false for FCFS).
+    pub backfilling: bool,
+    /// Reservations made per pass: a number, or `None` for unlimited
+    /// (Conservative, Catalina).
+    pub reservation_depth: Option<u64>,
     /// `user` or `exact` estimates.
     pub estimates: String,
     /// Cleaning preset.
@@ -62,8 +68,8 @@ pub struct ClassicSummary {
     pub wait_pw_mean_s: f64,
     /// Priority-weighted mean expansion factor.
     pub xfactor_pw_mean: f64,
-    /// Mean priority-weighted expansion factor (priority · xfactor).
-    pub pw_xfactor_mean: f64,
+    /// Mean of priority · xfactor.
+    pub priority_xfactor_mean: f64,
     /// Priority-weighted utilization (0..1).
     pub pw_utilization: f64,
     /// Suspensions (preemptions) in the run.
@@ -107,10 +113,10 @@ pub fn job_metrics(jobs: &[ClassicJob], run: &ClassicRun, tau: f64) -> JobMetric
 pub struct RunLabel<'a> {
     /// Log file name.
     pub log: &'a str,
-    /// Scheduler name.
-    pub scheduler: &'a str,
-    /// Reservation depth as shown.
-    pub depth: String,
+    /// The heuristic (scheduler) name.
+    pub heuristic: &'a str,
+    /// The policy it ran (for its reservation depth).
+    pub policy: super::Policy,
     /// `user` or `exact`.
     pub estimates: &'a str,
     /// Cleaning preset.
@@ -136,8 +142,14 @@ pub fn summarize(
     let max = |v: &[f64]| v.iter().copied().fold(0.0, f64::max);
     ClassicSummary {
         log: label.log.to_string(),
-        scheduler: label.scheduler.to_string(),
-        depth: label.depth,
+        log_key: crate::catalog::log_key(label.log),
+        heuristic: label.heuristic.to_string(),
+        backfilling: !matches!(label.policy, super::Policy::Fcfs),
+        reservation_depth: match label.policy {
+            super::Policy::Fcfs => Some(0),
+            super::Policy::Backfill { depth } if depth != usize::MAX => Some(depth as u64),
+            _ => None,
+        },
         estimates: label.estimates.to_string(),
         clean: label.clean,
         capacity: machine.capacity,
@@ -162,7 +174,7 @@ pub fn summarize(
         xfactor_max: max(&m.xfactor),
         wait_pw_mean_s: f::weighted_mean(&m.wait, &run.priority),
         xfactor_pw_mean: f::weighted_mean(&m.xfactor, &run.priority),
-        pw_xfactor_mean: f::mean(
+        priority_xfactor_mean: f::mean(
             &m.xfactor
                 .iter()
                 .zip(&run.priority)

@@ -8,17 +8,20 @@ use polars::prelude::*;
 use super::summary::{ClassicSummary, job_metrics};
 use super::{self as classic, ClassicJob, ClassicRun};
 
-/// The classic `jobs` table: one row per (scheduler, job) with submit,
+/// The classic `jobs` table: one row per (heuristic, job) of the log `log`
+/// with submit,
 /// start, end, run and estimate (s), processors, units, the per-job metrics,
 /// the priority at start, seconds suspended and the number of suspensions.
 ///
 /// # Errors
 /// A polars error if the columns cannot be assembled (a bug).
 pub fn jobs_frame(
+    log: &str,
     jobs: &[ClassicJob],
     runs: &[(&str, &ClassicRun)],
     tau: f64,
 ) -> PolarsResult<DataFrame> {
+    let mut logs = Vec::new();
     let mut sched = Vec::new();
     let mut job = Vec::new();
     let mut submit = Vec::new();
@@ -43,6 +46,7 @@ pub fn jobs_frame(
         }
         let m = job_metrics(jobs, r, tau);
         for (k, (j, o)) in jobs.iter().zip(&r.outcomes).enumerate() {
+            logs.push(log.to_string());
             sched.push(name.to_string());
             job.push(j.job_number);
             submit.push(j.submit);
@@ -63,7 +67,8 @@ pub fn jobs_frame(
         }
     }
     DataFrame::new_infer_height(vec![
-        Column::new("scheduler".into(), sched),
+        Column::new("log".into(), logs),
+        Column::new("heuristic".into(), sched),
         Column::new("job_number".into(), job),
         Column::new("submit_s".into(), submit),
         Column::new("start_s".into(), start),
@@ -83,13 +88,14 @@ pub fn jobs_frame(
     ])
 }
 
-/// The `suspensions` table: every suspension of every run — scheduler,
+/// The `suspensions` table: every suspension of every run — log, heuristic,
 /// suspended job, preemptor, when (s), its resume reservation (s) and when
 /// it resumed (s).
 ///
 /// # Errors
 /// A polars error if the columns cannot be assembled (a bug).
 pub fn suspensions_frame(
+    log: &str,
     jobs: &[ClassicJob],
     runs: &[(&str, &ClassicRun)],
 ) -> PolarsResult<DataFrame> {
@@ -101,7 +107,11 @@ pub fn suspensions_frame(
         |f: &dyn Fn(&classic::Suspension) -> f64| rows.iter().map(|r| f(r.1)).collect::<Vec<_>>();
     DataFrame::new_infer_height(vec![
         Column::new(
-            "scheduler".into(),
+            "log".into(),
+            rows.iter().map(|_| log.to_string()).collect::<Vec<_>>(),
+        ),
+        Column::new(
+            "heuristic".into(),
             rows.iter().map(|r| r.0.to_string()).collect::<Vec<_>>(),
         ),
         Column::new(
@@ -132,8 +142,16 @@ pub fn summary_frame(s: &[ClassicSummary]) -> PolarsResult<DataFrame> {
     let f64s = |f: fn(&ClassicSummary) -> f64| s.iter().map(f).collect::<Vec<_>>();
     DataFrame::new_infer_height(vec![
         Column::new("log".into(), strs(|x| &x.log)),
-        Column::new("scheduler".into(), strs(|x| &x.scheduler)),
-        Column::new("depth".into(), strs(|x| &x.depth)),
+        Column::new("log_key".into(), strs(|x| &x.log_key)),
+        Column::new("heuristic".into(), strs(|x| &x.heuristic)),
+        Column::new(
+            "backfilling".into(),
+            s.iter().map(|x| x.backfilling).collect::<Vec<_>>(),
+        ),
+        Column::new(
+            "reservation_depth".into(),
+            s.iter().map(|x| x.reservation_depth).collect::<Vec<_>>(),
+        ),
         Column::new("estimates".into(), strs(|x| &x.estimates)),
         Column::new("clean".into(), strs(|x| &x.clean)),
         Column::new(
@@ -164,7 +182,10 @@ pub fn summary_frame(s: &[ClassicSummary]) -> PolarsResult<DataFrame> {
         Column::new("xfactor_max".into(), f64s(|x| x.xfactor_max)),
         Column::new("wait_pw_mean_s".into(), f64s(|x| x.wait_pw_mean_s)),
         Column::new("xfactor_pw_mean".into(), f64s(|x| x.xfactor_pw_mean)),
-        Column::new("pw_xfactor_mean".into(), f64s(|x| x.pw_xfactor_mean)),
+        Column::new(
+            "priority_xfactor_mean".into(),
+            f64s(|x| x.priority_xfactor_mean),
+        ),
         Column::new("pw_utilization".into(), f64s(|x| x.pw_utilization)),
         Column::new(
             "suspensions".into(),

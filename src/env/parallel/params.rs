@@ -162,3 +162,25 @@ pub fn pick_days(
         },
     }
 }
+
+/// A short label of a variant of environment A: `default`, or its
+/// non-default levels, e.g. `oversubscription=higher` or
+/// `correlation=none,heterogeneity=high` (the `variant` column of the tables).
+pub fn variant_label(p: &ScenarioParams) -> String {
+    let d = ScenarioParams::default();
+    let mut parts = Vec::new();
+    if p.oversubscription != d.oversubscription {
+        parts.push(format!("oversubscription={}", p.oversubscription));
+    }
+    if p.correlation != d.correlation {
+        parts.push(format!("correlation={}", p.correlation));
+    }
+    if p.heterogeneity != d.heterogeneity {
+        parts.push(format!("heterogeneity={}", p.heterogeneity));
+    }
+    if parts.is_empty() {
+        "default".to_string()
+    } else {
+        parts.join(",")
+    }
+}

@@ -10,6 +10,9 @@ use crate::workload::Scenario;
 pub struct RunSummary {
     /// Log file name.
     pub log: String,
+    /// Short key of the log ([`crate::catalog::log_key`]).
+    #[serde(default)]
+    pub log_key: String,
     /// Local date of the counted day.
     pub date: String,
     /// Heuristic CLI name.
@@ -24,6 +27,9 @@ pub struct RunSummary {
     pub correlation: String,
     /// ETC heterogeneity.
     pub heterogeneity: String,
+    /// The variant's label (`default`, or its non-default levels).
+    #[serde(default)]
+    pub variant: String,
     /// The system, e.g. `120x16+900x1` (nodes x cores per node, per cluster).
     pub system: String,
     /// Total cores of the system.
@@ -62,6 +68,7 @@ pub fn summarize(
 ) -> RunSummary {
     let mut s = RunSummary {
         log: log.to_string(),
+        log_key: crate::catalog::log_key(log),
         date: scenario.day.date.clone(),
         heuristic: heuristic.to_string(),
         seed,
@@ -69,6 +76,7 @@ pub fn summarize(
         oversubscription: scenario.params.oversubscription.to_string(),
         correlation: scenario.params.correlation.to_string(),
         heterogeneity: scenario.params.heterogeneity.to_string(),
+        variant: super::params::variant_label(&scenario.params),
         system: scenario
             .system
             .clusters

@@ -9,13 +9,13 @@
 //! | log, date, heuristic | – | run identity |
 //! | job_number | – | SWF field 1 |
 //! | counted | bool | arrived in the counted 24 h (false: warm-up) |
-//! | arrival_s | s | submit time on the log's clock |
-//! | cores | cores | cores requested |
+//! | submit_s | s | submit time on the log's clock (SWF field 2) |
+//! | processors | cores | processors (cores) requested |
 //! | status | – | completed, dropped or unfinished |
 //! | cluster | – | cluster index (null if never placed) |
-//! | nodes | nodes | nodes held |
-//! | node_list | – | node indices within the cluster, e.g. `0-15,32` |
-//! | start_s, completion_s | s | start and completion (null if none) |
+//! | nodes | nodes | nodes held (null if never placed) |
+//! | node_list | – | node indices within the cluster, e.g. `0-15,32` (null if never placed) |
+//! | start_s, end_s | s | start and completion (null if none) |
 //! | wait_s | s | start − arrival |
 //! | etc_s | s | ETC on the cluster it ran on |
 //! | start_value | value units | value if completed by the soft deadline |
@@ -68,8 +68,8 @@ pub fn jobs_frame(runs: &[RunRecord<'_>]) -> PolarsResult<DataFrame> {
     let mut cores = Vec::with_capacity(n);
     let mut status = Vec::with_capacity(n);
     let mut cluster: Vec<Option<u32>> = Vec::with_capacity(n);
-    let mut nodes = Vec::with_capacity(n);
-    let mut node_list = Vec::with_capacity(n);
+    let mut nodes: Vec<Option<u32>> = Vec::with_capacity(n);
+    let mut node_list: Vec<Option<String>> = Vec::with_capacity(n);
     let mut start: Vec<Option<f64>> = Vec::with_capacity(n);
     let mut completion: Vec<Option<f64>> = Vec::with_capacity(n);
     let mut wait: Vec<Option<f64>> = Vec::with_capacity(n);
@@ -94,8 +94,11 @@ pub fn jobs_frame(runs: &[RunRecord<'_>]) -> PolarsResult<DataFrame> {
                 TaskStatus::Unfinished => "unfinished",
             });
             cluster.push(o.cluster.map(|c| c as u32));
-            nodes.push(o.nodes.len());
-            node_list.push(o.nodes.to_string());
+            // Never placed (dropped, or unfinished without a slot): null,
+            // like `cluster` and `start_s`.
+            let placed = o.cluster.is_some();
+            nodes.push(placed.then(|| o.nodes.len()));
+            node_list.push(placed.then(|| o.nodes.to_string()));
             start.push(o.start);
             completion.push(o.completion);
             wait.push(o.start.map(|s| s - t.arrival));
@@ -121,14 +124,14 @@ pub fn jobs_frame(runs: &[RunRecord<'_>]) -> PolarsResult<DataFrame> {
         col("heuristic", heuristic),
         col("job_number", job),
         col("counted", counted),
-        col("arrival_s", arrival),
-        col("cores", cores),
+        col("submit_s", arrival),
+        col("processors", cores),
         col("status", status),
         col("cluster", cluster),
         col("nodes", nodes),
         col("node_list", node_list),
         col("start_s", start),
-        col("completion_s", completion),
+        col("end_s", completion),
         col("wait_s", wait),
         col("etc_s", etc),
         col("start_value", start_value),
@@ -150,6 +153,7 @@ pub fn summary_frame(summaries: &[RunSummary]) -> PolarsResult<DataFrame> {
     let f64s = |f: fn(&RunSummary) -> f64| s.iter().map(f).collect::<Vec<_>>();
     DataFrame::new_infer_height(vec![
         col("log", strs(|x| &x.log)),
+        col("log_key", strs(|x| &x.log_key)),
         col("date", strs(|x| &x.date)),
         col("heuristic", strs(|x| &x.heuristic)),
         col("seed", u64s(|x| x.seed)),
@@ -157,6 +161,7 @@ pub fn summary_frame(summaries: &[RunSummary]) -> PolarsResult<DataFrame> {
         col("oversubscription", strs(|x| &x.oversubscription)),
         col("correlation", strs(|x| &x.correlation)),
         col("heterogeneity", strs(|x| &x.heterogeneity)),
+        col("variant", strs(|x| &x.variant)),
         col("system", strs(|x| &x.system)),
         col("system_cores", u64s(|x| x.system_cores)),
         col("tasks_simulated", u64s(|x| x.tasks_simulated as u64)),
