@@ -5,8 +5,9 @@
 //! by short name; [`model`] holds tasks, value functions, ETC and systems;
 //! [`workload`] turns a log into scenarios; [`sim`] is the simulation core
 //! no environment owns (event queue, node timelines, slot search,
-//! availability profiles, the neutral schedule record and its checker); [`env`] holds the scheduling
-//! environments, their heuristics and their schedule checks; [`metrics`] turns runs into tables;
+//! availability profiles, the neutral schedule record and its checker);
+//! [`env`](mod@env) holds the scheduling environments, their heuristics and
+//! their schedule checks; [`metrics`] turns runs into tables;
 //! [`experiment`] runs, resumes, shards and aggregates grids of runs.
 
 #![warn(missing_docs)]

@@ -2,13 +2,13 @@
 //!
 //! Clock: `f64` seconds on the log's clock. Events at one instant are taken
 //! together, in this order: completions (their nodes become free), starts
-//! of reservations that fall due — both from the shared
-//! [`EventQueue`](crate::sim::events::EventQueue), whose equal-time rule
-//! also orders each kind by task index — then arrivals; then, if anything
-//! arrived or completed, one mapping event: (1) every mappable task that
-//! would earn nothing even if started now on its fastest cluster is dropped
-//! (so is a task that fits on no cluster); (2) the heuristic maps the
-//! others. Place-holders are removed when the mapping event ends.
+//! of reservations that fall due — both from the shared [`EventQueue`],
+//! whose equal-time rule also orders each kind by task index — then
+//! arrivals; then, if anything arrived or completed, one mapping event: (1)
+//! every mappable task that would earn nothing even if started now on its
+//! fastest cluster is dropped (so is a task that fits on no cluster); (2)
+//! the heuristic maps the others. Place-holders are removed when the
+//! mapping event ends.
 //!
 //! A task with a reservation is committed: it is no longer mappable and
 //! starts at its reservation. Run times equal ETC exactly, so reservations
