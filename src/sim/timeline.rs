@@ -1,5 +1,5 @@
 //! Node timelines of one cluster and the earliest-slot search of environment
-//! A (Khemka et al. 2015, "soft and hard deadlines", §IV; SPEC §3.A).
+//! A (Khemka et al. 2015, "soft and hard deadlines", §3.2; docs/parallel.md).
 //!
 //! Every node carries a list of busy intervals (running tasks, reservations
 //! and, during a mapping event, place-holders). Nodes whose lists are equal
@@ -198,7 +198,7 @@ impl ClusterTimeline {
 
     /// Occupies `nodes` nodes over `[start, start + duration)` with `hold`,
     /// choosing among the nodes idle over that interval after the node
-    /// tie-breaking rules of SPEC §3.A: first the nodes whose count of idle
+    /// tie-breaking rules of docs/parallel.md ("Earliest slot and node choice"): first the nodes whose count of idle
     /// slots changes least (fills a slot exactly: −1; touches one end: 0;
     /// splits a slot: +1), then those whose idle slot is shortest, then the
     /// lowest node index. Returns the chosen nodes.
@@ -284,7 +284,7 @@ impl ClusterTimeline {
         }
     }
 
-    /// Removes every place-holder (end of a mapping event, SPEC §3.A).
+    /// Removes every place-holder (end of a mapping event; Khemka et al. 2015, §3.2).
     pub fn clear_place_holders(&mut self) {
         let mut changed = false;
         for g in &mut self.groups {

@@ -1,4 +1,5 @@
-//! The discrete-event engine of environment A (SPEC §3.A).
+//! The discrete-event engine of environment A (Khemka et al. 2015, §3.1–3.2;
+//! docs/parallel.md).
 //!
 //! Clock: `f64` seconds on the log's clock. Events at one instant are taken
 //! together, in this order: completions (their nodes become free), starts
