@@ -21,11 +21,11 @@ enum Command {
         after_help = "Examples:\n  swftool info curie\n  swftool info datastar sdsc-sp2 ./my.swf.gz"
     )]
     Info(cmd::info::InfoArgs),
-    /// Replay days of a log through environment A heuristics (value-based, heterogeneous clusters).
+    /// Replay a log through heuristics: days on generated heterogeneous clusters (--env parallel, the default) or the whole log on its own machine (--env classic).
     Replay(cmd::replay::ReplayArgs),
-    /// List every heuristic name with one line each.
+    /// List every heuristic name of every environment with one line each.
     Heuristics(cmd::heuristics::HeuristicsArgs),
-    /// Run a grid of log x variant x heuristic x day (TOML config or preset) in parallel; resumable, shardable; tables and figures.
+    /// Run a grid of log x variant x heuristic x scenario of any environment (TOML config or preset) in parallel; resumable, shardable; tables and figures.
     Experiment(cmd::experiment::ExperimentArgs),
     /// Merge the cell files of experiment shards (or partial runs) into the final tables and figures.
     Aggregate(cmd::aggregate::AggregateArgs),
