@@ -629,3 +629,92 @@ fn cell_files_give_back_the_exact_values() {
         assert_eq!(back.to_bits(), x.to_bits(), "{x}");
     }
 }
+
+/// An environment-D grid runs through the same runner: shards merged by
+/// `aggregate` give the same `summary`, `jobs` and `suspensions` tables, to
+/// the byte, as one run and as `replay --env classic` of the same window.
+#[test]
+fn a_classic_grid_shards_and_aggregates_like_a_parallel_one() {
+    let tmp = tempfile::tempdir().unwrap();
+    let cfg = tmp.path().join("classic.toml");
+    std::fs::write(
+        &cfg,
+        r#"
+name = "classic-small"
+environment = "classic"
+logs = ["kth-sp2"]
+heuristics = ["fcfs", "easy", "catalina-preempt"]
+job_tables = true
+
+[classic]
+window_jobs = 400
+extra_jobs = 200
+window_start = 1000
+preempting_above = 16
+preemptible_up_to = 16
+"#,
+    )
+    .unwrap();
+    let cfg = cfg.to_str().unwrap();
+    let single = tmp.path().join("single");
+    let out = ok(&["experiment", cfg, "--out", single.to_str().unwrap()]);
+    assert!(out.contains("(--env classic): 1 log(s)"), "{out}");
+    assert!(out.contains("Table 1. Average queue wait"), "{out}");
+    let shards: Vec<PathBuf> = (0..2).map(|i| tmp.path().join(format!("s{i}"))).collect();
+    for (i, s) in shards.iter().enumerate() {
+        ok(&[
+            "experiment",
+            cfg,
+            "--shard",
+            &format!("{i}/2"),
+            "--out",
+            s.to_str().unwrap(),
+        ]);
+    }
+    let merged = tmp.path().join("merged");
+    ok(&[
+        "aggregate",
+        shards[0].to_str().unwrap(),
+        shards[1].to_str().unwrap(),
+        "--out",
+        merged.to_str().unwrap(),
+    ]);
+    let replayed = tmp.path().join("replayed");
+    ok(&[
+        "replay",
+        "kth-sp2",
+        "--env",
+        "classic",
+        "-H",
+        "fcfs,easy,catalina-preempt",
+        "--window-jobs",
+        "400",
+        "--extra-jobs",
+        "200",
+        "--window-start",
+        "1000",
+        "--preempting-above",
+        "16",
+        "--preemptible-up-to",
+        "16",
+        "--out",
+        replayed.to_str().unwrap(),
+    ]);
+    for t in [
+        "summary.csv",
+        "jobs.csv",
+        "suspensions.parquet",
+        "jobs.parquet",
+    ] {
+        assert_eq!(bytes(single.join(t)), bytes(merged.join(t)), "{t}");
+        assert_eq!(bytes(single.join(t)), bytes(replayed.join(t)), "{t}");
+    }
+    // the window and the preemption really acted
+    let summary = std::fs::read_to_string(single.join("summary.csv")).unwrap();
+    assert_eq!(summary.lines().count(), 1 + 3);
+    let susp = std::fs::read_to_string(single.join("suspensions.csv")).unwrap();
+    assert!(
+        susp.lines().count() > 1,
+        "no suspension in the window:\n{summary}"
+    );
+}
