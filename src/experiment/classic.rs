@@ -15,8 +15,9 @@ use serde::{Deserialize, Serialize};
 
 use super::ExperimentError;
 use super::config::{ExperimentConfig, Variant};
+use super::grid::{CellSpec, DayLayout, Layout, LogLayout, Plan};
 use super::grid::{Grid, GridReport};
-use super::runner::{CellSpec, DayLayout, Layout, LogLayout, Plan, log_key};
+use crate::catalog::log_key;
 use crate::env::classic::environment::{Classic, ClassicPrepared, ClassicScenario, prepare};
 use crate::env::classic::summary::ClassicSummary;
 use crate::env::classic::tables::{jobs_frame, summary_frame, suspensions_frame};

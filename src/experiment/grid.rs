@@ -3,19 +3,25 @@
 //! out into scenarios, how the scenario of a cell is built, what a cell file
 //! holds, and which tables, Markdown and figures the cells give. The runner
 //! ([`super::runner`]), `experiment`, `compare` and `aggregate` are written
-//! once against it; environment A implements it in [`super::parallel`],
-//! environment D in [`super::classic`].
+//! once against it; each environment implements it in its own module of
+//! `experiment/` (A: `parallel`, D: `classic`). The grid's layout (logs,
+//! scenarios, variants, heuristics, cells) and the plan (the layout with
+//! the logs read) are here too.
 
 use std::path::{Path, PathBuf};
 
-use serde::Serialize;
+use rayon::prelude::*;
 use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
 
 use super::ExperimentError;
 use super::config::{ExperimentConfig, Variant};
-use super::runner::{CellSpec, Layout, LogLayout, Plan};
-use crate::env::Environment;
-use crate::swf::SwfLog;
+use crate::catalog;
+use crate::env::{EnvKind, Environment};
+use crate::swf::{ReadOptions, SwfLog};
+
+/// The heuristic whose schedule the Gantt chart shows, when in the grid.
+pub const GANTT_HEURISTIC: &str = "maxvpr-ph";
 
 /// What a report wrote: the Markdown to print, the tables (each as CSV and
 /// Parquet) and the other files.
@@ -112,4 +118,222 @@ pub trait Grid: Environment {
         cells: &[Self::Cell],
         out: &Path,
     ) -> Result<GridReport, ExperimentError>;
+}
+
+/// One scenario of one log in the grid: a day (environment A) or the whole
+/// log or a window of it (environment D).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct DayLayout {
+    /// Local date `YYYY-MM-DD`, or `whole` / `window-<first job index>`.
+    pub date: String,
+    /// Local midnight (or the first submit of the scenario) on the log's
+    /// clock, s.
+    pub start: f64,
+    /// Scenario seed derived from the user seed and the day (the same for
+    /// every variant: variants share their random numbers).
+    pub scenario_seed: u64,
+}
+
+/// One log of the grid.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct LogLayout {
+    /// Short key used in cell ids and tables (`curie`, or the file stem).
+    pub key: String,
+    /// Name of the log file.
+    pub file: String,
+    /// The log's processor count (MaxProcs, else MaxNodes, else the largest
+    /// job), cores: the base of its system sizes unless `cores_base` is set.
+    pub max_procs: f64,
+    /// Candidate days the log has.
+    pub candidate_days: usize,
+    /// The days used.
+    pub days: Vec<DayLayout>,
+}
+
+/// The grid, by name only: everything needed to enumerate the cells without
+/// reading the logs (it is stored in every manifest).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Layout {
+    /// The environment.
+    #[serde(default)]
+    pub environment: EnvKind,
+    /// The logs, in config order.
+    pub logs: Vec<LogLayout>,
+    /// The distinct variants of environment A (empty for an environment
+    /// without variant axes: its cells have the variant id `default`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub variants: Vec<Variant>,
+    /// The heuristic names, `all` expanded.
+    pub heuristics: Vec<String>,
+}
+
+/// One cell of the grid.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CellSpec {
+    /// Position in the fixed cell order, from 0.
+    pub index: usize,
+    /// Index into [`Layout::logs`].
+    pub log: usize,
+    /// Index into [`Layout::variants`].
+    pub variant: usize,
+    /// Index into the log's days.
+    pub day: usize,
+    /// Index into [`Layout::heuristics`].
+    pub heuristic: usize,
+    /// File-name-safe id: `<log>_<variant id>_<date>_<heuristic>`.
+    pub id: String,
+}
+
+impl Layout {
+    /// Number of cells.
+    pub fn cell_count(&self) -> usize {
+        self.logs.iter().map(|l| l.days.len()).sum::<usize>()
+            * self.variants.len().max(1)
+            * self.heuristics.len()
+    }
+
+    /// Every cell, in the fixed order.
+    pub fn cells(&self) -> Vec<CellSpec> {
+        let mut out = Vec::with_capacity(self.cell_count());
+        for (li, log) in self.logs.iter().enumerate() {
+            for vi in 0..self.variants.len().max(1) {
+                let vid = self.variants.get(vi).map_or("default".into(), Variant::id);
+                for (di, d) in log.days.iter().enumerate() {
+                    for (hi, h) in self.heuristics.iter().enumerate() {
+                        out.push(CellSpec {
+                            index: out.len(),
+                            log: li,
+                            variant: vi,
+                            day: di,
+                            heuristic: hi,
+                            id: format!("{}_{}_{}_{}", log.key, vid, d.date, h),
+                        });
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// The variant of the figure scenario: the default one, else the first.
+    pub fn figure_variant(&self) -> usize {
+        self.variants
+            .iter()
+            .position(Variant::is_default)
+            .unwrap_or(0)
+    }
+
+    /// The heuristic whose schedule is kept for the Gantt chart.
+    pub fn gantt_heuristic(&self) -> usize {
+        self.heuristics
+            .iter()
+            .position(|h| h == GANTT_HEURISTIC)
+            .unwrap_or(0)
+    }
+
+    /// The day (index into the log's days) whose cumulative value and Gantt
+    /// chart are drawn: the middle one, which for 48 standard days is the
+    /// default day of `swftool replay`.
+    pub fn figure_day(&self, log: usize) -> usize {
+        self.logs.get(log).map_or(0, |l| l.days.len() / 2)
+    }
+
+    /// Whether `cell` is in a figure scenario (the figure day of the figure
+    /// variant of its log).
+    pub fn is_figure_cell(&self, cell: &CellSpec) -> bool {
+        cell.day == self.figure_day(cell.log) && cell.variant == self.figure_variant()
+    }
+}
+
+/// A configuration with its logs read and laid out: ready to run.
+pub struct Plan<E: Grid> {
+    /// The configuration.
+    pub config: ExperimentConfig,
+    /// The grid by name.
+    pub layout: Layout,
+    /// Where each log was found, in layout order.
+    pub paths: Vec<PathBuf>,
+    /// What each log gives its scenarios, in layout order.
+    pub prepared: Vec<E::Prepared>,
+    /// The heuristics, in layout order.
+    pub heuristics: Vec<E::Heuristic>,
+    /// The environment's parameters, as the configuration gives them.
+    pub args: E::Args,
+}
+
+impl<E: Grid> Plan<E> {
+    /// Resolves and reads the logs of `config` (in parallel), lays out their
+    /// scenarios and the grid.
+    ///
+    /// # Errors
+    /// Unknown heuristic or log, unreadable log, a log without usable days,
+    /// an explicit date that is not a usable day, two logs with one key, a
+    /// parameter that does not fit a log.
+    pub fn new(config: &ExperimentConfig) -> Result<Plan<E>, ExperimentError> {
+        let args = E::grid_args(config);
+        let heuristics = E::heuristics(&config.heuristics, &args)?;
+        let mut keys: Vec<(String, String)> = Vec::new();
+        for spec in &config.logs {
+            let key = catalog::log_key(spec);
+            if let Some((other, _)) = keys.iter().find(|(_, k)| *k == key) {
+                return Err(ExperimentError::DuplicateLog(
+                    other.clone(),
+                    spec.clone(),
+                    key,
+                ));
+            }
+            keys.push((spec.clone(), key));
+        }
+        let paths: Vec<PathBuf> = config
+            .logs
+            .iter()
+            .map(|l| catalog::resolve(l))
+            .collect::<Result<_, _>>()?;
+        let laid: Vec<(E::Prepared, LogLayout)> = paths
+            .par_iter()
+            .zip(&keys)
+            .map(|(p, (_, key))| {
+                let log = crate::swf::read_log(p, &ReadOptions::default())?;
+                E::lay_out(&log, key, config, &args)
+            })
+            .collect::<Result<_, ExperimentError>>()?;
+        let (prepared, logs): (Vec<E::Prepared>, Vec<LogLayout>) = laid.into_iter().unzip();
+        let layout = Layout {
+            environment: E::KIND,
+            logs,
+            variants: E::variants(config),
+            heuristics: heuristics
+                .iter()
+                .map(|h| E::heuristic_name(h).to_string())
+                .collect(),
+        };
+        Ok(Plan {
+            config: config.clone(),
+            layout,
+            paths,
+            prepared,
+            heuristics,
+            args,
+        })
+    }
+
+    /// Logs that have fewer candidate days than the config asks for, as
+    /// notes to print ("kth-sp2: 12 candidate days, all used (48 asked)").
+    pub fn notes(&self) -> Vec<String> {
+        if self.config.dates.is_some() || E::KIND != EnvKind::Parallel {
+            return Vec::new();
+        }
+        let asked = self.config.day_count();
+        self.layout
+            .logs
+            .iter()
+            .filter(|l| l.candidate_days < asked)
+            .map(|l| {
+                format!(
+                    "{}: only {} candidate days, all used ({} asked)",
+                    l.key, l.candidate_days, asked
+                )
+            })
+            .collect()
+    }
 }

@@ -13,21 +13,21 @@
 //! spread over machines; everything downstream is computed from those files
 //! alone and is byte-identical however the cells were produced.
 
-pub mod aggregate;
 pub mod classic;
 pub mod config;
-pub mod figures;
 pub mod grid;
 pub mod manifest;
 pub mod parallel;
 pub mod runner;
 
-pub use aggregate::{AggRow, Stat, Tables};
 pub use config::{Axis, ConfigError, ExperimentConfig, Variant};
+pub use grid::{CellSpec, Layout, Plan};
 pub use grid::{Grid, GridReport};
 pub use manifest::Manifest;
 pub use parallel::CellResult;
-pub use runner::{CellSpec, Layout, Plan, Shard};
+pub use parallel::aggregate::{AggRow, Stat, Tables};
+pub use parallel::{aggregate, figures};
+pub use runner::Shard;
 
 use std::path::PathBuf;
 

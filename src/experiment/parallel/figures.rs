@@ -22,11 +22,11 @@
 
 use std::path::{Path, PathBuf};
 
-use super::ExperimentError;
 use super::aggregate::AggRow;
-use super::config::{Axis, Variant};
-use super::parallel::CellResult;
-use super::runner::Layout;
+use super::cell::CellResult;
+use crate::experiment::ExperimentError;
+use crate::experiment::config::{Axis, Variant};
+use crate::experiment::grid::Layout;
 use crate::metrics::stats;
 use crate::report::{
     self, Bar, BarChart, BarSeries, Figure, GanttBar, GanttChart, LineChart, LineSeries,

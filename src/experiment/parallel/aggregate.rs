@@ -25,10 +25,10 @@
 
 use polars::prelude::*;
 
-use super::config::Variant;
-use super::parallel::CellResult;
+use super::cell::CellResult;
 use crate::env::parallel::summary::RunSummary;
 use crate::env::parallel::tables::{summary_frame, timing_frame};
+use crate::experiment::config::Variant;
 pub use crate::metrics::aggregate::{Stat, pm};
 use crate::metrics::aggregate::{f64_column, mean_ci, n_column, stat_column, str_column};
 
@@ -102,7 +102,7 @@ fn named(c: Column, name: &str) -> Column {
     c.with_name(name.into())
 }
 
-/// Builds every table from `cells` (in cell order: [`super::runner::load_cells`]).
+/// Builds every table from `cells` (in cell order: [`crate::experiment::runner::load_cells`]).
 ///
 /// # Errors
 /// A polars error (a bug: the columns are built here).
