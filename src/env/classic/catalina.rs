@@ -23,7 +23,12 @@
 //! their weights are kept so a configuration reads like Catalina's.
 //!
 //! Suspension preemption ([`Preemption`]) is optional; its five rules are
-//! applied by the engine ([`super::engine`]).
+//! applied by the Catalina policy ([`super::policies::catalina`]).
+//!
+//! This module is Catalina's configuration — the weights, the formula and
+//! the preemption rule, which [`super::Policy::Catalina`] carries and the
+//! registry, the command line and the experiment presets set — while the
+//! scheduling behaviour lives with the other policies.
 
 /// The ten Catalina weights.
 #[derive(Debug, Clone, Copy, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -96,7 +101,7 @@ impl Default for CatalinaWeights {
 /// `preemptible_up_to` units may be preempted (a job may carry both marks
 /// when the thresholds overlap).
 ///
-/// The five rules, as the engine applies them when a waiting job does not
+/// The five rules, as the policy applies them when a waiting job does not
 /// fit now:
 /// 1. only a job marked preempting preempts, and only jobs marked
 ///    preemptible are suspended;

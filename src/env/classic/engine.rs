@@ -1,32 +1,31 @@
-//! The event loop of classic trace replay (SPEC §3.D).
+//! The engine of classic trace replay (environment D): the event loop and
+//! the machine state, knowing no policy. The policies
+//! ([`super::policies`]) decide, at each scheduling pass, which jobs start,
+//! resume or are suspended, through [`MachineState`].
 //!
 //! Equal-time rule: at each instant, every job that ends then releases its
 //! units first, then resume reservations falling due wake the loop (both
 //! from the shared [`EventQueue`], in job-index order within each kind),
 //! then the jobs submitted then join the queue, then one scheduling pass
-//! runs — so a job ending at t frees its units for a job starting at t.
+//! runs — so a job ending at t frees its units for a job starting at t. A
+//! pass runs whenever the queue is not empty or a job is suspended.
 //!
-//! A pass walks the queue in submit order (then job number). FCFS starts
-//! jobs while they fit and stops at the first that does not. Backfilling
-//! keeps going: a job starts now if it fits now for its whole estimate
-//! without touching a reservation made earlier in the same pass; the first
-//! `depth` jobs that cannot start get a reservation at their earliest start
-//! (in the availability profile built from the running jobs' predicted ends,
-//! start + estimate). Reservations are rebuilt at every pass, which is what
-//! compresses them when jobs end early. A job still running past its
-//! estimate (possible when estimates are user estimates and the log says it
-//! ran longer) has its prediction extended by doubling ([`extended_end`]).
+//! A job holds its units from its start for its actual run time; the
+//! policies plan with its estimate. Running jobs are predicted to end at
+//! start + estimate; a job still running past its estimate (possible when
+//! estimates are user estimates and the log says it ran longer) has its
+//! prediction extended by doubling ([`extended_end`]). The availability
+//! profile a pass plans on ([`MachineState::profile`]) is rebuilt from
+//! these predictions at every pass, which is what compresses reservations
+//! when jobs end early.
 //!
-//! Catalina with suspension preemption ([`Preemption`]) also tracks which
-//! units each job holds, because a suspended job resumes on its own units
-//! and a unit holds at most one suspended job. A pass then first resumes
-//! the suspended jobs that can, then walks the queue in priority order; a
-//! preempting job that does not fit tries to suspend running jobs under the
-//! five rules before it falls back to a reservation.
+//! With suspension preemption the machine also tracks which units each job
+//! holds, because a suspended job resumes on its own units and a unit holds
+//! at most one suspended job (its memory image).
 
 use std::collections::BTreeSet;
 
-use super::catalina::{self, Preemption};
+use super::policies;
 use super::{ClassicJob, Policy};
 use crate::sim::events::{Event, EventQueue, TimeKey};
 use crate::sim::profile::Profile;
@@ -113,9 +112,8 @@ enum State {
 
 const NONE: usize = usize::MAX;
 
-/// Unit identity, kept only with preemption.
+/// Unit identity, kept only when the policy suspends jobs.
 struct Units {
-    rule: Preemption,
     /// Job running on each unit, or NONE.
     owner: Vec<usize>,
     /// Suspended job whose image sits on each unit, or NONE.
@@ -161,7 +159,15 @@ impl Units {
     }
 }
 
-struct Machine<'a> {
+/// The state of the machine during a replay, and what a policy may ask of
+/// it and do to it: the jobs, free units, running jobs' predicted ends and
+/// the availability profile; start, suspend and resume. Times are s; jobs
+/// are indices into [`jobs`](Self::jobs).
+///
+/// Units are counted, and named only when the policy asked for unit
+/// tracking ([`policies::Scheduler::tracks_units`]); the unit and
+/// suspension queries answer "none" otherwise.
+pub struct MachineState<'a> {
     jobs: &'a [ClassicJob],
     outcomes: Vec<ClassicOutcome>,
     // Job ends and resume reservations (cancelled ones skipped).
@@ -182,11 +188,10 @@ struct Machine<'a> {
     units: Option<Units>,
 }
 
-impl Machine<'_> {
-    fn new(jobs: &[ClassicJob], capacity: u32, preemption: Option<Preemption>) -> Machine<'_> {
+impl<'a> MachineState<'a> {
+    fn new(jobs: &'a [ClassicJob], capacity: u32, track_units: bool) -> MachineState<'a> {
         let n = jobs.len();
-        let units = preemption.map(|rule| Units {
-            rule,
+        let units = track_units.then(|| Units {
             owner: vec![NONE; capacity as usize],
             image: vec![NONE; capacity as usize],
             clean_free: (0..capacity).collect(),
@@ -198,7 +203,7 @@ impl Machine<'_> {
             allocations: Vec::new(),
             open_piece: vec![NONE; n],
         });
-        Machine {
+        MachineState {
             jobs,
             outcomes: vec![
                 ClassicOutcome {
@@ -221,8 +226,41 @@ impl Machine<'_> {
         }
     }
 
-    /// Starts (or resumes) job `i` now, on `units` when units are tracked.
-    fn start(&mut self, i: usize, now: f64, units: Vec<u32>) {
+    /// The jobs of the replay (queue entries and job arguments index them).
+    pub fn jobs(&self) -> &'a [ClassicJob] {
+        self.jobs
+    }
+
+    /// Units free now (free units holding a suspended job's image included).
+    pub fn free(&self) -> i64 {
+        self.free
+    }
+
+    /// Whether units are named (the policy suspends jobs).
+    pub fn tracks_units(&self) -> bool {
+        self.units.is_some()
+    }
+
+    /// The priority recorded for job `i` (1 unless the policy set one).
+    pub fn priority(&self, i: usize) -> f64 {
+        self.priority[i]
+    }
+
+    /// Records job `i`'s priority; the value it has when the job first
+    /// starts is the one reported ([`ClassicRun::priority`]), and the one
+    /// preemption compares.
+    pub fn set_priority(&mut self, i: usize, priority: f64) {
+        self.priority[i] = priority;
+    }
+
+    /// Starts waiting job `i` now, or resumes suspended job `i`, on `units`
+    /// when units are tracked (exactly its size, all free: see
+    /// [`units_to_start`](Self::units_to_start)); `units` is ignored
+    /// otherwise. The caller has checked that the job fits.
+    ///
+    /// # Panics
+    /// If job `i` is running or done.
+    pub fn start(&mut self, i: usize, now: f64, units: Vec<u32>) {
         let job = &self.jobs[i];
         match self.state[i] {
             State::Waiting => self.outcomes[i].start = now,
@@ -292,14 +330,28 @@ impl Machine<'_> {
         }
     }
 
+    /// Resumes suspended job `v` now on the units it was suspended on
+    /// (the caller has checked they are free: [`units_free`](Self::units_free)).
+    pub fn resume(&mut self, v: usize, now: f64) {
+        let units = self
+            .units
+            .as_ref()
+            .map_or_else(Vec::new, |u| u.held[v].clone());
+        self.start(v, now, units);
+    }
+
     fn finish(&mut self, i: usize, now: f64) {
         self.release(i, now, false);
         self.state[i] = State::Done;
     }
 
     /// Suspends running job `v` at `now` for `preemptor`, with its resume
-    /// reservation at `reservation`.
-    fn suspend(&mut self, v: usize, preemptor: usize, now: f64, reservation: f64) {
+    /// reservation at `reservation` (s). Its image stays on its units; it
+    /// keeps its predicted time left as the estimate of its next piece.
+    ///
+    /// # Panics
+    /// If units are not tracked.
+    pub fn suspend(&mut self, v: usize, preemptor: usize, now: f64, reservation: f64) {
         let left = extended_end(self.piece_start[v], self.piece_est[v], now) - now;
         self.release(v, now, true);
         self.done[v] += now - self.piece_start[v];
@@ -319,14 +371,14 @@ impl Machine<'_> {
         });
     }
 
-    /// Predicted end of running job `i`, seen at `now`.
-    fn predicted_end(&self, i: usize, now: f64) -> f64 {
+    /// Predicted end of running job `i`, seen at `now` ([`extended_end`]).
+    pub fn predicted_end(&self, i: usize, now: f64) -> f64 {
         extended_end(self.piece_start[i], self.piece_est[i], now)
     }
 
     /// The availability profile at `now`: running jobs until their predicted
     /// ends, and suspended jobs' resume reservations.
-    fn profile(&self, now: f64) -> Profile {
+    pub fn profile(&self, now: f64) -> Profile {
         let overrun = self.predicted.iter().take_while(|k| k.time <= now).count();
         // A key is the piece's start + estimate: its predicted end unless the
         // job has outrun it.
@@ -355,6 +407,72 @@ impl Machine<'_> {
         p
     }
 
+    /// Running jobs, by predicted end of their current piece as planned
+    /// (start + estimate), then index.
+    pub fn running(&self) -> impl Iterator<Item = usize> + '_ {
+        self.predicted.iter().map(|k| k.task)
+    }
+
+    /// Suspended jobs, in the order they were suspended (none when units
+    /// are not tracked).
+    pub fn suspended(&self) -> &[usize] {
+        self.units.as_ref().map_or(&[], |u| &u.suspended)
+    }
+
+    /// Start of suspended job `v`'s resume reservation, s.
+    pub fn resume_at(&self, v: usize) -> f64 {
+        self.units
+            .as_ref()
+            .map_or(f64::INFINITY, |u| u.resume_at[v])
+    }
+
+    /// The estimate job `i`'s next (or current) piece is planned with, s:
+    /// its estimate, or for a suspended job the time it was predicted to
+    /// have left.
+    pub fn estimate_left(&self, i: usize) -> f64 {
+        self.piece_est[i]
+    }
+
+    /// Whether every unit of suspended job `v` is free (it can resume).
+    pub fn units_free(&self, v: usize) -> bool {
+        self.units
+            .as_ref()
+            .is_some_and(|u| u.held[v].iter().all(|&x| u.owner[x as usize] == NONE))
+    }
+
+    /// Whether running job `v` holds a unit that also holds a suspended
+    /// job's image.
+    pub fn runs_over_an_image(&self, v: usize) -> bool {
+        self.units
+            .as_ref()
+            .is_some_and(|u| u.held[v].iter().any(|&x| u.image[x as usize] != NONE))
+    }
+
+    /// Free units a job predicted to end at `until` (s) may take, at most
+    /// `want`: clean ones, and idle units of suspended jobs whose resume
+    /// reservation is not before `until`. Restricted units first (they are
+    /// of less use to anyone else), then clean ones, ascending. Empty when
+    /// units are not tracked.
+    pub fn eligible_units(&self, until: f64, want: usize) -> Vec<u32> {
+        self.units
+            .as_ref()
+            .map_or_else(Vec::new, |u| u.eligible(until, want))
+    }
+
+    /// The units a job of `size` units predicted to end at `until` (s)
+    /// would start on now: `None` when units are tracked and fewer than
+    /// `size` are eligible ([`eligible_units`](Self::eligible_units)); an
+    /// empty list when units are not tracked (only the count matters).
+    pub fn units_to_start(&self, until: f64, size: usize) -> Option<Vec<u32>> {
+        match &self.units {
+            Some(u) => {
+                let got = u.eligible(until, size);
+                (got.len() == size).then_some(got)
+            }
+            None => Some(Vec::new()),
+        }
+    }
+
     /// The next event still pending, after dropping cancelled ones: an end
     /// of a piece that was suspended, a resume reservation of a job that
     /// already resumed.
@@ -367,113 +485,6 @@ impl Machine<'_> {
                 state[e.task] == State::Suspended && resume_at.is_some_and(|r| r[e.task] == e.time)
             }
         })
-    }
-
-    /// Resumes the suspended jobs whose units are all free and that are due
-    /// (clock at or past their reservation) or fit the profile from now
-    /// (compression); returns the profile with their pieces in it.
-    fn resume_pass(&mut self, now: f64) -> Profile {
-        let mut profile = self.profile(now);
-        let Some(u) = &self.units else {
-            return profile;
-        };
-        let mut order = u.suspended.clone();
-        order.sort_by(|&a, &b| u.resume_at[a].total_cmp(&u.resume_at[b]).then(a.cmp(&b)));
-        for v in order {
-            let u = self.units.as_ref().expect("units");
-            if u.held[v].iter().any(|&x| u.owner[x as usize] != NONE) {
-                continue;
-            }
-            let size = i64::from(self.jobs[v].size);
-            let left = self.piece_est[v];
-            // Lift its reservation block, try it from now, and put the block
-            // back if it cannot resume.
-            let block = u.resume_at[v].max(now);
-            profile.reserve(block, left, -size);
-            if now >= u.resume_at[v] || profile.fits(now, left, size) {
-                profile.reserve(now, left, size);
-                let units = u.held[v].clone();
-                self.start(v, now, units);
-            } else {
-                profile.reserve(block, left, size);
-            }
-        }
-        profile
-    }
-
-    /// Tries to start preempting job `p` now by suspending running jobs
-    /// under the five rules ([`Preemption`]); `profile` is the pass's
-    /// profile (running jobs, suspended jobs' reservations and the
-    /// reservations made so far in this pass) and is updated on success.
-    fn try_preempt(&mut self, p: usize, prio: f64, now: f64, profile: &mut Profile) -> bool {
-        let Some(u) = &self.units else {
-            return false;
-        };
-        let rule = u.rule;
-        let job = &self.jobs[p];
-        if !rule.preempting(job.size) {
-            return false;
-        }
-        let est = job.estimate;
-        let need = job.size as usize;
-        let free_ok = u.eligible(now + est, need).len();
-        // Candidates: rules 1, 2, 4 and 5.
-        let mut cands: Vec<(f64, f64, usize)> = self
-            .predicted
-            .iter()
-            .map(|k| k.task)
-            .filter_map(|v| {
-                let end = self.predicted_end(v, now);
-                (rule.preemptible(self.jobs[v].size)
-                    && self.priority[v] < prio
-                    && u.held[v].iter().all(|&x| u.image[x as usize] == NONE)
-                    && end - now >= rule.min_runtime)
-                    .then_some((self.priority[v], end, v))
-            })
-            .collect();
-        cands.sort_by(|a, b| {
-            a.0.total_cmp(&b.0)
-                .then(a.1.total_cmp(&b.1))
-                .then(a.2.cmp(&b.2))
-        });
-        let mut victims = Vec::new();
-        let mut got = free_ok;
-        for &(_, end, v) in &cands {
-            if got >= need {
-                break;
-            }
-            got += self.jobs[v].size as usize;
-            victims.push((v, end));
-        }
-        if got < need || victims.is_empty() {
-            return false;
-        }
-        // Rule 3: the preemptor fits once the victims are released, and every
-        // victim fits again right after the preemptor's predicted end.
-        let mut q = profile.clone();
-        for &(v, end) in &victims {
-            q.reserve(now, end - now, -i64::from(self.jobs[v].size));
-        }
-        if !q.fits(now, est, i64::from(job.size)) {
-            return false;
-        }
-        q.reserve(now, est, i64::from(job.size));
-        let back = now + est;
-        for &(v, end) in &victims {
-            let size = i64::from(self.jobs[v].size);
-            if !q.fits(back, end - now, size) {
-                return false;
-            }
-            q.reserve(back, end - now, size);
-        }
-        for &(v, _) in &victims {
-            self.suspend(v, p, now, back);
-        }
-        let units = self.units.as_ref().expect("units").eligible(back, need);
-        debug_assert_eq!(units.len(), need);
-        self.start(p, now, units);
-        *profile = q;
-        true
     }
 }
 
@@ -491,7 +502,8 @@ pub fn extended_end(start: f64, estimate: f64, now: f64) -> f64 {
     start + e
 }
 
-/// Replays `jobs` on a machine of `capacity` units under `policy`.
+/// Replays `jobs` on a machine of `capacity` units under `policy` (built
+/// into its policy object by [`policies::build`]).
 ///
 /// Jobs larger than the machine must have been removed (cleaning does it);
 /// such a job would never start, and is given start = end = +∞.
@@ -505,11 +517,8 @@ pub fn simulate(jobs: &[ClassicJob], capacity: u32, policy: Policy) -> ClassicRu
             .then(jobs[a].job_number.cmp(&jobs[b].job_number))
             .then(a.cmp(&b))
     });
-    let preemption = match policy {
-        Policy::Catalina { preemption, .. } => preemption,
-        _ => None,
-    };
-    let mut m = Machine::new(jobs, capacity, preemption);
+    let mut scheduler = policies::build(policy);
+    let mut m = MachineState::new(jobs, capacity, scheduler.tracks_units());
     let mut queue: Vec<usize> = Vec::new();
     let mut next = 0;
     let mut passes = 0;
@@ -537,49 +546,11 @@ pub fn simulate(jobs: &[ClassicJob], capacity: u32, policy: Policy) -> ClassicRu
             queue.push(i);
             next += 1;
         }
-        let suspended = m.units.as_ref().is_some_and(|u| !u.suspended.is_empty());
-        if queue.is_empty() && !suspended {
+        if queue.is_empty() && m.suspended().is_empty() {
             continue;
         }
         passes += 1;
-        match policy {
-            Policy::Fcfs => {
-                let mut k = 0;
-                while k < queue.len() && i64::from(jobs[queue[k]].size) <= m.free {
-                    m.start(queue[k], now, Vec::new());
-                    k += 1;
-                }
-                queue.drain(..k);
-            }
-            Policy::Catalina {
-                weights,
-                preemption,
-            } => {
-                let mut keyed: Vec<(f64, usize)> = queue
-                    .iter()
-                    .map(|&i| {
-                        let j = &jobs[i];
-                        let base = catalina::priority(&weights, j.size, j.submit, j.estimate, now);
-                        let p = preemption.map_or(base, |r| r.queue_priority(j.size, base));
-                        (p, i)
-                    })
-                    .collect();
-                keyed.sort_by(|a, b| {
-                    b.0.total_cmp(&a.0)
-                        .then(jobs[a.1].submit.total_cmp(&jobs[b.1].submit))
-                        .then(jobs[a.1].job_number.cmp(&jobs[b.1].job_number))
-                });
-                for &(p, i) in &keyed {
-                    m.priority[i] = p;
-                }
-                let ordered: Vec<usize> = keyed.into_iter().map(|k| k.1).collect();
-                let profile = preemption.map(|_| m.resume_pass(now));
-                queue = backfill_pass(&mut m, &ordered, usize::MAX, now, profile);
-            }
-            Policy::Backfill { depth } => {
-                queue = backfill_pass(&mut m, &queue, depth, now, None);
-            }
-        }
+        scheduler.pass(&mut queue, now, &mut m);
     }
     let (suspensions, allocations) = match m.units {
         Some(u) => (u.suspensions, u.allocations),
@@ -592,60 +563,4 @@ pub fn simulate(jobs: &[ClassicJob], capacity: u32, policy: Policy) -> ClassicRu
         suspensions,
         allocations,
     }
-}
-
-/// One backfilling pass over `queue` (in the order to serve it) with at most
-/// `depth` reservations, starting from `profile` when one is given (units
-/// tracked: then every start also needs eligible units, and preempting jobs
-/// may preempt); returns the jobs left waiting, in the same order.
-fn backfill_pass(
-    m: &mut Machine<'_>,
-    queue: &[usize],
-    depth: usize,
-    now: f64,
-    mut profile: Option<Profile>,
-) -> Vec<usize> {
-    let jobs = m.jobs;
-    let tracked = m.units.is_some();
-    let mut reserved = 0usize;
-    let mut keep = Vec::with_capacity(queue.len());
-    for (qi, &i) in queue.iter().enumerate() {
-        if !tracked && m.free == 0 && reserved >= depth {
-            keep.extend_from_slice(&queue[qi..]);
-            break;
-        }
-        let size = i64::from(jobs[i].size);
-        let est = jobs[i].estimate;
-        let fits_now = size <= m.free && profile.as_ref().is_none_or(|p| p.fits(now, est, size));
-        let units = match (&m.units, fits_now) {
-            (Some(u), true) => {
-                let got = u.eligible(now + est, size as usize);
-                (got.len() == size as usize).then_some(got)
-            }
-            (None, true) => Some(Vec::new()),
-            (_, false) => None,
-        };
-        if let Some(units) = units {
-            if let Some(p) = profile.as_mut() {
-                p.reserve(now, est, size);
-            }
-            m.start(i, now, units);
-            continue;
-        }
-        if tracked {
-            let p = profile.as_mut().expect("tracked passes carry a profile");
-            if m.try_preempt(i, m.priority[i], now, p) {
-                continue;
-            }
-        }
-        keep.push(i);
-        if reserved < depth {
-            let p = profile.get_or_insert_with(|| m.profile(now));
-            if let Some(t) = p.earliest(est, size) {
-                p.reserve(t, est, size);
-                reserved += 1;
-            }
-        }
-    }
-    keep
 }

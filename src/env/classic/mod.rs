@@ -1,6 +1,14 @@
 //! Environment D: classic trace replay on the log's own homogeneous machine
-//! (SPEC §3.D) — FCFS, and backfilling with a reservation depth (0 = greedy
-//! backfill with no reservation, 1 = EASY, k, all = Conservative).
+//! — FCFS, backfilling with a reservation depth (0 = greedy backfill with
+//! no reservation, 1 = EASY after Lifka 1995, k, all = Conservative after
+//! Mu'alem & Feitelson 2001), and Catalina's priority order (Margo et al.)
+//! with and without suspension preemption.
+//!
+//! [`clean`](mod@clean) prepares a log's jobs; [`engine`] runs the event loop and
+//! holds the machine state; each policy is one file of [`policies`] behind
+//! one trait, built from the [`Policy`] configuration; [`catalina`] holds
+//! Catalina's priority formula and preemption rule; [`check`] verifies a
+//! schedule.
 //!
 //! The machine has `capacity` allocation units: processors (MaxProcs), or
 //! whole nodes (MaxNodes) with `--whole-nodes`. A job holds `size` units from
@@ -16,6 +24,7 @@ pub mod clean;
 pub mod engine;
 pub mod environment;
 pub mod params;
+pub mod policies;
 pub mod summary;
 pub mod tables;
 pub mod window;
@@ -92,7 +101,8 @@ impl Machine {
     }
 }
 
-/// A classic scheduling policy.
+/// A classic scheduling policy, as configured (the registry's payload);
+/// [`policies::build`] turns it into the policy object a replay runs.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Policy {
     /// First come, first served: jobs start in submit order; the first job

@@ -1,0 +1,82 @@
+//! The scheduling policies of environment D, one file each, behind one
+//! small trait: [`Scheduler`]. The engine ([`super::engine`]) owns the event
+//! loop and the machine state ([`MachineState`]); at every scheduling pass
+//! it hands the waiting queue to the policy, which starts (or resumes,
+//! suspends) jobs through the machine and leaves in the queue the jobs that
+//! still wait. In the manner of pyss (Tsafrir's scheduler simulator), the
+//! policies are short enough to read side by side:
+//!
+//! - [`fcfs`]: start jobs in queue order while they fit; the first that
+//!   does not blocks the rest;
+//! - [`backfill`]: the backfilling pass written once — any job may start
+//!   now if it does not delay a reservation, and the first `depth` jobs
+//!   that cannot start get one (0: greedy; 1: EASY, Lifka 1995; all:
+//!   Conservative, Mu'alem & Feitelson 2001);
+//! - [`catalina`]: the queue in Catalina's priority order (Margo et al.),
+//!   then the backfilling pass with every job reserved, with suspension
+//!   preemption as an option.
+//!
+//! The [`super::Policy`] enum stays the configuration (the registry's
+//! payload); [`build`] turns it into a policy object. Adding a policy is
+//! one file here, one variant of `Policy`, one arm of [`build`] and one
+//! registry entry; the engine does not change.
+
+pub mod backfill;
+pub mod catalina;
+pub mod fcfs;
+
+use super::Policy;
+pub use super::engine::MachineState;
+
+/// A scheduling policy of environment D.
+pub trait Scheduler {
+    /// One scheduling pass at `now` (s): starts (or resumes) the jobs the
+    /// policy allows on `machine`, and leaves in `queue` the jobs still
+    /// waiting, in the order the policy keeps them. The engine appends the
+    /// jobs submitted since the last pass in submit order (then job number)
+    /// before each pass. Queue entries are indices into
+    /// [`MachineState::jobs`].
+    fn pass(&mut self, queue: &mut Vec<usize>, now: f64, machine: &mut MachineState<'_>);
+
+    /// Whether the engine must track which units each job holds (needed to
+    /// suspend and resume a job on its own units). Without it
+    /// [`MachineState`] counts free units only, which is faster.
+    fn tracks_units(&self) -> bool {
+        false
+    }
+}
+
+/// The policy object of a configuration.
+pub fn build(policy: Policy) -> Box<dyn Scheduler> {
+    match policy {
+        Policy::Fcfs => Box::new(fcfs::Fcfs),
+        Policy::Backfill { depth } => Box::new(backfill::Backfill { depth }),
+        Policy::Catalina {
+            weights,
+            preemption,
+        } => Box::new(catalina::Catalina {
+            weights,
+            preemption,
+        }),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::env::classic::SCHEDULERS;
+
+    #[test]
+    fn only_catalina_with_preemption_asks_for_unit_tracking() {
+        for s in SCHEDULERS {
+            let wants = matches!(
+                s.policy,
+                Policy::Catalina {
+                    preemption: Some(_),
+                    ..
+                }
+            );
+            assert_eq!(build(s.policy).tracks_units(), wants, "{}", s.name);
+        }
+    }
+}
