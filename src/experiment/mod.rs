@@ -1,11 +1,11 @@
-//! Experiment grids (docs/outputs.md): configurations
-//! ([`config`]), the parallel, resumable, shardable runner ([`runner`]), the
-//! aggregation into means and Student-t confidence intervals
-//! ([`aggregate`], [`stats`]), the figures ([`figures`]) and the manifest
-//! every output directory holds ([`manifest`]); and the DataStar preemption
-//! study, a preset of its own ([`margo`]).
+//! Experiment grids of any environment (docs/outputs.md): configurations
+//! and presets ([`config`]), the [`Grid`] trait with the layout and plan of
+//! a grid ([`grid`]), the parallel, resumable, shardable runner
+//! ([`runner`]), each environment's cell files, tables, Markdown and
+//! figures ([`parallel`], [`classic`]), and the manifest every output
+//! directory holds ([`manifest`]).
 //!
-//! A grid is a list of *cells*: (log, variant, heuristic, day). Cells are
+//! A grid is a list of *cells*: (log, variant, scenario, heuristic). Cells are
 //! numbered in a fixed order — log (config order), variant (see
 //! [`config::ExperimentConfig::variant_list`]), day (time order), heuristic
 //! (config order) — and each finished cell is one JSON file

@@ -5,7 +5,7 @@
 //! file exists.
 //!
 //! Cell order (fixed): log (config order), variant
-//! ([`ExperimentConfig::variant_list`]), day (time order), heuristic (config
+//! ([`crate::experiment::ExperimentConfig::variant_list`]), day (time order), heuristic (config
 //! order); cell `k` is the k-th, from 0. A shard `i/N` runs the cells with
 //! k ≡ i (mod N). `i` is taken mod N, so both Slurm conventions work:
 //! `--array=0-15` with `--shard $SLURM_ARRAY_TASK_ID/16` and `--array=1-16`

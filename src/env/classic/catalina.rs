@@ -1,6 +1,6 @@
 //! The Catalina scheduler's job priority (SDSC; Margo, Yoshimoto, Kovatch
 //! and Andrews, "Impact of reservations on production job scheduling",
-//! JSSPP 2007, and the DataStar study of SPEC §3.D): a weighted sum of ten
+//! JSSPP 2007, and the DataStar study of Margo et al., §4; docs/classic.md): a weighted sum of ten
 //! metric values, recomputed at every scheduling pass. The queue is then
 //! scheduled in priority order with conservative backfilling.
 //!
@@ -56,7 +56,7 @@ pub struct CatalinaWeights {
 }
 
 impl CatalinaWeights {
-    /// SDSC DataStar's weights (SPEC §3.D): 250, 1.0, 0.020, 0.0000001, 0.0,
+    /// SDSC DataStar's weights (Margo et al., Table 2; docs/classic.md): 250, 1.0, 0.020, 0.0000001, 0.0,
     /// 0.01175, 0.0, 400, 1.0, 1.0.
     pub const DATASTAR: CatalinaWeights = CatalinaWeights {
         resource: 250.0,
@@ -94,7 +94,7 @@ impl Default for CatalinaWeights {
     }
 }
 
-/// Catalina's suspension preemption (SPEC §3.D): which jobs may preempt and
+/// Catalina's suspension preemption (Margo et al., §3 and Table 1): which jobs may preempt and
 /// be preempted, and the PREEMPT_MIN_RUNTIME guard. The marks are set by
 /// size, the rule of the DataStar study (Margo et al.): jobs larger than
 /// `preempting_above` units may preempt, jobs of at most
@@ -142,7 +142,7 @@ impl Preemption {
     /// Catalina's default PREEMPT_MIN_RUNTIME, s.
     pub const DEFAULT_MIN_RUNTIME: f64 = 1_800.0;
 
-    /// The DataStar study's rule (Margo et al.; SPEC §3.D, issue 4): jobs
+    /// The DataStar study's rule (Margo et al., §5): jobs
     /// larger than 64 nodes preempt with doubled priority, every other job
     /// is preemptible, PREEMPT_MIN_RUNTIME = 1,800 s.
     pub const MARGO2008: Preemption = Preemption {

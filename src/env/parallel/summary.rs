@@ -1,5 +1,5 @@
 //! From runs to numbers: per-run summaries of environment A (docs/parallel.md
-//! "Outputs per run") and the tables written to disk ([`tables`]).
+//! "Outputs per run") and the tables written to disk ([`super::tables`]).
 
 use super::{RunResult, TaskStatus};
 use crate::workload::Scenario;

@@ -1,7 +1,7 @@
 //! From cells to tables (polars): one row per run, and per (log, variant,
 //! heuristic) the number of days n, the mean, the sample standard deviation
 //! (divisor n − 1) and the half-width of the 95 % confidence interval of the
-//! mean, t(0.975, n − 1) · sd / √n ([`super::stats`]).
+//! mean, t(0.975, n − 1) · sd / √n ([`crate::metrics::stats`]).
 //!
 //! Tables (each written as CSV and Parquet):
 //!

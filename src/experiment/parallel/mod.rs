@@ -5,7 +5,7 @@
 //! tables ([`super::aggregate`]), `aggregate.md` and the figures
 //! ([`super::figures`]); `compare`'s side-by-side table and figure.
 //!
-//! A cell file holds the run's [`RunSummary`] (timings included) and, for
+//! A cell file holds the run's [`crate::env::parallel::summary::RunSummary`] (timings included) and, for
 //! the one *figure scenario* of each log — the middle day of the default
 //! variant (or of the first variant when the default is not in the grid) —
 //! the completion times and values of its counted tasks (for the

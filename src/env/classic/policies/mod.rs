@@ -1,5 +1,5 @@
 //! The scheduling policies of environment D, one file each, behind one
-//! small trait: [`Scheduler`]. The engine ([`super::engine`]) owns the event
+//! small trait: [`Scheduler`]. The engine (`env::classic::engine`) owns the event
 //! loop and the machine state ([`MachineState`]); at every scheduling pass
 //! it hands the waiting queue to the policy, which starts (or resumes,
 //! suspends) jobs through the machine and leaves in the queue the jobs that
@@ -26,7 +26,7 @@ pub mod catalina;
 pub mod fcfs;
 
 use super::Policy;
-pub use super::engine::MachineState;
+pub use super::engine::machine::MachineState;
 
 /// A scheduling policy of environment D.
 pub trait Scheduler {

@@ -1,32 +1,10 @@
-//! The engine of classic trace replay (environment D): the event loop and
-//! the machine state, knowing no policy. The policies
-//! ([`super::policies`]) decide, at each scheduling pass, which jobs start,
-//! resume or are suspended, through [`MachineState`].
-//!
-//! Equal-time rule: at each instant, every job that ends then releases its
-//! units first, then resume reservations falling due wake the loop (both
-//! from the shared [`EventQueue`], in job-index order within each kind),
-//! then the jobs submitted then join the queue, then one scheduling pass
-//! runs — so a job ending at t frees its units for a job starting at t. A
-//! pass runs whenever the queue is not empty or a job is suspended.
-//!
-//! A job holds its units from its start for its actual run time; the
-//! policies plan with its estimate. Running jobs are predicted to end at
-//! start + estimate; a job still running past its estimate (possible when
-//! estimates are user estimates and the log says it ran longer) has its
-//! prediction extended by doubling ([`extended_end`]). The availability
-//! profile a pass plans on ([`MachineState::profile`]) is rebuilt from
-//! these predictions at every pass, which is what compresses reservations
-//! when jobs end early.
-//!
-//! With suspension preemption the machine also tracks which units each job
-//! holds, because a suspended job resumes on its own units and a unit holds
-//! at most one suspended job (its memory image).
+//! The machine state of classic replay: which jobs run, wait or are
+//! suspended, on which units, the pending ends and resume reservations, and
+//! what the policies may ask of it ([`MachineState`]). It knows no policy.
 
 use std::collections::BTreeSet;
 
-use super::policies;
-use super::{ClassicJob, Policy};
+use crate::env::classic::ClassicJob;
 use crate::sim::events::{Event, EventQueue, TimeKey};
 use crate::sim::profile::Profile;
 
@@ -45,7 +23,7 @@ pub struct ClassicOutcome {
 /// One suspension of a running job by a preempting one.
 #[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
 pub struct Suspension {
-    /// Index of the suspended job (in the jobs given to [`simulate`]).
+    /// Index of the suspended job (in the jobs given to [`super::simulate`]).
     pub job: usize,
     /// Index of the job that preempted it.
     pub preemptor: usize,
@@ -165,7 +143,7 @@ impl Units {
 /// are indices into [`jobs`](Self::jobs).
 ///
 /// Units are counted, and named only when the policy asked for unit
-/// tracking ([`policies::Scheduler::tracks_units`]); the unit and
+/// tracking ([`crate::env::classic::policies::Scheduler::tracks_units`]); the unit and
 /// suspension queries answer "none" otherwise.
 pub struct MachineState<'a> {
     jobs: &'a [ClassicJob],
@@ -189,7 +167,11 @@ pub struct MachineState<'a> {
 }
 
 impl<'a> MachineState<'a> {
-    fn new(jobs: &'a [ClassicJob], capacity: u32, track_units: bool) -> MachineState<'a> {
+    pub(super) fn new(
+        jobs: &'a [ClassicJob],
+        capacity: u32,
+        track_units: bool,
+    ) -> MachineState<'a> {
         let n = jobs.len();
         let units = track_units.then(|| Units {
             owner: vec![NONE; capacity as usize],
@@ -502,65 +484,37 @@ pub fn extended_end(start: f64, estimate: f64, now: f64) -> f64 {
     start + e
 }
 
-/// Replays `jobs` on a machine of `capacity` units under `policy` (built
-/// into its policy object by [`policies::build`]).
-///
-/// Jobs larger than the machine must have been removed (cleaning does it);
-/// such a job would never start, and is given start = end = +∞.
-pub fn simulate(jobs: &[ClassicJob], capacity: u32, policy: Policy) -> ClassicRun {
-    let n = jobs.len();
-    let mut order: Vec<usize> = (0..n).collect();
-    order.sort_by(|&a, &b| {
-        jobs[a]
-            .submit
-            .total_cmp(&jobs[b].submit)
-            .then(jobs[a].job_number.cmp(&jobs[b].job_number))
-            .then(a.cmp(&b))
-    });
-    let mut scheduler = policies::build(policy);
-    let mut m = MachineState::new(jobs, capacity, scheduler.tracks_units());
-    let mut queue: Vec<usize> = Vec::new();
-    let mut next = 0;
-    let mut passes = 0;
-    loop {
-        let t_sub = order.get(next).map(|&i| jobs[i].submit);
-        let t_event = m.next_event().map(|e| e.time);
-        let now = [t_sub, t_event]
-            .into_iter()
-            .flatten()
-            .min_by(f64::total_cmp);
-        let Some(now) = now else { break };
-        // Ends, then resume reservations. A resume reservation wakes the
-        // loop once; a job that cannot resume then (a unit still busy) waits
-        // for the next completion.
-        while let Some(e) = m.next_event().filter(|e| e.time == now) {
-            m.events.pop();
-            if e.class == Class::End {
-                m.finish(e.task, now);
-            }
-        }
-        while let Some(&i) = order.get(next) {
-            if jobs[i].submit != now {
-                break;
-            }
-            queue.push(i);
-            next += 1;
-        }
-        if queue.is_empty() && m.suspended().is_empty() {
-            continue;
-        }
-        passes += 1;
-        scheduler.pass(&mut queue, now, &mut m);
+impl MachineState<'_> {
+    /// Time of the next pending event (a job's end or a resume
+    /// reservation), s.
+    pub(super) fn next_time(&mut self) -> Option<f64> {
+        self.next_event().map(|e| e.time)
     }
-    let (suspensions, allocations) = match m.units {
-        Some(u) => (u.suspensions, u.allocations),
-        None => (Vec::new(), Vec::new()),
-    };
-    ClassicRun {
-        outcomes: m.outcomes,
-        passes,
-        priority: m.priority,
-        suspensions,
-        allocations,
+
+    /// Takes every event at `now`: ends release their units first, then
+    /// resume reservations wake the loop (a job that cannot resume then, a
+    /// unit still busy, waits for the next completion).
+    pub(super) fn take_due(&mut self, now: f64) {
+        while let Some(e) = self.next_event().filter(|e| e.time == now) {
+            self.events.pop();
+            if e.class == Class::End {
+                self.finish(e.task, now);
+            }
+        }
+    }
+
+    /// The run, after `passes` scheduling passes.
+    pub(super) fn into_run(self, passes: u64) -> ClassicRun {
+        let (suspensions, allocations) = match self.units {
+            Some(u) => (u.suspensions, u.allocations),
+            None => (Vec::new(), Vec::new()),
+        };
+        ClassicRun {
+            outcomes: self.outcomes,
+            passes,
+            priority: self.priority,
+            suspensions,
+            allocations,
+        }
     }
 }
