@@ -1,8 +1,10 @@
-//! The Catalina scheduler's job priority (SDSC; Margo, Yoshimoto, Kovatch
-//! and Andrews, "Impact of reservations on production job scheduling",
-//! JSSPP 2007, and the DataStar study of Margo et al., §4; docs/classic.md): a weighted sum of ten
-//! metric values, recomputed at every scheduling pass. The queue is then
-//! scheduled in priority order with conservative backfilling.
+//! The Catalina scheduler's job priority (SDSC; Margo, Yoshimoto and
+//! Kovatch, "Preemption and Priority Calculation in Production Job Data",
+//! §4 and Table 2, cited below as Margo et al.; see also Margo, Yoshimoto,
+//! Kovatch and Andrews, "Impact of reservations on production job
+//! scheduling", JSSPP 2007): a weighted sum of ten metric values,
+//! recomputed at every scheduling pass. The queue is then scheduled in
+//! priority order with conservative backfilling (Margo et al. §2).
 //!
 //! The ten factors, for a waiting job at clock `now` (times in s):
 //!
@@ -56,7 +58,7 @@ pub struct CatalinaWeights {
 }
 
 impl CatalinaWeights {
-    /// SDSC DataStar's weights (Margo et al., Table 2; docs/classic.md): 250, 1.0, 0.020, 0.0000001, 0.0,
+    /// SDSC DataStar's weights (Margo et al., Table 2): 250, 1.0, 0.020, 0.0000001, 0.0,
     /// 0.01175, 0.0, 400, 1.0, 1.0.
     pub const DATASTAR: CatalinaWeights = CatalinaWeights {
         resource: 250.0,
@@ -94,12 +96,12 @@ impl Default for CatalinaWeights {
     }
 }
 
-/// Catalina's suspension preemption (Margo et al., §3 and Table 1): which jobs may preempt and
-/// be preempted, and the PREEMPT_MIN_RUNTIME guard. The marks are set by
-/// size, the rule of the DataStar study (Margo et al.): jobs larger than
-/// `preempting_above` units may preempt, jobs of at most
-/// `preemptible_up_to` units may be preempted (a job may carry both marks
-/// when the thresholds overlap).
+/// Catalina's suspension preemption (Margo et al. §3 and Table 1): which
+/// jobs may preempt and be preempted, and the PREEMPT_MIN_RUNTIME guard.
+/// The marks are set by size, the rule of the DataStar benchmark (Margo et
+/// al. §5): jobs larger than `preempting_above` units may preempt, jobs of
+/// at most `preemptible_up_to` units may be preempted (a job may carry both
+/// marks when the thresholds overlap).
 ///
 /// The five rules, as the policy applies them when a waiting job does not
 /// fit now:
@@ -142,9 +144,9 @@ impl Preemption {
     /// Catalina's default PREEMPT_MIN_RUNTIME, s.
     pub const DEFAULT_MIN_RUNTIME: f64 = 1_800.0;
 
-    /// The DataStar study's rule (Margo et al., §5): jobs
-    /// larger than 64 nodes preempt with doubled priority, every other job
-    /// is preemptible, PREEMPT_MIN_RUNTIME = 1,800 s.
+    /// The DataStar benchmark's rule (Margo et al. §5): jobs larger than 64
+    /// nodes preempt with doubled priority, every other job is preemptible,
+    /// PREEMPT_MIN_RUNTIME = 1,800 s.
     pub const MARGO2008: Preemption = Preemption {
         preempting_above: 64,
         preemptible_up_to: 64,

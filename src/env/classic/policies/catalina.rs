@@ -1,13 +1,14 @@
-//! Catalina (SDSC; Margo, Yoshimoto, Kovatch and Andrews, JSSPP 2007, and
-//! the DataStar study): the queue in descending priority order, the
-//! priority recomputed at every pass from the ten weighted factors of
-//! [`crate::env::classic::catalina`]; then the backfilling pass of
-//! [`super::backfill`] with every job reserved (conservative backfilling).
+//! Catalina (SDSC; Margo, Yoshimoto and Kovatch, "Preemption and Priority
+//! Calculation in Production Job Data", §2): the queue in descending
+//! priority order, the priority recomputed at every pass from the ten
+//! weighted factors of [`crate::env::classic::catalina`]; then the
+//! backfilling pass of [`super::backfill`] with every job reserved
+//! (conservative backfilling).
 //!
-//! With suspension preemption ([`Preemption`]), a pass first resumes the
-//! suspended jobs that can resume, then serves the queue, and a preempting
-//! job that does not fit tries to suspend running jobs under the five rules
-//! before it falls back to a reservation.
+//! With suspension preemption ([`Preemption`]; Margo et al. §3), a pass
+//! first resumes the suspended jobs that can resume, then serves the queue,
+//! and a preempting job that does not fit tries to suspend running jobs
+//! under the five rules before it falls back to a reservation.
 //!
 //! The priority formula and the preemption rule stay in
 //! [`crate::env::classic::catalina`]: they are the configuration (the
