@@ -31,7 +31,7 @@ pub mod window;
 
 pub use clean::{CleanAction, CleanPreset, CleanReport, clean};
 pub use engine::{Allocation, ClassicOutcome, ClassicRun, Suspension, simulate};
-pub use params::{ClassicArgs, ClassicArgsError, depth_label, machine_of};
+pub use params::{ClassicArgs, ClassicArgsError, machine_of};
 
 use super::registry::{Entry, Registry};
 

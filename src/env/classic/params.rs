@@ -334,17 +334,6 @@ impl ClassicArgs {
     }
 }
 
-/// The reservation depth of `p` as shown in tables: `-` (FCFS), a number or
-/// `all`.
-pub fn depth_label(p: Policy) -> String {
-    match p {
-        Policy::Fcfs => "-".into(),
-        Policy::Backfill { depth: usize::MAX } => "all".into(),
-        Policy::Backfill { depth } => depth.to_string(),
-        Policy::Catalina { .. } => "all".into(),
-    }
-}
-
 /// The log's own machine: MaxProcs processors (MaxNodes, then the largest
 /// job, when absent), or MaxNodes whole nodes of `procs_per_node`
 /// processors (default round(MaxProcs / MaxNodes)).
