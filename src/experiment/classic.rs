@@ -242,6 +242,7 @@ impl Grid for Classic {
             heuristics: names.clone(),
             days: None,
             dates: None,
+            day_arrivals: None,
             seed: super::config::DEFAULT_SEED,
             cores_base: None,
             axes: Vec::new(),
@@ -366,6 +367,7 @@ fn log_layout(key: &str, p: &ClassicPrepared) -> LogLayout {
         file: p.log.clone(),
         max_procs: p.scenario.machine.max_processors() as f64,
         candidate_days: 1,
+        day_set: None,
         days: vec![DayLayout {
             date,
             start: if start.is_finite() { start } else { 0.0 },

@@ -4,5 +4,5 @@
 pub mod days;
 pub mod scenario;
 
-pub use days::{DayWindow, Workload};
+pub use days::{ArrivalRange, DaySet, DayTotals, DayWindow, Workload};
 pub use scenario::{Correlation, Heterogeneity, Oversubscription, Scenario, ScenarioParams};

@@ -8,7 +8,7 @@ use std::path::Path;
 use polars::prelude::*;
 
 use super::check as invariants;
-use super::params::{ParallelArgs, pick_days};
+use super::params::{DayPick, ParallelArgs, pick_days};
 use super::summary::{RunSummary, summarize};
 use super::tables::{self, RunRecord};
 use super::{Build, HEURISTICS, HeuristicInfo, RunResult, simulate};
@@ -16,7 +16,8 @@ use crate::env::{EnvError, EnvKind, Environment, Registry, Replayed};
 use crate::metrics::aggregate::{f64_column, mean_ci, n_column, pm, stat_column, str_column};
 use crate::metrics::tables::{TableError, write_both};
 use crate::swf::SwfLog;
-use crate::workload::{Scenario, Workload};
+use crate::workload::days::CURIE_PAPER_TOTALS;
+use crate::workload::{DaySet, DayTotals, DayWindow, Scenario, Workload};
 
 /// Environment A: value-based scheduling on heterogeneous parallel clusters
 /// (Khemka et al. 2015; docs/parallel.md).
@@ -46,7 +47,11 @@ impl Environment for Parallel {
 
     fn scenarios(log: &SwfLog, args: &ParallelArgs) -> Result<(Workload, Vec<Scenario>), EnvError> {
         let w = Workload::from_log(log);
-        let days = pick_days(&w, args.day.as_deref(), args.days)?;
+        let pick = match args.days {
+            Some(n) => DayPick::Count(n),
+            None => DayPick::One(args.day.as_deref()),
+        };
+        let (_, days) = pick_days(&w, pick, args.day_arrivals.unwrap_or_default())?;
         let params = args.scenario_params();
         let scenarios = days
             .iter()
@@ -98,12 +103,17 @@ impl Environment for Parallel {
                         .join(", ")
                 ));
             }
-            [first, .., last] => out.push_str(&format!(
-                "days     {} days from {} to {}\n",
-                scenarios.len(),
-                first.day.date,
-                last.day.date
-            )),
+            [first, .., last] => {
+                out.push_str(&format!(
+                    "days     {} days from {} to {}\n",
+                    scenarios.len(),
+                    first.day.date,
+                    last.day.date
+                ));
+                let set = w.day_set(args.day_arrivals.unwrap_or_default());
+                let days: Vec<_> = scenarios.iter().map(|s| s.day.clone()).collect();
+                out.push_str(&day_set_lines(w, &set, &days));
+            }
             [] => {}
         }
         out
@@ -318,4 +328,29 @@ fn mean_frame(s: &[RunSummary]) -> PolarsResult<Vec<MeanRow>> {
             ms_max: max[i].unwrap_or(f64::NAN) * 1e3,
         })
         .collect())
+}
+
+/// The lines that say which days were chosen and their totals, beside the
+/// paper's for Curie (Khemka et al. 2015, §5).
+pub fn day_set_lines(w: &Workload, set: &DaySet, days: &[DayWindow]) -> String {
+    let t = DayTotals::of(days);
+    let mut out = format!("         {}\n", set.describe(days.len()));
+    out.push_str(&format!(
+        "         these days: {} arrivals, {} usable tasks, {} wider than 4,096 cores ({:.2} %)\n",
+        t.arrivals,
+        t.tasks,
+        t.wide,
+        t.wide_percent()
+    ));
+    if w.is_curie {
+        let p = CURIE_PAPER_TOTALS;
+        out.push_str(&format!(
+            "         paper (Khemka et al. 2015, §5): {} days, {} tasks, {} wider than 4,096 cores ({:.2} %)\n",
+            p.days,
+            p.arrivals,
+            p.wide,
+            p.wide_percent()
+        ));
+    }
+    out
 }
