@@ -60,8 +60,11 @@ pub enum ExperimentError {
         /// Day.
         date: String,
         /// The generator's error.
-        source: crate::model::etc::CovError,
+        source: crate::workload::ScenarioError,
     },
+    /// A system size environment A cannot build.
+    #[error(transparent)]
+    SystemSize(#[from] crate::env::parallel::params::SystemSizeRefused),
     /// A log's days cannot be chosen (environment A).
     #[error("{log}: {source}")]
     Days {

@@ -5,4 +5,6 @@ pub mod days;
 pub mod scenario;
 
 pub use days::{ArrivalRange, DaySet, DayTotals, DayWindow, Workload};
-pub use scenario::{Correlation, Heterogeneity, Oversubscription, Scenario, ScenarioParams};
+pub use scenario::{
+    Correlation, Heterogeneity, Oversubscription, Scenario, ScenarioError, ScenarioParams,
+};

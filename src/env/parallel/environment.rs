@@ -8,7 +8,7 @@ use std::path::Path;
 use polars::prelude::*;
 
 use super::check as invariants;
-use super::params::{DayPick, ParallelArgs, pick_days};
+use super::params::{DayPick, ParallelArgs, check_system_size, pick_days};
 use super::summary::{RunSummary, summarize};
 use super::tables::{self, RunRecord};
 use super::{Build, HEURISTICS, HeuristicInfo, RunResult, simulate};
@@ -53,6 +53,7 @@ impl Environment for Parallel {
         };
         let (_, days) = pick_days(&w, pick, args.day_arrivals.unwrap_or_default())?;
         let params = args.scenario_params();
+        check_system_size(&w, &params)?;
         let scenarios = days
             .iter()
             .map(|d| {
@@ -75,26 +76,39 @@ impl Environment for Parallel {
             w.jobs.len(),
             w.filter.input - w.filter.kept
         );
+        let base = params.cores_base.unwrap_or(w.max_procs);
         out.push_str(&format!(
-            "setup    seed {}, oversubscription {}, correlation {}, heterogeneity {}, system base {:.0} cores\n",
+            "setup    seed {}, oversubscription {} ({:.0} % of {:.0} cores{}), correlation {}, heterogeneity {}\n",
             args.seed(),
             params.oversubscription,
+            100.0 * params.oversubscription.fraction(),
+            base,
+            if params.cores_base.is_some() {
+                ", --cores-base"
+            } else {
+                " MaxProcs"
+            },
             params.correlation,
             params.heterogeneity,
-            params.cores_base.unwrap_or(w.max_procs)
         ));
+        let set = w.day_set(args.day_arrivals.unwrap_or_default());
+        let days: Vec<_> = scenarios.iter().map(|s| s.day.clone()).collect();
         match scenarios {
             [s] => {
                 out.push_str(&format!(
-                    "day      {} ({} tasks counted, {} in the 4 h warm-up)\n",
+                    "day      {} ({} arrivals; {} tasks counted, {} in the 4 h warm-up)\n",
                     s.day.date,
+                    s.day.arrivals,
                     s.counted(),
                     s.tasks.len() - s.counted()
                 ));
+                out.push_str(&day_set_lines(w, &set, &days));
                 out.push_str(&format!(
-                    "system   {} clusters, {} cores: {}\n",
+                    "system   {} clusters, {} cores (target {:.1}, drawn {}): {}\n",
                     s.system.clusters.len(),
                     s.system.total_cores(),
+                    s.target_cores,
+                    s.drawn_cores,
                     s.system
                         .clusters
                         .iter()
@@ -110,11 +124,23 @@ impl Environment for Parallel {
                     first.day.date,
                     last.day.date
                 ));
-                let set = w.day_set(args.day_arrivals.unwrap_or_default());
-                let days: Vec<_> = scenarios.iter().map(|s| s.day.clone()).collect();
                 out.push_str(&day_set_lines(w, &set, &days));
+                let cores = scenarios.iter().map(|s| s.system.total_cores());
+                out.push_str(&format!(
+                    "systems  {}–{} cores (target {:.1})\n",
+                    cores.clone().min().unwrap_or(0),
+                    cores.max().unwrap_or(0),
+                    scenarios[0].target_cores
+                ));
             }
             [] => {}
+        }
+        let wide: usize = scenarios.iter().map(Scenario::too_wide).sum();
+        if wide > 0 {
+            let counted: usize = scenarios.iter().map(Scenario::counted).sum();
+            out.push_str(&format!(
+                "note     {wide} of {counted} counted tasks are wider than every cluster: they earn nothing and are dropped (column tasks_too_wide)\n"
+            ));
         }
         out
     }

@@ -311,3 +311,54 @@ pub fn variant_label(p: &ScenarioParams) -> String {
         parts.join(",")
     }
 }
+
+/// A system size environment A cannot build for a log, with where the size
+/// comes from and what to give instead.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[error(
+    "{log}: {problem}: oversubscription {level} takes {percent} % of {base} cores ({from}); \
+     give --cores-base (config: cores_base) between {lowest:.0} and {highest:.0}"
+)]
+pub struct SystemSizeRefused {
+    /// The log's file name.
+    pub log: String,
+    /// What is wrong with the size.
+    pub problem: crate::model::system::SystemSizeError,
+    /// The oversubscription level.
+    pub level: Oversubscription,
+    /// Its share of the base, %.
+    pub percent: f64,
+    /// The base, cores.
+    pub base: f64,
+    /// Where the base comes from (`--cores-base`, or the log's MaxProcs).
+    pub from: &'static str,
+    /// Smallest base that works at this level, cores.
+    pub lowest: f64,
+    /// Largest base that works at this level, cores.
+    pub highest: f64,
+}
+
+/// Checks, before any work, that environment A can build the systems of
+/// `w` under `p` (see [`crate::model::system::check_size`]).
+///
+/// # Errors
+/// [`SystemSizeRefused`], naming the log, the level, the base and the
+/// range of bases that work.
+pub fn check_system_size(w: &Workload, p: &ScenarioParams) -> Result<(), SystemSizeRefused> {
+    use crate::model::system::{MAX_SYSTEM_CORES, MIN_SYSTEM_CORES, check_size};
+    let fraction = p.oversubscription.fraction();
+    check_size(p.target_cores(w)).map_err(|problem| SystemSizeRefused {
+        log: w.name.clone(),
+        problem,
+        level: p.oversubscription,
+        percent: 100.0 * fraction,
+        base: p.cores_base.unwrap_or(w.max_procs),
+        from: if p.cores_base.is_some() {
+            "--cores-base"
+        } else {
+            "the log's MaxProcs, or its widest job when the header has none"
+        },
+        lowest: (MIN_SYSTEM_CORES / fraction).ceil(),
+        highest: (MAX_SYSTEM_CORES / fraction).floor(),
+    })
+}

@@ -25,7 +25,9 @@ use super::grid::{Grid, GridReport};
 use crate::catalog::log_key;
 use crate::env::EnvKind;
 use crate::env::parallel::environment::Parallel;
-use crate::env::parallel::params::{DayError, DayPick, ParallelArgs, pick_days};
+use crate::env::parallel::params::{
+    DayError, DayPick, ParallelArgs, check_system_size, pick_days,
+};
 use crate::env::parallel::{HEURISTICS, RunResult};
 use crate::metrics::tables::write_both;
 use crate::model::rng::derive_seed;
@@ -65,6 +67,9 @@ impl Grid for Parallel {
         _: &ParallelArgs,
     ) -> Result<(Workload, LogLayout), ExperimentError> {
         let w = Workload::from_log(log);
+        for v in config.variant_list() {
+            check_system_size(&w, &v.params(config.cores_base))?;
+        }
         let range = config.day_arrivals.unwrap_or_default();
         let pick = match &config.dates {
             Some(dates) => DayPick::Dates(dates),
