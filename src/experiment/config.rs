@@ -37,9 +37,7 @@ use serde::{Deserialize, Serialize};
 use crate::env::classic::{ClassicArgs, ClassicArgsError};
 use crate::env::parallel;
 use crate::env::{EnvKind, UnknownName};
-use crate::workload::{
-    ArrivalRange, Correlation, Heterogeneity, Oversubscription, ScenarioParams,
-};
+use crate::workload::{ArrivalRange, Correlation, Heterogeneity, Oversubscription, ScenarioParams};
 
 /// Default number of days per log (docs/parallel.md).
 pub const DEFAULT_DAYS: usize = 48;

@@ -226,8 +226,14 @@ mod tests {
                 assert!(c.nodes >= 1);
             }
             let total = s.total_cores() as f64;
-            assert!((total - drawn as f64).abs() <= 0.0075 * drawn as f64, "{total} {drawn}");
-            assert!((drawn as f64 - 18_432.0).abs() <= 0.09 * 18_432.0, "{drawn}");
+            assert!(
+                (total - drawn as f64).abs() <= 0.0075 * drawn as f64,
+                "{total} {drawn}"
+            );
+            assert!(
+                (drawn as f64 - 18_432.0).abs() <= 0.09 * 18_432.0,
+                "{drawn}"
+            );
         }
     }
 

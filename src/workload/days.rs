@@ -152,9 +152,7 @@ impl FromStr for ArrivalRange {
                 .parse()
                 .map_err(|_| format!("`{s}`: percentile `{b}` is not a whole number 0..100"))?;
             if hi > 100 || lo > hi {
-                return Err(format!(
-                    "`{s}`: percentiles must satisfy 0 ≤ LO ≤ HI ≤ 100"
-                ));
+                return Err(format!("`{s}`: percentiles must satisfy 0 ≤ LO ≤ HI ≤ 100"));
             }
             return Ok(ArrivalRange::Percentiles { lo, hi });
         }
@@ -380,11 +378,7 @@ impl Workload {
                 }
             );
         };
-        let at = |t: f64| {
-            self.clock
-                .format(t)
-                .unwrap_or_else(|| format!("{t:.0} s"))
-        };
+        let at = |t: f64| self.clock.format(t).unwrap_or_else(|| format!("{t:.0} s"));
         format!(
             "its usable jobs run from {} to {} ({:.1} h); a day needs 4 h of log \
              before its midnight and log after its end, so at least 28 h across a midnight",
@@ -466,7 +460,9 @@ mod tests {
         for s in ["standard", "any", "897-2904", "p10-p90", "p0-p100", "1-1"] {
             assert_eq!(s.parse::<ArrivalRange>().unwrap().to_string(), s);
         }
-        for bad in ["", "10", "p10-90", "5-3", "p90-p10", "p10-p101", "0-0", "a-b"] {
+        for bad in [
+            "", "10", "p10-90", "5-3", "p90-p10", "p10-p101", "0-0", "a-b",
+        ] {
             assert!(bad.parse::<ArrivalRange>().is_err(), "{bad}");
         }
     }

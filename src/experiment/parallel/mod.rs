@@ -25,9 +25,7 @@ use super::grid::{Grid, GridReport};
 use crate::catalog::log_key;
 use crate::env::EnvKind;
 use crate::env::parallel::environment::Parallel;
-use crate::env::parallel::params::{
-    DayError, DayPick, ParallelArgs, check_system_size, pick_days,
-};
+use crate::env::parallel::params::{DayError, DayPick, ParallelArgs, check_system_size, pick_days};
 use crate::env::parallel::{HEURISTICS, RunResult};
 use crate::metrics::tables::write_both;
 use crate::model::rng::derive_seed;
@@ -74,7 +72,12 @@ impl Grid for Parallel {
         let pick = match &config.dates {
             Some(dates) => DayPick::Dates(dates),
             // A log with fewer days in range than asked uses all it has.
-            None => DayPick::Count(config.day_count().min(w.day_set(range).eligible.len()).max(1)),
+            None => DayPick::Count(
+                config
+                    .day_count()
+                    .min(w.day_set(range).eligible.len())
+                    .max(1),
+            ),
         };
         let (set, days) = pick_days(&w, pick, range).map_err(|source| ExperimentError::Days {
             log: key.to_string(),
