@@ -333,6 +333,7 @@ impl Grid for Classic {
                 })
                 .collect(),
             log_y: true,
+            y_clip: None,
         };
         let mut files = vec![md_path];
         files.extend(report::grouped_bars(
@@ -586,6 +587,7 @@ pub fn charts(layout: &Layout, cells: &[ClassicCell]) -> Vec<(String, BarChart)>
                 levels: levels.clone(),
                 series: series(|s| [s.wait_mean_s, s.wait_pw_mean_s, s.wait_nsw_mean_s]),
                 log_y: false,
+                y_clip: None,
             },
         ));
         out.push((
@@ -597,6 +599,7 @@ pub fn charts(layout: &Layout, cells: &[ClassicCell]) -> Vec<(String, BarChart)>
                 levels: levels.clone(),
                 series: series(|s| [s.xfactor_mean, s.xfactor_pw_mean, s.xfactor_nsw_mean]),
                 log_y: true,
+                y_clip: None,
             },
         ));
     }

@@ -117,6 +117,23 @@ impl Axis {
         }
     }
 
+    /// The level of `v` on this axis as a figure shows it, with its
+    /// physical meaning: `lower (25 % of cores)`, `low (ETC COV 0.01)`;
+    /// correlation levels as they are.
+    pub fn level_label(self, v: &Variant) -> String {
+        match self {
+            Axis::Oversubscription => format!(
+                "{} ({:.0} % of cores)",
+                v.oversubscription,
+                100.0 * v.oversubscription.fraction()
+            ),
+            Axis::Correlation => v.correlation.to_string(),
+            Axis::Heterogeneity => {
+                format!("{} (ETC COV {})", v.heterogeneity, v.heterogeneity.cov())
+            }
+        }
+    }
+
     /// Whether `v` differs from the default variant on this axis only (or
     /// not at all).
     pub fn holds_others_at_default(self, v: &Variant) -> bool {
