@@ -26,6 +26,7 @@ use crate::catalog::log_key;
 use crate::env::EnvKind;
 use crate::env::parallel::environment::Parallel;
 use crate::env::parallel::params::{DayError, DayPick, ParallelArgs, check_system_size, pick_days};
+use crate::env::parallel::summary::RunSummary;
 use crate::env::parallel::{HEURISTICS, RunResult};
 use crate::metrics::tables::write_both;
 use crate::model::rng::derive_seed;
@@ -272,6 +273,26 @@ impl Grid for Parallel {
                 "{:<10} {}: MaxProcs {:.0}, {days}\n",
                 l.key, l.file, l.max_procs
             ));
+            // The systems the runs had, against their target, and the
+            // tasks that fit on no cluster of them.
+            let mine: Vec<&RunSummary> = cells
+                .iter()
+                .filter(|c| c.log == l.key)
+                .map(|c| &c.summary)
+                .collect();
+            if let Some(first) = mine.first() {
+                let lo = mine.iter().map(|s| s.system_cores).min().unwrap_or(0);
+                let hi = mine.iter().map(|s| s.system_cores).max().unwrap_or(0);
+                let counted: usize = mine.iter().map(|s| s.tasks_counted).sum();
+                let wide: usize = mine.iter().map(|s| s.tasks_too_wide).sum();
+                preface.push_str(&format!(
+                    "{:<10} systems of {lo}–{hi} cores (target {:.1}); {:.2} % of counted tasks wider than every cluster{}\n",
+                    "",
+                    first.system_target_cores,
+                    if counted > 0 { 100.0 * wide as f64 / counted as f64 } else { 0.0 },
+                    if wide > 0 { " (dropped, earning nothing)" } else { "" }
+                ));
+            }
         }
         let keys: Vec<String> = layout.logs.iter().map(|l| l.key.clone()).collect();
         let table = side_by_side(&keys, &layout.heuristics, &rows);
