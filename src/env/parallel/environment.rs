@@ -112,7 +112,12 @@ impl Environment for Parallel {
                     s.system
                         .clusters
                         .iter()
-                        .map(|c| format!("{} nodes x {} cores", c.nodes, c.cores_per_node))
+                        .map(|c| format!(
+                            "{} nodes x {} core{}",
+                            c.nodes,
+                            c.cores_per_node,
+                            if c.cores_per_node == 1 { "" } else { "s" }
+                        ))
                         .collect::<Vec<_>>()
                         .join(", ")
                 ));
@@ -359,6 +364,20 @@ fn mean_frame(s: &[RunSummary]) -> PolarsResult<Vec<MeanRow>> {
 /// The lines that say which days were chosen and their totals, beside the
 /// paper's for Curie (Khemka et al. 2015, §5).
 pub fn day_set_lines(w: &Workload, set: &DaySet, days: &[DayWindow]) -> String {
+    if let [day] = days {
+        let standard = set.select(super::params::STANDARD_DAYS);
+        let which = match standard.iter().position(|d| d == day) {
+            Some(i) => format!("standard day {i} of {}", standard.len()),
+            None => "not a standard day".to_string(),
+        };
+        return format!(
+            "         {which}; the standard days are taken from the {} candidate days with {}–{} arrivals ({})\n",
+            set.eligible.len(),
+            set.min,
+            set.max,
+            set.source
+        );
+    }
     let t = DayTotals::of(days);
     let mut out = format!("         {}\n", set.describe(days.len()));
     out.push_str(&format!(
