@@ -584,8 +584,12 @@ const TOML_HEADER: &str = "\
 # logs         short names (curie, datastar, sdsc-sp2, hpc2n, ctc-sp2, kth-sp2,
 #              lublin256) or paths of .swf / .swf.gz files
 # heuristics   names from `swftool heuristics`, or \"all\"
-# days         N days evenly spaced over each log (default 48), or instead
+# days         N days evenly spaced over each log's days in range (default 48),
+#              or instead
 # dates        [\"YYYY-MM-DD\", ...] explicit days
+# day_arrivals which days may enter the set, by the jobs submitted that day:
+#              \"standard\" (Curie: 897-2904, the paper's; other logs: p10-p90),
+#              \"any\", \"MIN-MAX\" or \"pLO-pHI\" percentiles (default \"standard\")
 # seed         user seed of every random draw (default 1)
 # cores_base   base of the system size in cores (default: each log's MaxProcs)
 # axes         any of \"oversubscription\", \"correlation\", \"heterogeneity\": each
@@ -593,7 +597,8 @@ const TOML_HEADER: &str = "\
 # [[variants]] explicit variants: oversubscription = lower|intermediate|higher,
 #              correlation = exact|weak|none, heterogeneity = low|intermediate|high
 #              (missing keys take the defaults intermediate / weak / intermediate)
-#   (days, dates, cores_base, axes and variants belong to environment A)
+#   (days, dates, day_arrivals, cores_base, axes and variants belong to
+#    environment A)
 # job_tables   environment D: also write the jobs and suspensions tables
 # [classic]    environment D: the flags of `swftool replay --env classic`
 #              without the dashes (whole_nodes = true, procs_per_node = 8,
