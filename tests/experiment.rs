@@ -512,6 +512,7 @@ fn an_experiment_draws_its_figures_with_titles_and_axis_labels() {
                 "kth-sp2: value earned by oversubscription level (mean of 2 days, 95 % CI)",
                 "oversubscription level (other axes at their defaults)",
                 "value earned (% of maximum value bound)",
+                "lower (25 % of cores)",
                 "easy",
                 "maxvpr-ph",
             ],
@@ -519,8 +520,9 @@ fn an_experiment_draws_its_figures_with_titles_and_axis_labels() {
         (
             "kth-sp2-heuristic-time",
             vec![
-                "heuristic time per mapping event (12 runs)",
-                "heuristic time per mapping event (ms, log scale)",
+                "kth-sp2: heuristic time per mapping event (mean of 2 days, 95 % CI; wall clock)",
+                "mean heuristic time per mapping event (ms, log scale)",
+                "lower (oversub.)",
             ],
         ),
         (
@@ -529,6 +531,8 @@ fn an_experiment_draws_its_figures_with_titles_and_axis_labels() {
                 "cumulative value earned by counted tasks",
                 "time since midnight of the counted day (h)",
                 "cumulative value earned (value units)",
+                "warm-up",
+                "maximum value bound",
             ],
         ),
         (
