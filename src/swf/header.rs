@@ -668,10 +668,16 @@ mod tests {
             ("; MaxProcs: 1.5", "not a whole number"),
             ("; MaxProcs: 0", "0 is not a machine size"),
             ("; MaxNodes: -1", "-1 is not a machine size"),
-            ("; MaxProcs: 4294967296", "4294967296 does not fit in 32 bits"),
+            (
+                "; MaxProcs: 4294967296",
+                "4294967296 does not fit in 32 bits",
+            ),
             ("; UnixStartTime: 1e10", "not a whole number of seconds"),
             ("; UnixStartTime: abc", "not a whole number of seconds"),
-            ("; UnixStartTime: 99999999999999", "99999999999999 s is outside the dates"),
+            (
+                "; UnixStartTime: 99999999999999",
+                "99999999999999 s is outside the dates",
+            ),
         ] {
             let h = SwfHeader::from_lines(["; Version: 2.2", line]);
             assert_eq!(h.problems.len(), 1, "{line}");
@@ -682,7 +688,8 @@ mod tests {
             assert_eq!(h.max_nodes(), None);
             assert_eq!(h.unix_start_time(), None);
         }
-        let h = SwfHeader::from_lines(["; MaxProcs: 1664 (72, 1368, 224)", "; MaxNodes: 4294967295"]);
+        let h =
+            SwfHeader::from_lines(["; MaxProcs: 1664 (72, 1368, 224)", "; MaxNodes: 4294967295"]);
         assert!(h.problems.is_empty());
         assert_eq!(h.max_nodes(), Some(4_294_967_295));
     }

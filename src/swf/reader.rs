@@ -323,7 +323,10 @@ impl Magic {
         Magic::OTHERS
             .iter()
             .find(|(m, _, _)| start.starts_with(m))
-            .map_or(Magic::Text, |&(_, what, command)| Magic::Other { what, command })
+            .map_or(Magic::Text, |&(_, what, command)| Magic::Other {
+                what,
+                command,
+            })
     }
 }
 
@@ -465,8 +468,12 @@ fn read_lines<R: BufRead>(
                 if !opts.lenient {
                     return Err(error);
                 }
-                let reason = format!("header field {}: {} (found {:?}); ignored", p.key, p.reason, p.value);
-                log.skipped.record(line_no, SkipKind::BadHeaderValue, reason);
+                let reason = format!(
+                    "header field {}: {} (found {:?}); ignored",
+                    p.key, p.reason, p.value
+                );
+                log.skipped
+                    .record(line_no, SkipKind::BadHeaderValue, reason);
             }
             continue;
         }
