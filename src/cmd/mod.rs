@@ -16,6 +16,36 @@ use crate::env::EnvKind;
 use crate::env::classic::ClassicArgs;
 use crate::env::parallel::params::ParallelArgs;
 
+/// The one-line message of an error and its causes, each said once.
+///
+/// The chain is joined with `: ` like anyhow's `{:#}`, except that a cause
+/// whose text the message already holds is left out: a library error whose
+/// own text includes its source (`cannot read F: No such file…`) would
+/// otherwise print that source a second time.
+pub fn error_message(e: &anyhow::Error) -> String {
+    let mut message = String::new();
+    for cause in e.chain() {
+        let text = cause.to_string();
+        if text.is_empty() || message.contains(&text) {
+            continue;
+        }
+        if !message.is_empty() {
+            message.push_str(": ");
+        }
+        message.push_str(&text);
+    }
+    message
+}
+
+/// Whether an error comes from writing to a closed pipe (`swftool … | head`),
+/// which a command-line tool ends on quietly.
+pub fn is_broken_pipe(e: &anyhow::Error) -> bool {
+    e.chain().any(|c| {
+        c.downcast_ref::<std::io::Error>()
+            .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+    })
+}
+
 /// Runs `f` in a pool of `threads` threads (the global pool when `None`).
 ///
 /// # Errors
@@ -56,4 +86,33 @@ pub fn refuse_foreign_flags(
         );
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[derive(Debug, thiserror::Error)]
+    #[error("cannot read x.toml: {source}")]
+    struct Wrapping {
+        source: std::io::Error,
+    }
+
+    #[test]
+    fn a_cause_already_in_the_message_is_said_once() {
+        let io = std::io::Error::new(std::io::ErrorKind::NotFound, "No such file");
+        let e = anyhow::Error::new(Wrapping { source: io }).context("loading the grid");
+        assert_eq!(
+            error_message(&e),
+            "loading the grid: cannot read x.toml: No such file"
+        );
+    }
+
+    #[test]
+    fn a_broken_pipe_is_recognised_through_context() {
+        let io = std::io::Error::from(std::io::ErrorKind::BrokenPipe);
+        let e = anyhow::Error::new(io).context("writing to standard output");
+        assert!(is_broken_pipe(&e));
+        assert!(!is_broken_pipe(&anyhow::anyhow!("other")));
+    }
 }
