@@ -46,6 +46,26 @@ pub fn is_broken_pipe(e: &anyhow::Error) -> bool {
     })
 }
 
+/// Creates the output directory `out` (`--out`) and checks that a file can
+/// be written in it, so that a bad `--out` stops a command before any
+/// simulation rather than after it.
+///
+/// # Errors
+/// The directory cannot be created, or is not writable.
+pub fn prepare_out(out: &std::path::Path) -> anyhow::Result<()> {
+    let shown = out.display();
+    if out.exists() && !out.is_dir() {
+        bail!("--out {shown} is a file, not a directory; give a directory for the outputs");
+    }
+    std::fs::create_dir_all(out)
+        .with_context(|| format!("cannot create the output directory {shown} (--out)"))?;
+    let probe = out.join(format!(".swftool-write-test-{}", std::process::id()));
+    std::fs::write(&probe, b"")
+        .with_context(|| format!("cannot write in the output directory {shown} (--out)"))?;
+    std::fs::remove_file(&probe).with_context(|| format!("cannot remove {}", probe.display()))?;
+    Ok(())
+}
+
 /// Runs `f` in a pool of `threads` threads (the global pool when `None`).
 ///
 /// # Errors
