@@ -70,7 +70,7 @@ pub struct AggregateArgs {
     /// Write tables but no figures.
     #[arg(long)]
     pub no_figures: bool,
-    /// Worker threads for reading cells (default: all cores).
+    /// Worker threads for reading cells (default, or 0: all cores).
     #[arg(long)]
     pub threads: Option<usize>,
 }

@@ -57,7 +57,7 @@ pub struct ExperimentArgs {
     /// Run only shard i of N (cells numbered k with k ≡ i mod N); aggregate the shards with `swftool aggregate`.
     #[arg(long, value_name = "i/N")]
     pub shard: Option<String>,
-    /// Worker threads (default: all cores). Results do not depend on it.
+    /// Worker threads (default, or 0: all cores). Results do not depend on it.
     #[arg(long)]
     pub threads: Option<usize>,
     /// Skip the schedule invariant check after each run.

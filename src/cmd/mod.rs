@@ -66,7 +66,8 @@ pub fn prepare_out(out: &std::path::Path) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// Runs `f` in a pool of `threads` threads (the global pool when `None`).
+/// Runs `f` in a pool of `threads` threads (the global pool, one thread per
+/// core, when `None` or `Some(0)`: `--threads 0` means all cores).
 ///
 /// # Errors
 /// The pool cannot start, or `f`'s error.
@@ -75,12 +76,12 @@ pub fn with_threads<T: Send>(
     f: impl FnOnce() -> anyhow::Result<T> + Send,
 ) -> anyhow::Result<T> {
     match threads {
+        None | Some(0) => f(),
         Some(n) => rayon::ThreadPoolBuilder::new()
-            .num_threads(n.max(1))
+            .num_threads(n)
             .build()
             .context("cannot start the thread pool")?
             .install(f),
-        None => f(),
     }
 }
 
@@ -125,6 +126,19 @@ mod tests {
         assert_eq!(
             error_message(&e),
             "loading the grid: cannot read x.toml: No such file"
+        );
+    }
+
+    #[test]
+    fn zero_threads_means_all_cores() {
+        let all = rayon::current_num_threads();
+        assert_eq!(
+            with_threads(Some(0), || Ok(rayon::current_num_threads())).unwrap(),
+            all
+        );
+        assert_eq!(
+            with_threads(Some(1), || Ok(rayon::current_num_threads())).unwrap(),
+            1
         );
     }
 

@@ -49,7 +49,7 @@ pub struct ReplayArgs {
     /// Skip lines that do not parse (counted and reported) instead of stopping.
     #[arg(long)]
     pub lenient: bool,
-    /// Worker threads (default: all cores). Results do not depend on it.
+    /// Worker threads (default, or 0: all cores). Results do not depend on it.
     #[arg(long)]
     pub threads: Option<usize>,
     /// Skip the schedule invariant check after each run.
