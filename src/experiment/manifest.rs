@@ -153,7 +153,16 @@ impl Manifest {
         let path = dir.join("manifest.json");
         let text = match std::fs::read_to_string(&path) {
             Ok(t) => t,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+            // No manifest, or a path through a file: no output there yet
+            // (creating the directory then says what is wrong).
+            Err(e)
+                if matches!(
+                    e.kind(),
+                    std::io::ErrorKind::NotFound | std::io::ErrorKind::NotADirectory
+                ) =>
+            {
+                return Ok(None);
+            }
             Err(e) => return Err(ExperimentError::Io { path, source: e }),
         };
         serde_json::from_str(&text)
