@@ -71,7 +71,13 @@ fn a_bad_max_procs_is_an_error_naming_the_line_and_the_field() {
         assert_eq!(log.skipped.count(SkipKind::BadHeaderValue), 1, "{value}");
         assert_eq!(log.header.max_procs(), None);
         assert_eq!(log.machine_processors(), 4);
-        assert!(log.skipped.to_string().contains("header value ignored"));
+        assert!(
+            log.skipped
+                .to_string()
+                .starts_with("ignored 1 header value\n  line 2: header field MaxProcs: "),
+            "{}",
+            log.skipped
+        );
     }
     let err = strict(format!("; MaxNodes: 0\n{JOB1}")).unwrap_err();
     assert!(

@@ -95,25 +95,31 @@ impl SkipReport {
 }
 
 impl fmt::Display for SkipReport {
-    /// `skipped 3 lines: 2 wrong field count, 1 non-numeric value`, then one
-    /// indented `line N: reason` per kept example.
+    /// `skipped 3 lines: 2 wrong field count, 1 non-numeric value` and/or
+    /// `ignored 1 header value` (a bad header value keeps its line), then
+    /// one indented `line N: reason` per kept example.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let total = self.total();
         if total == 0 {
             return f.write_str("no lines skipped");
         }
-        write!(
-            f,
-            "skipped {total} line{}:",
-            if total == 1 { "" } else { "s" }
-        )?;
-        let mut first = true;
-        for kind in SkipKind::ALL {
-            let n = self.count(kind);
-            if n > 0 {
-                write!(f, "{} {n} {kind}", if first { "" } else { "," })?;
-                first = false;
+        let values = self.count(SkipKind::BadHeaderValue);
+        let lines = total - values;
+        let plural = |n: u64| if n == 1 { "" } else { "s" };
+        if lines > 0 {
+            write!(f, "skipped {lines} line{}:", plural(lines))?;
+            let mut first = true;
+            for kind in SkipKind::ALL {
+                let n = self.count(kind);
+                if n > 0 && kind != SkipKind::BadHeaderValue {
+                    write!(f, "{} {n} {kind}", if first { "" } else { "," })?;
+                    first = false;
+                }
             }
+        }
+        if values > 0 {
+            let sep = if lines > 0 { "; " } else { "" };
+            write!(f, "{sep}ignored {values} header value{}", plural(values))?;
         }
         for (line, reason) in &self.examples {
             write!(f, "\n  line {line}: {reason}")?;
