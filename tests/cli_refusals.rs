@@ -393,6 +393,45 @@ fn info_says_when_a_log_has_no_usable_job() {
 }
 
 #[test]
+fn replay_refuses_a_log_with_nothing_to_replay() {
+    let dir = tempfile::tempdir().unwrap();
+    let empty = dir.path().join("empty.swf");
+    std::fs::write(&empty, "; MaxProcs: 4\n").unwrap();
+    let unknown = dir.path().join("unknown-runs.swf");
+    std::fs::write(&unknown, "1 0 0 -1 4 -1 -1 4 20 -1 1 1 1 -1 1 1 -1 -1\n").unwrap();
+    let out = dir.path().join("o");
+    for env in ["parallel", "classic"] {
+        let err = refused(&[
+            "replay",
+            path_str(&empty),
+            "--env",
+            env,
+            "-H",
+            "all",
+            "--out",
+            path_str(&out),
+        ]);
+        assert!(
+            err.contains("empty.swf: no job: the log has no data line; nothing to replay"),
+            "{err}"
+        );
+    }
+    let err = refused(&[
+        "replay",
+        path_str(&unknown),
+        "-H",
+        "easy",
+        "--out",
+        path_str(&out),
+    ]);
+    assert!(
+        err.contains("unknown-runs.swf: no usable job for environment A: its simulation filter removes all 1 job (run time unknown (-1): 1)"),
+        "{err}"
+    );
+    assert!(!out.exists(), "nothing is written for a refused log");
+}
+
+#[test]
 fn info_reads_a_log_with_a_byte_order_mark_and_reports_bad_header_values() {
     let dir = tempfile::tempdir().unwrap();
     let bom = dir.path().join("bom.swf");
