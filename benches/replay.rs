@@ -13,12 +13,12 @@ use swftool::catalog;
 use swftool::env::parallel::params::{DEFAULT_DAY, STANDARD_DAYS};
 use swftool::env::parallel::{HEURISTICS, simulate};
 use swftool::swf::ReadOptions;
-use swftool::workload::{Scenario, ScenarioParams, Workload};
+use swftool::workload::{ArrivalRange, Scenario, ScenarioParams, Workload};
 
 fn curie_day() -> Scenario {
     let path = catalog::resolve("curie").expect("Curie log on the search path");
     let w = Workload::from_path(&path, &ReadOptions::default()).expect("Curie parses");
-    let day = w.select(STANDARD_DAYS)[DEFAULT_DAY].clone();
+    let day = w.day_set(ArrivalRange::Standard).select(STANDARD_DAYS)[DEFAULT_DAY].clone();
     Scenario::build(&w, &day, ScenarioParams::default(), 1).expect("scenario")
 }
 

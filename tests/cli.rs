@@ -79,7 +79,9 @@ fn replay_prints_the_summary_table() {
         out_dir.to_str().unwrap(),
     ]);
     assert!(ok, "{err}");
-    assert!(out.contains("2012-06-14"), "{out}");
+    assert!(out.contains("2012-07-09"), "{out}");
+    assert!(out.contains("897–2904 arrivals"), "{out}");
+    assert!(out.contains("target 18662.4"), "{out}");
     assert!(out.contains("% bound"), "{out}");
     for f in [
         "jobs.csv",

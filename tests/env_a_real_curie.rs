@@ -9,7 +9,9 @@ use swftool::env::parallel::params::{DEFAULT_DAY, STANDARD_DAYS};
 use swftool::env::parallel::summary::summarize;
 use swftool::env::parallel::{HEURISTICS, TaskStatus, simulate};
 use swftool::swf::ReadOptions;
-use swftool::workload::{Oversubscription, Scenario, ScenarioParams, Workload};
+use swftool::workload::{
+    ArrivalRange, DayTotals, Oversubscription, Scenario, ScenarioParams, Workload,
+};
 
 fn curie() -> Workload {
     Workload::from_path(
@@ -26,9 +28,22 @@ fn curie_standard_days_are_fixed() {
     assert_eq!(w.jobs.len(), 288_331);
     assert_eq!(w.filter.input, 312_826);
     assert_eq!(w.max_procs, 93_312.0);
-    let days = w.select(STANDARD_DAYS);
+    // The paper's range: 124 candidate days have 897 to 2,904 arrivals.
+    let set = w.day_set(ArrivalRange::Standard);
+    assert_eq!((set.min, set.max), (897, 2904));
+    assert_eq!(set.eligible.len(), 124);
+    let days = set.select(STANDARD_DAYS);
     assert_eq!(days.len(), 48);
-    assert_eq!(days[DEFAULT_DAY].date, "2012-06-14");
+    assert_eq!(days[DEFAULT_DAY].date, "2012-07-09");
+    assert!(days.iter().all(|d| (897..=2904).contains(&d.arrivals)));
+    // Their totals, beside the paper's 76,523 tasks and 1,157 (1.51 %)
+    // wider than 4,096 cores.
+    let t = DayTotals::of(&days);
+    assert_eq!((t.arrivals, t.tasks, t.wide), (78_465, 72_406, 1_625));
+    // Without the range, the candidates include days with almost nothing.
+    let any = w.day_set(ArrivalRange::Any);
+    assert_eq!(any.eligible.len(), w.candidates.len());
+    assert!(any.eligible.iter().any(|d| d.arrivals < 897));
     // strictly increasing, distinct
     assert!(days.windows(2).all(|d| d[0].start < d[1].start));
     // every standard day is a local midnight in Europe/Paris: 22:00 or 23:00 UTC
@@ -45,20 +60,20 @@ fn curie_standard_days_are_fixed() {
 #[test]
 fn every_heuristic_keeps_the_invariants_on_a_real_curie_day() {
     let w = curie();
-    let day = w.select(STANDARD_DAYS)[DEFAULT_DAY].clone();
+    let day = w.day_set(ArrivalRange::Standard).select(STANDARD_DAYS)[DEFAULT_DAY].clone();
     let sc = Scenario::build(&w, &day, ScenarioParams::default(), 1).unwrap();
-    assert_eq!(sc.counted(), 3302);
-    assert_eq!(sc.tasks.len(), 3302 + 38);
+    assert_eq!(sc.counted(), 1718);
+    assert_eq!(sc.tasks.len(), 1718 + 111);
     for h in HEURISTICS {
         let mut heuristic = h.build(&sc);
         let run = simulate(&sc, heuristic.as_mut());
         let v = invariants::check(&sc, &run);
         assert!(v.is_empty(), "{}: {:?}", h.name, &v[..v.len().min(5)]);
         let s = summarize(&w.name, h.name, 1, &sc, &run);
-        assert_eq!(s.tasks_counted, 3302);
+        assert_eq!(s.tasks_counted, 1718);
         assert_eq!(
             s.tasks_completed + s.tasks_dropped + s.tasks_unfinished,
-            3302
+            1718
         );
         assert!(
             s.value_earned > 0.0 && s.value_earned <= s.value_bound,
@@ -74,7 +89,7 @@ fn value_aware_heuristics_never_complete_a_task_for_nothing() {
     // Max Value and Max VPR only commit to slots that earn value, and
     // reservations never move, so every task they complete earns > 0.
     let w = curie();
-    let days = w.select(STANDARD_DAYS);
+    let days = w.day_set(ArrivalRange::Standard).select(STANDARD_DAYS);
     let params = ScenarioParams {
         oversubscription: Oversubscription::Higher,
         ..ScenarioParams::default()

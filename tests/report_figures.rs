@@ -10,9 +10,9 @@ use std::path::{Path, PathBuf};
 
 use swftool::env::parallel::HEURISTICS;
 use swftool::report::{
-    Bar, BarChart, BarSeries, Figure, GANTT_X_LABEL, GANTT_Y_LABEL, GanttBar, GanttChart,
-    LineChart, LineSeries, ReportError, cumulative, gantt_chart, grouped_bars, heuristic_color,
-    line_chart,
+    Band, Bar, BarChart, BarSeries, Figure, GANTT_X_LABEL, GANTT_Y_LABEL, GanttBar, GanttChart,
+    LineChart, LineSeries, Reference, ReportError, cumulative, gantt_chart, grouped_bars,
+    heuristic_color, line_chart,
 };
 
 /// Width and height from a PNG's IHDR chunk (bytes 16..24, big-endian).
@@ -117,6 +117,7 @@ fn sample_bars(log_y: bool) -> BarChart {
         levels,
         series,
         log_y,
+        y_clip: None,
     }
 }
 
@@ -141,6 +142,7 @@ fn sample_lines() -> LineChart {
             LineSeries {
                 name: (*name).to_string(),
                 points,
+                legend: None,
             }
         })
         .collect();
@@ -149,6 +151,17 @@ fn sample_lines() -> LineChart {
         x_label: "time since the start of the day (h)".into(),
         y_label: "value earned (value units)".into(),
         series,
+        x_range: Some((-4.0, 28.0)),
+        bands: vec![Band {
+            from: -4.0,
+            to: 0.0,
+            label: "warm-up".into(),
+            light: false,
+        }],
+        references: vec![Reference {
+            y: 1500.0,
+            label: "bound".into(),
+        }],
     }
 }
 
@@ -302,14 +315,17 @@ fn degenerate_inputs_draw_without_panicking() {
                 LineSeries {
                     name: "one point".into(),
                     points: vec![(1.0, 1.0)],
+                    ..LineSeries::default()
                 },
                 LineSeries {
                     name: "flat".into(),
                     points: vec![(1.0, 1.0), (f64::NAN, 2.0), (1.0, 1.0)],
+                    ..LineSeries::default()
                 },
                 LineSeries {
                     name: "empty".into(),
                     points: vec![],
+                    ..LineSeries::default()
                 },
             ],
             ..LineChart::default()
@@ -318,6 +334,7 @@ fn degenerate_inputs_draw_without_panicking() {
             series: vec![LineSeries {
                 name: "huge".into(),
                 points: vec![(-f64::MAX, 0.0), (f64::MAX, f64::MAX), (0.0, -1e300)],
+                ..LineSeries::default()
             }],
             ..LineChart::default()
         },
@@ -402,9 +419,77 @@ fn heuristic_colours_are_stable_and_distinct() {
     );
     assert_eq!(heuristic_color("maxvpr-ph", &palette), colours[6]);
     // Unknown names hash the same way every time, into the palette.
-    let unknown = heuristic_color("fcfs", &palette);
-    assert_eq!(unknown, heuristic_color("fcfs", &[]));
+    let unknown = heuristic_color("my-heuristic", &palette);
+    assert_eq!(unknown, heuristic_color("my-heuristic", &[]));
     assert!(swftool::report::PALETTE.contains(&unknown));
+    // Every registered name of every environment has its own colour, the
+    // same whatever palette a figure passes (Catalina never borrows CMQ's
+    // green, nor catalina-preempt maxvpr-ph's black).
+    let named = swftool::report::NAMED_COLOURS;
+    for (i, (a, ca)) in named.iter().enumerate() {
+        assert_eq!(heuristic_color(a, &[]), *ca);
+        assert_eq!(heuristic_color(a, &palette), *ca);
+        for (b, cb) in &named[i + 1..] {
+            assert_ne!(ca, cb, "{a} and {b} share a colour");
+        }
+    }
+    let classic = [
+        "fcfs",
+        "easy",
+        "conservative",
+        "catalina",
+        "catalina-preempt",
+        "backfill",
+    ];
+    for name in classic {
+        let c = heuristic_color(name, &classic.map(String::from));
+        assert_ne!(c, swftool::report::PALETTE[7], "{name} is the faint yellow");
+    }
+}
+
+/// A percentage chart with `y_clip` keeps its axis inside 0..100 and says
+/// that the error bars reaching beyond are cut.
+#[test]
+fn clipped_bars_keep_the_axis_and_say_so() {
+    let dir = tempfile::tempdir().unwrap();
+    let chart = BarChart {
+        title: "few days".into(),
+        x_label: "level".into(),
+        y_label: "% of bound".into(),
+        levels: vec!["a".into(), "b".into()],
+        series: vec![BarSeries {
+            name: "easy".into(),
+            bars: vec![
+                Some(Bar {
+                    mean: 60.0,
+                    ci95: Some(180.0),
+                }),
+                Some(Bar {
+                    mean: 80.0,
+                    ci95: Some(5.0),
+                }),
+            ],
+        }],
+        log_y: false,
+        y_clip: Some((0.0, 100.0)),
+    };
+    let fig = Figure::default();
+    let paths = grouped_bars(&chart, &fig, &dir.path().join("clip")).unwrap();
+    let svg = std::fs::read_to_string(&paths[1]).unwrap();
+    assert!(svg.contains("arrowheads: 95 % CI cut at the axis"));
+    let has_tick =
+        |svg: &str, t: &str| svg.contains(&format!(">\n{t}\n<")) || svg.contains(&format!(">{t}<"));
+    assert!(has_tick(&svg, "100"), "the axis reaches 100");
+    assert!(!has_tick(&svg, "-100") && !has_tick(&svg, "150"));
+    // Without the clip the axis follows the interval.
+    let free = BarChart {
+        y_clip: None,
+        ..chart
+    };
+    let paths = grouped_bars(&free, &fig, &dir.path().join("free")).unwrap();
+    let svg = std::fs::read_to_string(&paths[1]).unwrap();
+    assert!(!svg.contains("arrowheads"));
+    assert!(has_tick(&svg, "-100") && has_tick(&svg, "200"));
 }
 
 #[test]

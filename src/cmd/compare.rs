@@ -68,6 +68,7 @@ pub fn config_of(args: &CompareArgs) -> ExperimentConfig {
         heuristics: args.heuristics.clone(),
         days: None,
         dates: None,
+        day_arrivals: None,
         seed: args.parallel.seed(),
         cores_base: None,
         axes: Vec::new(),

@@ -105,6 +105,9 @@ pub enum EnvError {
     /// A day of environment A the log does not have.
     #[error(transparent)]
     Day(#[from] parallel::params::DayError),
+    /// A system size environment A cannot build.
+    #[error(transparent)]
+    SystemSize(#[from] parallel::params::SystemSizeRefused),
     /// A scenario of environment A could not be generated.
     #[error("{log} {date}: cannot generate the scenario: {source}")]
     Scenario {
@@ -113,7 +116,7 @@ pub enum EnvError {
         /// The day.
         date: String,
         /// The generator's error.
-        source: crate::model::etc::CovError,
+        source: crate::workload::ScenarioError,
     },
 }
 

@@ -242,6 +242,7 @@ impl Grid for Classic {
             heuristics: names.clone(),
             days: None,
             dates: None,
+            day_arrivals: None,
             seed: super::config::DEFAULT_SEED,
             cores_base: None,
             axes: Vec::new(),
@@ -332,6 +333,7 @@ impl Grid for Classic {
                 })
                 .collect(),
             log_y: true,
+            y_clip: None,
         };
         let mut files = vec![md_path];
         files.extend(report::grouped_bars(
@@ -366,6 +368,7 @@ fn log_layout(key: &str, p: &ClassicPrepared) -> LogLayout {
         file: p.log.clone(),
         max_procs: p.scenario.machine.max_processors() as f64,
         candidate_days: 1,
+        day_set: None,
         days: vec![DayLayout {
             date,
             start: if start.is_finite() { start } else { 0.0 },
@@ -584,6 +587,7 @@ pub fn charts(layout: &Layout, cells: &[ClassicCell]) -> Vec<(String, BarChart)>
                 levels: levels.clone(),
                 series: series(|s| [s.wait_mean_s, s.wait_pw_mean_s, s.wait_nsw_mean_s]),
                 log_y: false,
+                y_clip: None,
             },
         ));
         out.push((
@@ -595,6 +599,7 @@ pub fn charts(layout: &Layout, cells: &[ClassicCell]) -> Vec<(String, BarChart)>
                 levels: levels.clone(),
                 series: series(|s| [s.xfactor_mean, s.xfactor_pw_mean, s.xfactor_nsw_mean]),
                 log_y: true,
+                y_clip: None,
             },
         ));
     }

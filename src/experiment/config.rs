@@ -13,6 +13,7 @@
 //! | `heuristics` | strings | heuristic names, or `"all"` (see `swftool heuristics`) |
 //! | `days` | integer | that many days evenly spaced over each log (default 48) |
 //! | `dates` | strings | explicit days `YYYY-MM-DD` instead of `days` |
+//! | `day_arrivals` | string | days that may enter the set by their arrivals: `standard` (Curie: 897-2904, other logs: p10-p90), `any`, `MIN-MAX`, `pLO-pHI` |
 //! | `seed` | integer | user seed of every random draw (default 1) |
 //! | `cores_base` | float | base of the system size, cores (default: each log's MaxProcs) |
 //! | `axes` | strings | `oversubscription`, `correlation`, `heterogeneity`: each listed axis at its three levels, the others at their defaults |
@@ -20,7 +21,7 @@
 //! | `job_tables` | bool | environment D: keep every job's schedule and write the `jobs` and `suspensions` tables |
 //! | `[classic]` | table | environment D: the flags of `replay --env classic` without the dashes, `-` as `_` |
 //!
-//! `days`, `dates`, `cores_base`, `axes` and `[[variants]]` belong to
+//! `days`, `dates`, `day_arrivals`, `cores_base`, `axes` and `[[variants]]` belong to
 //! environment A, `job_tables` and `[classic]` to D: given with the other
 //! environment they are an error naming the key.
 //!
@@ -36,7 +37,7 @@ use serde::{Deserialize, Serialize};
 use crate::env::classic::{ClassicArgs, ClassicArgsError};
 use crate::env::parallel;
 use crate::env::{EnvKind, UnknownName};
-use crate::workload::{Correlation, Heterogeneity, Oversubscription, ScenarioParams};
+use crate::workload::{ArrivalRange, Correlation, Heterogeneity, Oversubscription, ScenarioParams};
 
 /// Default number of days per log (docs/parallel.md).
 pub const DEFAULT_DAYS: usize = 48;
@@ -113,6 +114,23 @@ impl Axis {
             Axis::Oversubscription => v.oversubscription.to_string(),
             Axis::Correlation => v.correlation.to_string(),
             Axis::Heterogeneity => v.heterogeneity.to_string(),
+        }
+    }
+
+    /// The level of `v` on this axis as a figure shows it, with its
+    /// physical meaning: `lower (25 % of cores)`, `low (ETC COV 0.01)`;
+    /// correlation levels as they are.
+    pub fn level_label(self, v: &Variant) -> String {
+        match self {
+            Axis::Oversubscription => format!(
+                "{} ({:.0} % of cores)",
+                v.oversubscription,
+                100.0 * v.oversubscription.fraction()
+            ),
+            Axis::Correlation => v.correlation.to_string(),
+            Axis::Heterogeneity => {
+                format!("{} (ETC COV {})", v.heterogeneity, v.heterogeneity.cov())
+            }
         }
     }
 
@@ -211,6 +229,10 @@ pub struct ExperimentConfig {
     /// Explicit days (`YYYY-MM-DD`), instead of `days`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub dates: Option<Vec<String>>,
+    /// Which days may enter the set, by their number of arrivals
+    /// (`standard`, `any`, `MIN-MAX`, `pLO-pHI`; default `standard`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub day_arrivals: Option<ArrivalRange>,
     /// User seed of every random draw.
     #[serde(default = "default_seed")]
     pub seed: u64,
@@ -342,6 +364,7 @@ impl ExperimentConfig {
                     .collect(),
                 days: Some(DEFAULT_DAYS),
                 dates: None,
+                day_arrivals: None,
                 seed: DEFAULT_SEED,
                 cores_base: None,
                 axes: Axis::ALL.to_vec(),
@@ -356,6 +379,7 @@ impl ExperimentConfig {
                 heuristics: vec!["easy".to_string(), "maxvpr-ph".to_string()],
                 days: Some(2),
                 dates: None,
+                day_arrivals: None,
                 seed: DEFAULT_SEED,
                 cores_base: None,
                 axes: vec![Axis::Oversubscription],
@@ -370,6 +394,7 @@ impl ExperimentConfig {
                 heuristics: vec!["catalina".to_string(), "catalina-preempt".to_string()],
                 days: None,
                 dates: None,
+                day_arrivals: None,
                 seed: DEFAULT_SEED,
                 cores_base: None,
                 axes: Vec::new(),
@@ -469,6 +494,7 @@ impl ExperimentConfig {
                 let foreign = [
                     ("days", self.days.is_some()),
                     ("dates", self.dates.is_some()),
+                    ("day_arrivals", self.day_arrivals.is_some()),
                     ("cores_base", self.cores_base.is_some()),
                     ("axes", !self.axes.is_empty()),
                     ("variants", !self.variants.is_empty()),

@@ -146,8 +146,54 @@ pub struct LogLayout {
     pub max_procs: f64,
     /// Candidate days the log has.
     pub candidate_days: usize,
+    /// Environment A: the arrival range the days were chosen from and the
+    /// chosen days' totals.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub day_set: Option<DaySetRecord>,
     /// The days used.
     pub days: Vec<DayLayout>,
+}
+
+/// How environment A's days were chosen, as recorded in the manifest.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct DaySetRecord {
+    /// The rule as given (`standard`, `any`, `MIN-MAX`, `pLO-pHI`).
+    pub rule: String,
+    /// Fewest arrivals of a day in range.
+    pub min_arrivals: usize,
+    /// Most arrivals of a day in range.
+    pub max_arrivals: usize,
+    /// Where the bounds come from.
+    pub source: String,
+    /// Candidate days in range.
+    pub days_in_range: usize,
+    /// Totals of the chosen days.
+    pub totals: crate::workload::DayTotals,
+    /// The paper's totals for the same log, when there are any (Curie:
+    /// Khemka et al. 2015, §5).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub paper: Option<crate::workload::DayTotals>,
+}
+
+impl DaySetRecord {
+    /// The record of `days` chosen from `set` of `w`.
+    pub fn new(
+        w: &crate::workload::Workload,
+        set: &crate::workload::DaySet,
+        days: &[crate::workload::DayWindow],
+    ) -> DaySetRecord {
+        DaySetRecord {
+            rule: set.rule.to_string(),
+            min_arrivals: set.min,
+            max_arrivals: set.max,
+            source: set.source.clone(),
+            days_in_range: set.eligible.len(),
+            totals: crate::workload::DayTotals::of(days),
+            paper: w
+                .is_curie
+                .then_some(crate::workload::days::CURIE_PAPER_TOTALS),
+        }
+    }
 }
 
 /// The grid, by name only: everything needed to enumerate the cells without

@@ -60,27 +60,18 @@ pub enum ExperimentError {
         /// Day.
         date: String,
         /// The generator's error.
-        source: crate::model::etc::CovError,
+        source: crate::workload::ScenarioError,
     },
-    /// A log has no day usable in environment A.
-    #[error("{log}: no complete day with a 4-hour warm-up in this log")]
-    NoDays {
+    /// A system size environment A cannot build.
+    #[error(transparent)]
+    SystemSize(#[from] crate::env::parallel::params::SystemSizeRefused),
+    /// A log's days cannot be chosen (environment A).
+    #[error("{log}: {source}")]
+    Days {
         /// Log key.
         log: String,
-    },
-    /// An explicit date is not a candidate day of a log.
-    #[error(
-        "{log}: {date} is not a usable day (usable days run {first} .. {last}; a day needs 4 h of log before it and log after it)"
-    )]
-    Day {
-        /// Log key.
-        log: String,
-        /// The date asked for.
-        date: String,
-        /// First candidate day.
-        first: String,
-        /// Last candidate day.
-        last: String,
+        /// Why.
+        source: crate::env::parallel::params::DayError,
     },
     /// Two logs of a config map to the same short key.
     #[error("logs `{0}` and `{1}` have the same key `{2}`; give each log once")]

@@ -92,39 +92,29 @@ impl LogClock {
             .unwrap_or_else(|| format!("day {d} since 1970-01-01"))
     }
 
-    /// Every local midnight from the day of `first` to `last` (s on the
-    /// log's clock), as (date `YYYY-MM-DD`, midnight s on the log's clock).
-    /// Days are 23 or 25 hours long across daylight-saving changes.
-    pub fn midnights(&self, first: f64, last: f64) -> Vec<(String, f64)> {
-        let origin = self.origin.unwrap_or(0);
-        let zone = if self.origin.is_some() {
-            self.zone.clone()
-        } else {
-            TimeZone::UTC
+    /// The local midnight that starts day number `d` (see
+    /// [`LogClock::day_number`]), s on the log's clock; `None` outside the
+    /// calendar. Without an origin, `d · 86,400`. Days are 23 or 25 hours
+    /// long across daylight-saving changes.
+    pub fn midnight(&self, d: i64) -> Option<f64> {
+        let Some(origin) = self.origin else {
+            return Some(d as f64 * DAY);
         };
-        let mut out = Vec::new();
-        if !first.is_finite() || first.abs() > 1e15 {
-            return out;
+        let date = epoch()
+            .checked_add(jiff::Span::new().try_days(d).ok()?)
+            .ok()?;
+        let z = date.to_zoned(self.zone.clone()).ok()?;
+        Some((z.timestamp().as_second() - origin) as f64)
+    }
+
+    /// The name of day number `d`: its local date `YYYY-MM-DD`, or, for a
+    /// log without `UnixStartTime` (no calendar), `day-N` with N counted
+    /// from the log's time 0 (day 0 is its first 86,400 s).
+    pub fn day_label(&self, d: i64) -> String {
+        match self.origin {
+            Some(_) => LogClock::date_of_day_number(d),
+            None => format!("day-{d}"),
         }
-        let Ok(first_ts) = Timestamp::from_second(origin + first.floor() as i64) else {
-            return out;
-        };
-        let mut date = first_ts.to_zoned(zone.clone()).date();
-        loop {
-            let Ok(z) = date.to_zoned(zone.clone()) else {
-                break;
-            };
-            let start = (z.timestamp().as_second() - origin) as f64;
-            if start > last {
-                break;
-            }
-            out.push((date.to_string(), start));
-            match date.tomorrow() {
-                Ok(d) => date = d,
-                Err(_) => break,
-            }
-        }
-        out
     }
 }
 
@@ -153,10 +143,12 @@ mod tests {
     fn midnights_follow_the_zone_across_daylight_saving() {
         // 2012-03-24 00:00 CET = 2012-03-23 23:00 UTC = 1332543600.
         let c = LogClock::new(Some(1_332_543_600), Some("Europe/Paris"));
-        let m = c.midnights(0.0, 2.0 * DAY);
-        assert_eq!(m[0], ("2012-03-24".to_string(), 0.0));
-        assert_eq!(m[1], ("2012-03-25".to_string(), DAY));
-        assert_eq!(m[2], ("2012-03-26".to_string(), 2.0 * DAY - 3_600.0));
+        let d = c.day_number(0.0).unwrap();
+        assert_eq!(c.day_label(d), "2012-03-24");
+        assert_eq!(c.midnight(d), Some(0.0));
+        assert_eq!(c.midnight(d + 1), Some(DAY));
+        assert_eq!(c.day_label(d + 2), "2012-03-26");
+        assert_eq!(c.midnight(d + 2), Some(2.0 * DAY - 3_600.0));
     }
 
     #[test]
@@ -172,14 +164,7 @@ mod tests {
         let c = LogClock::new(None, Some("Europe/Paris"));
         assert_eq!(c.day_number(DAY * 3.5), Some(3));
         assert_eq!(c.timestamp(5.0), None);
-        let m = c.midnights(DAY * 1.5, DAY * 3.0);
-        assert_eq!(
-            m,
-            [
-                ("1970-01-02".to_string(), DAY),
-                ("1970-01-03".to_string(), 2.0 * DAY),
-                ("1970-01-04".to_string(), 3.0 * DAY)
-            ]
-        );
+        assert_eq!(c.midnight(3), Some(3.0 * DAY));
+        assert_eq!(c.day_label(3), "day-3");
     }
 }

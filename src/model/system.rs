@@ -2,8 +2,9 @@
 //! nodes (Khemka et al. 2015, "soft and hard deadlines", §III.A).
 
 use rand::{Rng, RngExt};
+use rand_distr::Distribution;
 
-use super::etc::{self, CovError};
+use super::etc;
 
 /// One cluster: `nodes` identical nodes of `cores_per_node` cores each. A node
 /// runs at most one task at a time.
@@ -49,45 +50,150 @@ pub struct System {
 /// Cores-per-node choices of docs/parallel.md.
 pub const CORES_PER_NODE_CHOICES: [u32; 7] = [1, 2, 4, 8, 16, 24, 32];
 
+/// Smallest mean system size environment A builds, cores: room for 2 to 4
+/// clusters of at least one node each, with the total kept within 1 %
+/// (or half a core) of the drawn one.
+pub const MIN_SYSTEM_CORES: f64 = 8.0;
+/// Largest mean system size environment A builds, cores (about 50 times
+/// the paper's 18,432; every node has a timeline in memory).
+pub const MAX_SYSTEM_CORES: f64 = 1_000_000.0;
+
+/// Largest share of the drawn total the last cluster's node size may have,
+/// so that rounding it to whole nodes moves the total by at most half of
+/// it: 0.75 %.
+const LAST_NODE_SHARE: f64 = 0.015;
+
+/// How far the drawn total may lie from the mean: ±9 %. Draws outside are
+/// redrawn, so that with node rounding (≤ 0.75 %) the realised total stays
+/// within 10 % of the mean and the oversubscription levels (25, 20, 15 %)
+/// never overlap.
+const DRAW_TOLERANCE: f64 = 0.09;
+
+/// Redraws before giving up on the truncation (never reached in practice:
+/// 93 % of draws are accepted).
+const MAX_REDRAWS: usize = 10_000;
+
+/// A system size environment A cannot build.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum SystemSizeError {
+    /// Not a finite number of cores.
+    #[error("a system of {0} cores cannot be built: the size must be a finite number of cores")]
+    NotFinite(f64),
+    /// Fewer than [`MIN_SYSTEM_CORES`].
+    #[error(
+        "a system of {0} cores is too small: environment A needs at least {MIN_SYSTEM_CORES} cores (2 to 4 clusters of whole nodes)"
+    )]
+    TooSmall(f64),
+    /// More than [`MAX_SYSTEM_CORES`].
+    #[error("a system of {0:.0} cores is beyond environment A's limit of {MAX_SYSTEM_CORES} cores")]
+    TooLarge(f64),
+}
+
+/// Checks a mean system size (cores) against [`MIN_SYSTEM_CORES`] and
+/// [`MAX_SYSTEM_CORES`].
+///
+/// # Errors
+/// [`SystemSizeError`] when it is not finite or out of range.
+pub fn check_size(mean_total_cores: f64) -> Result<(), SystemSizeError> {
+    if !mean_total_cores.is_finite() {
+        Err(SystemSizeError::NotFinite(mean_total_cores))
+    } else if mean_total_cores < MIN_SYSTEM_CORES {
+        Err(SystemSizeError::TooSmall(mean_total_cores))
+    } else if mean_total_cores > MAX_SYSTEM_CORES {
+        Err(SystemSizeError::TooLarge(mean_total_cores))
+    } else {
+        Ok(())
+    }
+}
+
 impl System {
     /// Total cores over all clusters.
     pub fn total_cores(&self) -> u64 {
         self.clusters.iter().map(Cluster::cores).sum()
     }
 
-    /// Draws a system after Khemka et al. 2015, §4 (docs/parallel.md): total cores from a gamma with mean
-    /// `mean_total_cores` and COV 0.05; 2, 3 or 4 clusters; cores per node of
-    /// each from [`CORES_PER_NODE_CHOICES`]; each cluster but the last takes
-    /// U(0.1, 0.5) of the still unclaimed cores, the last takes the rest;
-    /// nodes = floor(cores / cores per node), at least 1.
+    /// Draws a system after Khemka et al. 2015, §V (docs/parallel.md):
+    /// the total T from a gamma with mean `mean_total_cores` and COV 0.05,
+    /// rounded to whole cores and redrawn until it lies within ±9 % of the
+    /// mean (swftool's truncation: ±1.8 standard deviations, 93 % of
+    /// draws); 2, 3 or 4 clusters; each cluster but the
+    /// last takes ⌊U(0.1, 0.5) · unclaimed⌋ cores, the last what is left.
+    ///
+    /// Node sizes are chosen to fit (swftool's rule, so that small logs get
+    /// systems of the size asked for): each cluster's cores per node are
+    /// drawn uniformly among the [`CORES_PER_NODE_CHOICES`] no larger than
+    /// its cores (1 when none is); a cluster but the last gets
+    /// ⌊cores / cores per node⌋ nodes (at least 1) and what that leaves
+    /// over goes to the next cluster; the last cluster's node size is also
+    /// at most 1.5 % of T and its node count is rounded to the nearest. The
+    /// realised total is therefore within 0.75 % of T (exactly T below
+    /// 134 cores, where the last cluster has 1-core nodes), and always
+    /// within 10 % of the mean.
+    ///
+    /// Returns the system and T.
     ///
     /// # Errors
-    /// [`CovError`] when `mean_total_cores` is not positive.
+    /// [`SystemSizeError`] when `mean_total_cores` is outside
+    /// [`MIN_SYSTEM_CORES`]..=[`MAX_SYSTEM_CORES`].
     pub fn generate<R: Rng + ?Sized>(
         rng: &mut R,
         mean_total_cores: f64,
-    ) -> Result<System, CovError> {
-        let total = etc::draw(rng, mean_total_cores, 0.05)?.round().max(1.0);
+    ) -> Result<(System, u64), SystemSizeError> {
+        check_size(mean_total_cores)?;
+        let gamma = etc::gamma_mean_cov(mean_total_cores, 0.05)
+            .map_err(|_| SystemSizeError::NotFinite(mean_total_cores))?;
+        let within = |t: f64| (t - mean_total_cores).abs() <= DRAW_TOLERANCE * mean_total_cores;
+        let mut total = mean_total_cores.round();
+        for _ in 0..MAX_REDRAWS {
+            let t = gamma.sample(rng).round();
+            if within(t) {
+                total = t;
+                break;
+            }
+        }
         let n_clusters: usize = rng.random_range(2..=4);
         let mut unclaimed = total;
         let mut clusters = Vec::with_capacity(n_clusters);
         for i in 0..n_clusters {
-            let cpn = CORES_PER_NODE_CHOICES[rng.random_range(0..CORES_PER_NODE_CHOICES.len())];
-            let cores = if i + 1 == n_clusters {
+            let last = i + 1 == n_clusters;
+            let cores = if last {
                 unclaimed
             } else {
                 let share: f64 = rng.random_range(0.1..0.5);
                 (share * unclaimed).floor()
             };
-            unclaimed -= cores;
-            let nodes = ((cores / f64::from(cpn)).floor() as u32).max(1);
+            let limit = if last {
+                cores.min(LAST_NODE_SHARE * total)
+            } else {
+                cores
+            };
+            let cpn = pick_node_size(rng, limit);
+            let per_node = f64::from(cpn);
+            let nodes = if last {
+                (cores / per_node).round()
+            } else {
+                (cores / per_node).floor()
+            }
+            .max(1.0) as u32;
+            unclaimed -= f64::from(nodes) * per_node;
             clusters.push(Cluster {
                 cores_per_node: cpn,
                 nodes,
             });
         }
-        Ok(System { clusters })
+        Ok((System { clusters }, total as u64))
     }
+}
+
+/// Cores per node drawn uniformly among the choices no larger than `limit`
+/// (1 when none is).
+fn pick_node_size<R: Rng + ?Sized>(rng: &mut R, limit: f64) -> u32 {
+    let fit = CORES_PER_NODE_CHOICES
+        .iter()
+        .take_while(|&&c| f64::from(c) <= limit)
+        .count()
+        .max(1);
+    CORES_PER_NODE_CHOICES[rng.random_range(0..fit)]
 }
 
 #[cfg(test)]
@@ -113,16 +219,59 @@ mod tests {
     fn generated_systems_follow_the_recipe() {
         for seed in 0..200 {
             let mut rng = stream(seed, 9);
-            let s = System::generate(&mut rng, 18_432.0).unwrap();
+            let (s, drawn) = System::generate(&mut rng, 18_432.0).unwrap();
             assert!((2..=4).contains(&s.clusters.len()));
             for c in &s.clusters {
                 assert!(CORES_PER_NODE_CHOICES.contains(&c.cores_per_node));
                 assert!(c.nodes >= 1);
             }
             let total = s.total_cores() as f64;
-            // 5 % COV: 8 standard deviations is far beyond any seed here; node
-            // rounding loses less than 32 cores per cluster.
-            assert!((total - 18_432.0).abs() < 0.4 * 18_432.0, "{total}");
+            assert!(
+                (total - drawn as f64).abs() <= 0.0075 * drawn as f64,
+                "{total} {drawn}"
+            );
+            assert!(
+                (drawn as f64 - 18_432.0).abs() <= 0.09 * 18_432.0,
+                "{drawn}"
+            );
         }
+    }
+
+    /// Small systems keep their size: the realised total stays within
+    /// 0.75 % of the drawn one (exactly it when small) and within 10 % of
+    /// the mean, at every size from the smallest allowed up.
+    #[test]
+    fn small_systems_keep_the_size_asked_for() {
+        for mean in [
+            8.0, 9.5, 15.0, 19.2, 25.6, 32.0, 48.0, 60.0, 100.0, 133.0, 140.0, 333.3, 18_662.4,
+        ] {
+            for seed in 0..300 {
+                let mut rng = stream(seed, 9);
+                let (s, drawn) = System::generate(&mut rng, mean).unwrap();
+                let total = s.total_cores() as f64;
+                let err = (total - drawn as f64).abs();
+                assert!(
+                    err <= 0.0075 * drawn as f64,
+                    "mean {mean} seed {seed}: {total} cores for {drawn} drawn: {s:?}"
+                );
+                if drawn < 134 {
+                    assert_eq!(total, drawn as f64, "mean {mean} seed {seed}: {s:?}");
+                }
+                assert!(
+                    (total - mean).abs() <= 0.1 * mean,
+                    "mean {mean} seed {seed}: {total} cores: {s:?}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn sizes_out_of_range_are_refused() {
+        let mut rng = stream(1, 9);
+        for bad in [0.0, -1.0, 7.9, f64::NAN, f64::INFINITY, 1e12] {
+            assert!(System::generate(&mut rng, bad).is_err(), "{bad}");
+        }
+        assert!(System::generate(&mut rng, MIN_SYSTEM_CORES).is_ok());
+        assert!(System::generate(&mut rng, MAX_SYSTEM_CORES).is_ok());
     }
 }

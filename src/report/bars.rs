@@ -58,6 +58,12 @@ pub struct BarChart {
     /// as run times. Bars then rise from the lowest decade shown; a lower
     /// error bar end ≤ 0 is cut at the axis.
     pub log_y: bool,
+    /// Linear axes only: the range the y axis may span at most, e.g.
+    /// `(0, 100)` for a percentage that cannot leave it. The axis still
+    /// covers every bar's mean; an error bar reaching beyond is cut at the
+    /// axis and ends in an open arrowhead instead of a cap. `None`: the
+    /// axis covers every error bar.
+    pub y_clip: Option<(f64, f64)>,
 }
 
 /// Draws `chart` as grouped bars with 95 % CI error bars (black, capped),
@@ -165,10 +171,27 @@ impl BarChart {
                 lo = lo.max(-f64::MAX / 4.0);
                 hi = hi.min(f64::MAX / 4.0);
             }
+            if let Some((a, b)) = self.y_clip {
+                let (mut m_lo, mut m_hi) = (0f64, 0f64);
+                for (m, _) in self.values() {
+                    m_lo = m_lo.min(m);
+                    m_hi = m_hi.max(m);
+                }
+                lo = lo.max(a.min(m_lo));
+                hi = hi.min(b.max(m_hi));
+            }
             if hi == lo {
                 hi = lo + 1.0;
             }
-            style::linear_axis(lo, hi, 8, Steps::Any)
+            let mut axis = style::linear_axis(lo, hi, 8, Steps::Any);
+            if let Some((a, b)) = self.y_clip {
+                // Rounding out to whole ticks must not pass the clip.
+                axis.lo = axis.lo.max(a.min(lo));
+                axis.hi = axis.hi.min(b.max(hi));
+                axis.ticks.retain(|t| (axis.lo..=axis.hi).contains(t));
+                axis.minor.retain(|t| (axis.lo..=axis.hi).contains(t));
+            }
+            axis
         }
     }
 
@@ -198,6 +221,15 @@ impl Drawable for BarChart {
             step: 1.0,
         };
         let y = self.y_axis();
+        let any_clipped = !self.log_y
+            && self
+                .values()
+                .any(|(m, c)| c.is_some_and(|c| m - c < y.lo || m + c > y.hi));
+        let x_label = if any_clipped {
+            format!("{}   (arrowheads: 95 % CI cut at the axis)", self.x_label)
+        } else {
+            self.x_label.clone()
+        };
         let levels = &self.levels;
         let fx = |v: &f64| {
             let i = (v - 0.5).round();
@@ -216,7 +248,7 @@ impl Drawable for BarChart {
             y,
             fx: &fx,
             fy,
-            x_label: &self.x_label,
+            x_label: &x_label,
             y_label: &self.y_label,
             x_grid: false,
         };
@@ -263,18 +295,42 @@ impl Drawable for BarChart {
         // dark bar a white halo keeps them visible.
         let cap = slot * 0.22;
         let width = sizes.px(2.0);
+        let (axis_lo, axis_hi) = (axes.y.lo, axes.y.hi);
+        // Arrowhead height: 3 % of the axis span.
+        let head = 0.03 * (axis_hi - axis_lo);
+        let mut clipped = 0usize;
         for (xc, lo, hi, halo) in whiskers {
             let (lo_y, lo_cut) = if self.log_y && lo <= 0.0 {
                 (base, true)
+            } else if !self.log_y && lo < axis_lo {
+                (axis_lo, true)
             } else {
                 (self.y(lo), false)
             };
-            let hi_y = self.y(hi);
-            let mut paths = vec![
-                vec![(xc, lo_y), (xc, hi_y)],
-                vec![(xc - cap, hi_y), (xc + cap, hi_y)],
-            ];
-            if !lo_cut {
+            let (hi_y, hi_cut) = if !self.log_y && hi > axis_hi {
+                (axis_hi, true)
+            } else {
+                (self.y(hi), false)
+            };
+            let mut paths = vec![vec![(xc, lo_y), (xc, hi_y)]];
+            if hi_cut {
+                paths.push(vec![
+                    (xc - cap * 0.6, hi_y - head),
+                    (xc, hi_y),
+                    (xc + cap * 0.6, hi_y - head),
+                ]);
+                clipped += 1;
+            } else {
+                paths.push(vec![(xc - cap, hi_y), (xc + cap, hi_y)]);
+            }
+            if lo_cut && !self.log_y {
+                paths.push(vec![
+                    (xc - cap * 0.6, lo_y + head),
+                    (xc, lo_y),
+                    (xc + cap * 0.6, lo_y + head),
+                ]);
+                clipped += 1;
+            } else if !lo_cut {
                 paths.push(vec![(xc - cap, lo_y), (xc + cap, lo_y)]);
             }
             if halo {
@@ -286,6 +342,7 @@ impl Drawable for BarChart {
                 area.draw(&PathElement::new(p, BLACK.stroke_width(width)))?;
             }
         }
+        debug_assert_eq!(clipped > 0, any_clipped);
         if drawn == 0 {
             let (w, h) = area.dim_in_pixel();
             area.strip_coord_spec().draw_text(

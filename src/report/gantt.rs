@@ -143,6 +143,9 @@ fn hour_axis(lo: f64, hi: f64) -> Axis {
 const KEY_TITLE: [&str; 2] = ["value earned", "(% of starting value)"];
 const KEY_TICKS: [f64; 5] = [0.0, 0.25, 0.5, 0.75, 1.0];
 
+/// Smallest height and width (px) of a bar that gets an outline.
+const MIN_OUTLINED_PX: i32 = 5;
+
 impl Drawable for GanttChart {
     fn draw<DB: DrawingBackend>(
         &self,
@@ -199,13 +202,18 @@ impl Drawable for GanttChart {
                 }
                 let (bot, top) = (f64::from(lo), f64::from(hi));
                 area.draw(&Rectangle::new([(l, bot), (r, top)], fill.filled()))?;
-                area.draw(&Rectangle::new(
-                    [(l, bot), (r, top)],
-                    outline_of(fill).stroke_width(1),
-                ))?;
-                // The job number, where it fits.
                 let (px0, py0) = chart.backend_coord(&(l, top));
                 let (px1, py1) = chart.backend_coord(&(r, bot));
+                // Outlines only where the bar is tall and wide enough to
+                // keep its fill: on a cluster of many nodes per pixel row
+                // they would merge into a wash of their own colour.
+                if py1 - py0 >= MIN_OUTLINED_PX && px1 - px0 >= MIN_OUTLINED_PX {
+                    area.draw(&Rectangle::new(
+                        [(l, bot), (r, top)],
+                        outline_of(fill).stroke_width(1),
+                    ))?;
+                }
+                // The job number, where it fits.
                 let label = b.job.to_string();
                 let need = style::text_width(&plot, &label, &label_style) as i32 + 6;
                 if px1 - px0 >= need && py1 - py0 >= (sizes.tick * 0.7 + 4.0) as i32 {

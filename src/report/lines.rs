@@ -5,6 +5,7 @@
 use std::path::{Path, PathBuf};
 
 use plotters::coord::Shift;
+use plotters::element::{DashedPathElement, EmptyElement};
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
@@ -23,6 +24,33 @@ pub struct LineSeries {
     /// shape). A point with a non-finite coordinate breaks the line there; an
     /// isolated point is drawn as a dot.
     pub points: Vec<(f64, f64)>,
+    /// Legend text when it is not `name`, e.g. `cmq = conservative` for two
+    /// series drawn as one because their points are identical.
+    pub legend: Option<String>,
+}
+
+/// A shaded interval of the x axis with a label at its top, e.g. a
+/// warm-up period.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Band {
+    /// Start, x units.
+    pub from: f64,
+    /// End, x units.
+    pub to: f64,
+    /// Label written at the top of the band.
+    pub label: String,
+    /// A lighter shade, for a second kind of interval.
+    pub light: bool,
+}
+
+/// A horizontal reference line (dashed grey) with a label above its right
+/// end, e.g. an upper bound.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Reference {
+    /// Height, y units.
+    pub y: f64,
+    /// Label.
+    pub label: String,
 }
 
 /// A line chart (see [`line_chart`]).
@@ -37,14 +65,22 @@ pub struct LineChart {
     pub y_label: String,
     /// The lines, drawn in this order (later ones on top).
     pub series: Vec<LineSeries>,
+    /// The x axis span; `None`: exactly the finite x values of all series.
+    /// Lines are cut at its ends (a step line keeps its level to the edge).
+    pub x_range: Option<(f64, f64)>,
+    /// Shaded x intervals, drawn under everything else.
+    pub bands: Vec<Band>,
+    /// Horizontal reference lines; the y axis includes them.
+    pub references: Vec<Reference>,
 }
 
 /// Draws `chart`: one line per series in its [`heuristic_color`], a legend to
 /// the right of the plot, grid lines; writes `<stem>.png` and `<stem>.svg`
 /// (creating the parent directory) and returns their paths in that order.
 ///
-/// The x axis spans exactly the finite x values of all series; the y axis
-/// includes 0 and is rounded out to whole ticks.
+/// The x axis spans `x_range`, or exactly the finite x values of all
+/// series; the y axis includes 0, every point inside the x span and every
+/// reference line, and is rounded out to whole ticks.
 ///
 /// # Errors
 /// [`ReportError::Invalid`] for a figure size out of range or an empty
@@ -104,13 +140,64 @@ fn runs(points: &[(f64, f64)]) -> impl Iterator<Item = &[(f64, f64)]> {
         .filter(|r| !r.is_empty())
 }
 
+/// `points` cut to `lo..=hi` in x: a segment crossing an end is
+/// interpolated there (so a step line keeps its level to the edge); a
+/// non-finite point stays as a break.
+fn clip(points: &[(f64, f64)], lo: f64, hi: f64) -> Vec<(f64, f64)> {
+    let mut out = Vec::with_capacity(points.len());
+    let inside = |x: f64| (lo..=hi).contains(&x);
+    let at = |a: (f64, f64), b: (f64, f64), x: f64| {
+        let f = if b.0 == a.0 {
+            0.0
+        } else {
+            (x - a.0) / (b.0 - a.0)
+        };
+        (x, a.1 + f * (b.1 - a.1))
+    };
+    for (i, &p) in points.iter().enumerate() {
+        if !(p.0.is_finite() && p.1.is_finite()) {
+            out.push(p);
+            continue;
+        }
+        let prev = i
+            .checked_sub(1)
+            .map(|j| points[j])
+            .filter(|q| q.0.is_finite() && q.1.is_finite());
+        if let Some(q) = prev {
+            for edge in [lo, hi] {
+                let crosses = (q.0 < edge && p.0 > edge) || (q.0 > edge && p.0 < edge);
+                if crosses {
+                    out.push(at(q, p, edge));
+                }
+            }
+        }
+        if inside(p.0) {
+            out.push(p);
+        } else if out.last().is_some_and(|l: &(f64, f64)| l.0.is_finite()) {
+            out.push((f64::NAN, f64::NAN));
+        }
+    }
+    out
+}
+
 impl LineChart {
-    /// Finite extent of all points: ((x_min, x_max), (y_min, y_max)).
-    fn extent(&self) -> Option<((f64, f64), (f64, f64))> {
-        let mut it = self
-            .series
+    /// The series as drawn: cut to `x_range` when there is one.
+    fn shown(&self) -> Vec<Vec<(f64, f64)>> {
+        self.series
             .iter()
-            .flat_map(|s| s.points.iter())
+            .map(|s| match self.x_range {
+                Some((lo, hi)) => clip(&s.points, lo, hi),
+                None => s.points.clone(),
+            })
+            .collect()
+    }
+
+    /// Finite extent of all points shown: ((x_min, x_max), (y_min, y_max)).
+    fn extent(&self) -> Option<((f64, f64), (f64, f64))> {
+        let shown = self.shown();
+        let mut it = shown
+            .iter()
+            .flat_map(|s| s.iter())
             .filter(|(x, y)| x.is_finite() && y.is_finite());
         let &(x, y) = it.next()?;
         let init = ((x, x), (y, y));
@@ -133,12 +220,24 @@ impl Drawable for LineChart {
         fig: &Figure,
     ) -> Result<(), DrawFail> {
         let sizes = Sizes::of(fig);
-        let names: Vec<&str> = self.series.iter().map(|s| s.name.as_str()).collect();
+        let names: Vec<&str> = self
+            .series
+            .iter()
+            .map(|s| s.legend.as_deref().unwrap_or(&s.name))
+            .collect();
         let side = style::legend_width(root, &names, &sizes);
         let (plot, legend) = layout::frame(root, &self.title, side, &sizes)?;
 
         let extent = self.extent();
-        let ((x0, x1), (y0, y1)) = extent.unwrap_or(((0.0, 1.0), (0.0, 1.0)));
+        let ((mut x0, mut x1), (mut y0, mut y1)) = extent.unwrap_or(((0.0, 1.0), (0.0, 1.0)));
+        if let Some((lo, hi)) = self.x_range.filter(|(lo, hi)| lo < hi) {
+            (x0, x1) = (lo, hi);
+        }
+        for r in self.references.iter().filter(|r| r.y.is_finite()) {
+            y0 = y0.min(r.y);
+            // Room for the label above the line.
+            y1 = y1.max(r.y * 1.06);
+        }
         let (x0, x1) = tame(x0, x1);
         let (y0, y1) = tame(y0.min(0.0), y1.max(0.0));
         let x = style::exact_axis(x0, x1, 12, Steps::NoQuarter);
@@ -157,10 +256,50 @@ impl Drawable for LineChart {
         };
         let chart = layout::chart(&plot, &axes, &sizes)?;
         let area = chart.plotting_area();
+        let (ya, yb) = (axes.y.lo, axes.y.hi);
+        let label_style = text(sizes.tick).color(&RGBColor(0x40, 0x40, 0x40));
+        for b in &self.bands {
+            let (l, r) = (b.from.max(x0), b.to.min(x1));
+            if l.partial_cmp(&r) != Some(std::cmp::Ordering::Less) {
+                continue;
+            }
+            let shade = if b.light {
+                RGBColor(0xF2, 0xF2, 0xF2)
+            } else {
+                RGBColor(0xE0, 0xE0, 0xE0)
+            };
+            area.draw(&Rectangle::new([(l, ya), (r, yb)], shade.filled()))?;
+            area.draw(
+                &(EmptyElement::at((l, yb))
+                    + Text::new(
+                        b.label.clone(),
+                        (sizes.px(4.0) as i32, sizes.px(4.0) as i32),
+                        text(sizes.tick * 0.85)
+                            .color(&RGBColor(0x40, 0x40, 0x40))
+                            .pos(Pos::new(HPos::Left, VPos::Top)),
+                    )),
+            )?;
+        }
+        for r in self.references.iter().filter(|r| r.y.is_finite()) {
+            area.draw(&DashedPathElement::new(
+                vec![(x0, r.y), (x1, r.y)],
+                sizes.px(8.0),
+                sizes.px(5.0),
+                RGBColor(0x55, 0x55, 0x55).stroke_width(sizes.px(2.0)),
+            ))?;
+            area.draw(
+                &(EmptyElement::at((x1, r.y))
+                    + Text::new(
+                        r.label.clone(),
+                        (-(sizes.px(6.0) as i32), -(sizes.px(4.0) as i32)),
+                        label_style.pos(Pos::new(HPos::Right, VPos::Bottom)),
+                    )),
+            )?;
+        }
         let width = sizes.px(3.0);
-        for s in &self.series {
+        for (s, points) in self.series.iter().zip(self.shown()) {
             let colour = heuristic_color(&s.name, &fig.palette);
-            for run in runs(&s.points) {
+            for run in runs(&points) {
                 if run.len() == 1 {
                     area.draw(&Circle::new(run[0], width + 1, colour.filled()))?;
                 } else {
@@ -179,7 +318,8 @@ impl Drawable for LineChart {
 
         let entries: Vec<(&str, RGBColor)> = names
             .iter()
-            .map(|n| (*n, heuristic_color(n, &fig.palette)))
+            .zip(&self.series)
+            .map(|(n, s)| (*n, heuristic_color(&s.name, &fig.palette)))
             .collect();
         style::draw_legend(&legend, &entries, Swatch::Line, &sizes, sizes.margin as i32)?;
         Ok(())

@@ -28,8 +28,8 @@ use plotters::prelude::*;
 
 pub use bars::{Bar, BarChart, BarSeries, grouped_bars};
 pub use gantt::{GANTT_X_LABEL, GANTT_Y_LABEL, GanttBar, GanttChart, gantt_chart};
-pub use lines::{LineChart, LineSeries, cumulative, line_chart};
-pub use style::{PALETTE, heuristic_color};
+pub use lines::{Band, LineChart, LineSeries, Reference, cumulative, line_chart};
+pub use style::{NAMED_COLOURS, PALETTE, heuristic_color};
 
 /// Pixel size of a figure (both the PNG and the SVG canvas) and the names
 /// that get the fixed colours.

@@ -51,17 +51,41 @@ pub const PALETTE: [RGBColor; 10] = [
     RGBColor(0x88, 0x22, 0x55), // wine
 ];
 
+/// The fixed colour of every heuristic name swftool registers, in every
+/// environment, so that a name has one colour in every figure and no two
+/// names share one: environment A's seven take the Okabe & Ito colours
+/// ([`PALETTE`], in registry order; `maxvpr-ph`, the paper's best, black);
+/// environment D's own take dark grey (`fcfs`), Paul Tol's indigo
+/// (`catalina`), olive (`catalina-preempt`) and wine (`backfill`). `easy`
+/// and `conservative` are the same in both.
+pub const NAMED_COLOURS: [(&str, RGBColor); 11] = [
+    ("easy", PALETTE[0]),
+    ("conservative", PALETTE[1]),
+    ("cmq", PALETTE[2]),
+    ("maxvalue", PALETTE[3]),
+    ("maxvpr", PALETTE[4]),
+    ("maxvalue-ph", PALETTE[5]),
+    ("maxvpr-ph", PALETTE[6]),
+    ("fcfs", RGBColor(0x66, 0x66, 0x66)),
+    ("catalina", RGBColor(0x33, 0x22, 0x88)),
+    ("catalina-preempt", RGBColor(0x99, 0x99, 0x33)),
+    ("backfill", PALETTE[9]),
+];
+
 /// Colour of a heuristic, the same in every figure.
 ///
-/// A name found in `palette` (compared ignoring ASCII case; the caller
-/// passes its environment's heuristic names in registry order, e.g. for
-/// environment A easy, conservative, cmq, maxvalue, maxvpr, maxvalue-ph,
-/// maxvpr-ph → orange, sky blue, bluish green, blue, vermillion, reddish
-/// purple, black; [`PALETTE`], Okabe & Ito 2008) gets the palette entry at
-/// its index. Any other name is hashed (FNV-1a, stable across runs and
-/// platforms) into the whole ten-colour palette, so two unknown names may
+/// A name of [`NAMED_COLOURS`] (compared ignoring ASCII case) gets its
+/// fixed colour. Any other name found in `palette` gets the [`PALETTE`]
+/// entry at its index; any other is hashed (FNV-1a, stable across runs and
+/// platforms) into the palette without yellow, so two unknown names may
 /// share a colour.
 pub fn heuristic_color(name: &str, palette: &[String]) -> RGBColor {
+    if let Some((_, c)) = NAMED_COLOURS
+        .iter()
+        .find(|(n, _)| n.eq_ignore_ascii_case(name))
+    {
+        return *c;
+    }
     if let Some(i) = palette.iter().position(|h| h.eq_ignore_ascii_case(name)) {
         return PALETTE[i % PALETTE.len()];
     }
@@ -70,7 +94,12 @@ pub fn heuristic_color(name: &str, palette: &[String]) -> RGBColor {
         hash ^= u64::from(b);
         hash = hash.wrapping_mul(0x0000_0100_0000_01b3);
     }
-    PALETTE[(hash % PALETTE.len() as u64) as usize]
+    let visible: Vec<RGBColor> = PALETTE
+        .iter()
+        .copied()
+        .filter(|&c| c != PALETTE[7])
+        .collect();
+    visible[(hash % visible.len() as u64) as usize]
 }
 
 /// Relative luminance-like brightness in 0..1 (for choosing outline shades).

@@ -4,5 +4,7 @@
 pub mod days;
 pub mod scenario;
 
-pub use days::{DayWindow, Workload};
-pub use scenario::{Correlation, Heterogeneity, Oversubscription, Scenario, ScenarioParams};
+pub use days::{ArrivalRange, DaySet, DayTotals, DayWindow, Workload};
+pub use scenario::{
+    Correlation, Heterogeneity, Oversubscription, Scenario, ScenarioError, ScenarioParams,
+};

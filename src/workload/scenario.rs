@@ -14,6 +14,7 @@ use rand::RngExt;
 use super::days::{DAY_SECONDS, DayWindow, WARMUP_SECONDS, Workload};
 use crate::model::etc::{self, CovError};
 use crate::model::rng::{derive_seed, stream};
+use crate::model::system::SystemSizeError;
 use crate::model::{System, Task, ValueFunction};
 
 /// Oversubscription level: the mean system size as a fraction of the log's
@@ -109,6 +110,26 @@ pub struct ScenarioParams {
     pub cores_base: Option<f64>,
 }
 
+impl ScenarioParams {
+    /// The mean system size of `workload` under these parameters, cores:
+    /// the oversubscription level's share of `cores_base` (default the
+    /// log's MaxProcs).
+    pub fn target_cores(&self, workload: &Workload) -> f64 {
+        self.oversubscription.fraction() * self.cores_base.unwrap_or(workload.max_procs)
+    }
+}
+
+/// A scenario that cannot be generated.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum ScenarioError {
+    /// The system size is out of range.
+    #[error(transparent)]
+    System(#[from] SystemSizeError),
+    /// An ETC or value draw got degenerate parameters.
+    #[error(transparent)]
+    Draw(#[from] CovError),
+}
+
 impl Default for ScenarioParams {
     fn default() -> Self {
         ScenarioParams {
@@ -129,6 +150,12 @@ pub struct Scenario {
     pub seed: u64,
     /// The generated system.
     pub system: System,
+    /// The mean system size asked for: the oversubscription level's share
+    /// of the base (cores).
+    pub target_cores: f64,
+    /// The system size drawn around it (gamma, COV 0.05), cores; the
+    /// system's realised total is within 1 % of it.
+    pub drawn_cores: u64,
     /// Tasks by arrival (then job number): 4 h of warm-up, then the 24 h
     /// whose tasks are counted.
     pub tasks: Vec<Task>,
@@ -156,17 +183,19 @@ impl Scenario {
     /// Builds the scenario of `day` of `workload` with user seed `seed`.
     ///
     /// # Errors
-    /// [`CovError`] only for degenerate inputs (a non-positive system size).
+    /// [`ScenarioError`]: a system size out of range
+    /// ([`ScenarioParams::target_cores`]), or a degenerate ETC or value
+    /// draw.
     pub fn build(
         workload: &Workload,
         day: &DayWindow,
         params: ScenarioParams,
         seed: u64,
-    ) -> Result<Scenario, CovError> {
+    ) -> Result<Scenario, ScenarioError> {
         let scenario_seed = derive_seed(seed, day.start.to_bits());
-        let base = params.cores_base.unwrap_or(workload.max_procs);
+        let target_cores = params.target_cores(workload);
         let mut rng_system = stream(scenario_seed, 1);
-        let system = System::generate(&mut rng_system, params.oversubscription.fraction() * base)?;
+        let (system, drawn_cores) = System::generate(&mut rng_system, target_cores)?;
         let n_clusters = system.clusters.len();
 
         let mut rng_etc = stream(scenario_seed, 2);
@@ -213,9 +242,27 @@ impl Scenario {
             day: day.clone(),
             seed: scenario_seed,
             system,
+            target_cores,
+            drawn_cores,
             tasks,
             params,
         })
+    }
+
+    /// Counted tasks wider than every cluster of the system: they fit
+    /// nowhere, earn nothing and are dropped at their first mapping event.
+    pub fn too_wide(&self) -> usize {
+        let widest = self
+            .system
+            .clusters
+            .iter()
+            .map(|c| u64::from(c.nodes) * u64::from(c.cores_per_node))
+            .max()
+            .unwrap_or(0);
+        self.tasks
+            .iter()
+            .filter(|t| t.counted && u64::from(t.cores) > widest)
+            .count()
     }
 
     /// Number of counted tasks.

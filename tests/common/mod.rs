@@ -81,6 +81,8 @@ pub fn scenario(clusters: &[(u32, u32)], specs: Vec<Spec>) -> Scenario {
             date: "hand-built".into(),
             start: 0.0,
             jobs: 0,
+            arrivals: 0,
+            wide: 0,
         },
         seed: 0,
         system: System {
@@ -92,6 +94,8 @@ pub fn scenario(clusters: &[(u32, u32)], specs: Vec<Spec>) -> Scenario {
                 })
                 .collect(),
         },
+        target_cores: 0.0,
+        drawn_cores: 0,
         tasks,
         params: ScenarioParams::default(),
     }

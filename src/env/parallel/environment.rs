@@ -8,7 +8,7 @@ use std::path::Path;
 use polars::prelude::*;
 
 use super::check as invariants;
-use super::params::{ParallelArgs, pick_days};
+use super::params::{DayPick, ParallelArgs, check_system_size, pick_days};
 use super::summary::{RunSummary, summarize};
 use super::tables::{self, RunRecord};
 use super::{Build, HEURISTICS, HeuristicInfo, RunResult, simulate};
@@ -16,7 +16,8 @@ use crate::env::{EnvError, EnvKind, Environment, Registry, Replayed};
 use crate::metrics::aggregate::{f64_column, mean_ci, n_column, pm, stat_column, str_column};
 use crate::metrics::tables::{TableError, write_both};
 use crate::swf::SwfLog;
-use crate::workload::{Scenario, Workload};
+use crate::workload::days::CURIE_PAPER_TOTALS;
+use crate::workload::{DaySet, DayTotals, DayWindow, Scenario, Workload};
 
 /// Environment A: value-based scheduling on heterogeneous parallel clusters
 /// (Khemka et al. 2015; docs/parallel.md).
@@ -46,8 +47,13 @@ impl Environment for Parallel {
 
     fn scenarios(log: &SwfLog, args: &ParallelArgs) -> Result<(Workload, Vec<Scenario>), EnvError> {
         let w = Workload::from_log(log);
-        let days = pick_days(&w, args.day.as_deref(), args.days)?;
+        let pick = match args.days {
+            Some(n) => DayPick::Count(n),
+            None => DayPick::One(args.day.as_deref()),
+        };
+        let (_, days) = pick_days(&w, pick, args.day_arrivals.unwrap_or_default())?;
         let params = args.scenario_params();
+        check_system_size(&w, &params)?;
         let scenarios = days
             .iter()
             .map(|d| {
@@ -70,41 +76,76 @@ impl Environment for Parallel {
             w.jobs.len(),
             w.filter.input - w.filter.kept
         );
+        let base = params.cores_base.unwrap_or(w.max_procs);
         out.push_str(&format!(
-            "setup    seed {}, oversubscription {}, correlation {}, heterogeneity {}, system base {:.0} cores\n",
+            "setup    seed {}, oversubscription {} ({:.0} % of {:.0} cores{}), correlation {}, heterogeneity {}\n",
             args.seed(),
             params.oversubscription,
+            100.0 * params.oversubscription.fraction(),
+            base,
+            if params.cores_base.is_some() {
+                ", --cores-base"
+            } else {
+                " MaxProcs"
+            },
             params.correlation,
             params.heterogeneity,
-            params.cores_base.unwrap_or(w.max_procs)
         ));
+        let set = w.day_set(args.day_arrivals.unwrap_or_default());
+        let days: Vec<_> = scenarios.iter().map(|s| s.day.clone()).collect();
         match scenarios {
             [s] => {
                 out.push_str(&format!(
-                    "day      {} ({} tasks counted, {} in the 4 h warm-up)\n",
+                    "day      {} ({} arrivals; {} tasks counted, {} in the 4 h warm-up)\n",
                     s.day.date,
+                    s.day.arrivals,
                     s.counted(),
                     s.tasks.len() - s.counted()
                 ));
+                out.push_str(&day_set_lines(w, &set, &days));
                 out.push_str(&format!(
-                    "system   {} clusters, {} cores: {}\n",
+                    "system   {} clusters, {} cores (target {:.1}, drawn {}): {}\n",
                     s.system.clusters.len(),
                     s.system.total_cores(),
+                    s.target_cores,
+                    s.drawn_cores,
                     s.system
                         .clusters
                         .iter()
-                        .map(|c| format!("{} nodes x {} cores", c.nodes, c.cores_per_node))
+                        .map(|c| format!(
+                            "{} nodes x {} core{}",
+                            c.nodes,
+                            c.cores_per_node,
+                            if c.cores_per_node == 1 { "" } else { "s" }
+                        ))
                         .collect::<Vec<_>>()
                         .join(", ")
                 ));
             }
-            [first, .., last] => out.push_str(&format!(
-                "days     {} days from {} to {}\n",
-                scenarios.len(),
-                first.day.date,
-                last.day.date
-            )),
+            [first, .., last] => {
+                out.push_str(&format!(
+                    "days     {} days from {} to {}\n",
+                    scenarios.len(),
+                    first.day.date,
+                    last.day.date
+                ));
+                out.push_str(&day_set_lines(w, &set, &days));
+                let cores = scenarios.iter().map(|s| s.system.total_cores());
+                out.push_str(&format!(
+                    "systems  {}–{} cores (target {:.1})\n",
+                    cores.clone().min().unwrap_or(0),
+                    cores.max().unwrap_or(0),
+                    scenarios[0].target_cores
+                ));
+            }
             [] => {}
+        }
+        let wide: usize = scenarios.iter().map(Scenario::too_wide).sum();
+        if wide > 0 {
+            let counted: usize = scenarios.iter().map(Scenario::counted).sum();
+            out.push_str(&format!(
+                "note     {wide} of {counted} counted tasks are wider than every cluster: they earn nothing and are dropped (column tasks_too_wide)\n"
+            ));
         }
         out
     }
@@ -318,4 +359,43 @@ fn mean_frame(s: &[RunSummary]) -> PolarsResult<Vec<MeanRow>> {
             ms_max: max[i].unwrap_or(f64::NAN) * 1e3,
         })
         .collect())
+}
+
+/// The lines that say which days were chosen and their totals, beside the
+/// paper's for Curie (Khemka et al. 2015, §5).
+pub fn day_set_lines(w: &Workload, set: &DaySet, days: &[DayWindow]) -> String {
+    if let [day] = days {
+        let standard = set.select(super::params::STANDARD_DAYS);
+        let which = match standard.iter().position(|d| d == day) {
+            Some(i) => format!("standard day {i} of {}", standard.len()),
+            None => "not a standard day".to_string(),
+        };
+        return format!(
+            "         {which}; the standard days are taken from the {} candidate days with {}–{} arrivals ({})\n",
+            set.eligible.len(),
+            set.min,
+            set.max,
+            set.source
+        );
+    }
+    let t = DayTotals::of(days);
+    let mut out = format!("         {}\n", set.describe(days.len()));
+    out.push_str(&format!(
+        "         these days: {} arrivals, {} usable tasks, {} wider than 4,096 cores ({:.2} %)\n",
+        t.arrivals,
+        t.tasks,
+        t.wide,
+        t.wide_percent()
+    ));
+    if w.is_curie {
+        let p = CURIE_PAPER_TOTALS;
+        out.push_str(&format!(
+            "         paper (Khemka et al. 2015, §5): {} days, {} tasks, {} wider than 4,096 cores ({:.2} %)\n",
+            p.days,
+            p.arrivals,
+            p.wide,
+            p.wide_percent()
+        ));
+    }
+    out
 }

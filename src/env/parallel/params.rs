@@ -4,13 +4,15 @@
 //! ([`ParallelArgs::given`]); the defaults are applied here.
 
 use crate::workload::{
-    Correlation, DayWindow, Heterogeneity, Oversubscription, ScenarioParams, Workload,
+    ArrivalRange, Correlation, DaySet, DayWindow, Heterogeneity, Oversubscription, ScenarioParams,
+    Workload,
 };
 
 /// Number of standard days per log (Khemka et al. 2015, §5: 48 days).
 pub const STANDARD_DAYS: usize = 48;
 /// Default day of a replay: the middle one of the standard 48.
 pub const DEFAULT_DAY: usize = 24;
+
 /// Parses `--seed`: a clear message for anything that is not a 64-bit
 /// non-negative integer (`-1` included, which clap would otherwise take
 /// for a flag).
@@ -31,9 +33,12 @@ pub struct ParallelArgs {
     /// One day: an index 0..47 into the 48 standard days of the log, or a date YYYY-MM-DD [default: 24, replay only].
     #[arg(long, conflicts_with = "days")]
     pub day: Option<String>,
-    /// N days evenly spaced over the log (48 = the standard set) [compare default: 48].
+    /// N days evenly spaced over the days in range (48 = the standard set) [compare default: 48].
     #[arg(long)]
     pub days: Option<usize>,
+    /// Days that may enter the set, by their number of arrivals (every job submitted that day): `standard` (Curie: 897-2904, the paper's range; other logs: p10-p90), `any`, MIN-MAX, or percentiles pLO-pHI [default: standard].
+    #[arg(long, value_name = "RANGE")]
+    pub day_arrivals: Option<ArrivalRange>,
     /// Seed of every random draw (system, ETC, values): 0 to 18446744073709551615 [default: 1].
     #[arg(long, allow_negative_numbers = true, value_parser = parse_seed)]
     pub seed: Option<u64>,
@@ -62,6 +67,7 @@ impl ParallelArgs {
         };
         add(self.day.is_some(), "--day");
         add(self.days.is_some(), "--days");
+        add(self.day_arrivals.is_some(), "--day-arrivals");
         add(self.seed.is_some(), "--seed");
         add(self.oversubscription.is_some(), "--oversubscription");
         add(self.correlation.is_some(), "--correlation");
@@ -91,14 +97,54 @@ impl ParallelArgs {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum DayError {
     /// The log has no candidate day at all.
-    #[error("{log}: no complete day with a 4-hour warm-up in this log")]
+    #[error("{log}: no day of this log can be replayed: {why}")]
     NoDays {
         /// The log's file name.
         log: String,
+        /// Why (no usable job, or the span the log covers).
+        why: String,
+    },
+    /// No candidate day has an arrival count in the range.
+    #[error(
+        "{log}: no day has {min}–{max} arrivals ({source_}); its {candidates} candidate days have \
+         {lowest}–{highest}: give another --day-arrivals (e.g. `any`)"
+    )]
+    EmptyRange {
+        /// The log's file name.
+        log: String,
+        /// Fewest arrivals asked for.
+        min: usize,
+        /// Most arrivals asked for.
+        max: usize,
+        /// Where the range comes from.
+        source_: String,
+        /// Candidate days of the log.
+        candidates: usize,
+        /// Fewest arrivals of a candidate day.
+        lowest: usize,
+        /// Most arrivals of a candidate day.
+        highest: usize,
     },
     /// `--days 0`.
     #[error("--days must be at least 1")]
     ZeroDays,
+    /// More days asked for than the range holds.
+    #[error(
+        "--days {asked}: {log} has only {available} days with {min}–{max} arrivals; \
+         give --days {available} or fewer, or widen --day-arrivals"
+    )]
+    TooManyDays {
+        /// The log's file name.
+        log: String,
+        /// Days asked for.
+        asked: usize,
+        /// Days in range.
+        available: usize,
+        /// Fewest arrivals of the range.
+        min: usize,
+        /// Most arrivals of the range.
+        max: usize,
+    },
     /// A day index past the standard days.
     #[error("--day {index}: this log has {count} standard days (0..{})", count - 1)]
     Index {
@@ -107,9 +153,19 @@ pub enum DayError {
         /// Standard days of the log.
         count: usize,
     },
+    /// Text that is neither an index nor a calendar date.
+    #[error(
+        "--day {given}: not a day: give an index 0..47 into the standard days or a date YYYY-MM-DD{hint}"
+    )]
+    NotADate {
+        /// The text given.
+        given: String,
+        /// What is wrong with it, when it looks like a date.
+        hint: String,
+    },
     /// A date that is not a candidate day.
     #[error(
-        "--day {date}: not a usable day of {log} (usable days run {first} .. {last}; a day needs 4 h of log before it and log after it)"
+        "{date}: not a usable day of {log} (usable days run {first} .. {last}; a day needs 4 h of log before it, log after it and at least one usable job)"
     )]
     Date {
         /// The log's file name.
@@ -123,51 +179,123 @@ pub enum DayError {
     },
 }
 
-/// The days of a replay of `w`: `days` evenly spaced ones, or the one `day`
-/// names (an index into the [`STANDARD_DAYS`] standard days or a date
-/// `YYYY-MM-DD`), or by default the standard day [`DEFAULT_DAY`].
+/// Which days a run asks for.
+#[derive(Debug, Clone, Copy)]
+pub enum DayPick<'a> {
+    /// `--day`: an index into the standard days or a date; `None` for the
+    /// default day ([`DEFAULT_DAY`] of the standard set).
+    One(Option<&'a str>),
+    /// `--days N`: N days evenly spaced over the days in range.
+    Count(usize),
+    /// Explicit dates (an experiment's `dates`), each a candidate day.
+    Dates(&'a [String]),
+}
+
+/// The days of a run of `w`: the day set of `range` and the chosen days,
+/// in time order.
 ///
 /// # Errors
-/// [`DayError`]: no candidate day, `--days 0`, an index out of range or a
-/// date that is not a candidate day.
+/// [`DayError`]: no candidate day, no day in range, `--days 0` or more
+/// days than the range holds, an index out of range, text that is not a
+/// date, or a date that is not a candidate day.
 pub fn pick_days(
     w: &Workload,
-    day: Option<&str>,
-    days: Option<usize>,
-) -> Result<Vec<DayWindow>, DayError> {
+    pick: DayPick<'_>,
+    range: ArrivalRange,
+) -> Result<(DaySet, Vec<DayWindow>), DayError> {
     let (Some(first), Some(last)) = (w.candidates.first(), w.candidates.last()) else {
         return Err(DayError::NoDays {
             log: w.name.clone(),
+            why: w.why_no_days(),
         });
     };
-    if let Some(n) = days {
-        if n == 0 {
-            return Err(DayError::ZeroDays);
+    let set = w.day_set(range);
+    let by_date = |d: &str| {
+        w.day_by_date(d).ok_or_else(|| DayError::Date {
+            log: w.name.clone(),
+            date: d.to_string(),
+            first: first.date.clone(),
+            last: last.date.clone(),
+        })
+    };
+    if let DayPick::Dates(dates) = pick {
+        let mut out: Vec<DayWindow> = Vec::new();
+        for d in dates {
+            let day = by_date(d)?;
+            if !out.contains(&day) {
+                out.push(day);
+            }
         }
-        return Ok(w.select(n));
+        out.sort_by(|a, b| a.start.total_cmp(&b.start));
+        return Ok((set, out));
     }
-    let standard = w.select(STANDARD_DAYS);
-    match day {
-        None => Ok(vec![standard[DEFAULT_DAY.min(standard.len() - 1)].clone()]),
-        Some(d) => match d.parse::<usize>() {
-            Ok(index) => standard
-                .get(index)
-                .cloned()
-                .map(|d| vec![d])
-                .ok_or(DayError::Index {
-                    index,
-                    count: standard.len(),
-                }),
-            Err(_) => w
-                .day_by_date(d)
-                .map(|d| vec![d])
-                .ok_or_else(|| DayError::Date {
-                    log: w.name.clone(),
-                    date: d.to_string(),
-                    first: first.date.clone(),
-                    last: last.date.clone(),
-                }),
-        },
+    if let DayPick::One(Some(d)) = pick
+        && d.parse::<usize>().is_err()
+    {
+        check_date(d)?;
+        let day = by_date(d)?;
+        return Ok((set, vec![day]));
+    }
+    if set.eligible.is_empty() {
+        let lowest = w.candidates.iter().map(|d| d.arrivals).min().unwrap_or(0);
+        let highest = w.candidates.iter().map(|d| d.arrivals).max().unwrap_or(0);
+        return Err(DayError::EmptyRange {
+            log: w.name.clone(),
+            min: set.min,
+            max: set.max,
+            source_: set.source.clone(),
+            candidates: w.candidates.len(),
+            lowest,
+            highest,
+        });
+    }
+    let days = match pick {
+        DayPick::Count(0) => return Err(DayError::ZeroDays),
+        DayPick::Count(n) if n > set.eligible.len() => {
+            return Err(DayError::TooManyDays {
+                log: w.name.clone(),
+                asked: n,
+                available: set.eligible.len(),
+                min: set.min,
+                max: set.max,
+            });
+        }
+        DayPick::Count(n) => set.select(n),
+        DayPick::One(index) => {
+            let standard = set.select(STANDARD_DAYS);
+            let index = match index {
+                None => DEFAULT_DAY.min(standard.len() - 1),
+                Some(text) => text.parse::<usize>().unwrap_or(usize::MAX),
+            };
+            let day = standard.get(index).cloned().ok_or(DayError::Index {
+                index,
+                count: standard.len(),
+            })?;
+            vec![day]
+        }
+        DayPick::Dates(_) => unreachable!("handled above"),
+    };
+    Ok((set, days))
+}
+
+/// Refuses `--day` text that is not a date a calendar has (`2097-02-30`)
+/// or not in `YYYY-MM-DD` / `day-N` form.
+fn check_date(d: &str) -> Result<(), DayError> {
+    if d.strip_prefix("day-")
+        .is_some_and(|n| n.parse::<i64>().is_ok())
+    {
+        return Ok(());
+    }
+    match d.parse::<jiff::civil::Date>() {
+        Ok(_) => Ok(()),
+        Err(e) => Err(DayError::NotADate {
+            given: d.to_string(),
+            hint: if d.len() == 10 && d.as_bytes()[4] == b'-' {
+                format!(" ({e})")
+            } else {
+                String::new()
+            },
+        }),
     }
 }
 
@@ -191,4 +319,55 @@ pub fn variant_label(p: &ScenarioParams) -> String {
     } else {
         parts.join(",")
     }
+}
+
+/// A system size environment A cannot build for a log, with where the size
+/// comes from and what to give instead.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[error(
+    "{log}: {problem}: oversubscription {level} takes {percent} % of {base} cores ({from}); \
+     give --cores-base (config: cores_base) between {lowest:.0} and {highest:.0}"
+)]
+pub struct SystemSizeRefused {
+    /// The log's file name.
+    pub log: String,
+    /// What is wrong with the size.
+    pub problem: crate::model::system::SystemSizeError,
+    /// The oversubscription level.
+    pub level: Oversubscription,
+    /// Its share of the base, %.
+    pub percent: f64,
+    /// The base, cores.
+    pub base: f64,
+    /// Where the base comes from (`--cores-base`, or the log's MaxProcs).
+    pub from: &'static str,
+    /// Smallest base that works at this level, cores.
+    pub lowest: f64,
+    /// Largest base that works at this level, cores.
+    pub highest: f64,
+}
+
+/// Checks, before any work, that environment A can build the systems of
+/// `w` under `p` (see [`crate::model::system::check_size`]).
+///
+/// # Errors
+/// [`SystemSizeRefused`], naming the log, the level, the base and the
+/// range of bases that work.
+pub fn check_system_size(w: &Workload, p: &ScenarioParams) -> Result<(), SystemSizeRefused> {
+    use crate::model::system::{MAX_SYSTEM_CORES, MIN_SYSTEM_CORES, check_size};
+    let fraction = p.oversubscription.fraction();
+    check_size(p.target_cores(w)).map_err(|problem| SystemSizeRefused {
+        log: w.name.clone(),
+        problem,
+        level: p.oversubscription,
+        percent: 100.0 * fraction,
+        base: p.cores_base.unwrap_or(w.max_procs),
+        from: if p.cores_base.is_some() {
+            "--cores-base"
+        } else {
+            "the log's MaxProcs, or its widest job when the header has none"
+        },
+        lowest: (MIN_SYSTEM_CORES / fraction).ceil(),
+        highest: (MAX_SYSTEM_CORES / fraction).floor(),
+    })
 }

@@ -34,6 +34,10 @@ pub struct RunSummary {
     pub system: String,
     /// Total cores of the system.
     pub system_cores: u64,
+    /// The mean system size asked for (the oversubscription level's share
+    /// of the base), cores.
+    #[serde(default)]
+    pub system_target_cores: f64,
     /// Tasks simulated (warm-up and counted).
     pub tasks_simulated: usize,
     /// Tasks counted (arriving in the 24-hour window).
@@ -44,6 +48,10 @@ pub struct RunSummary {
     pub tasks_dropped: usize,
     /// Counted tasks neither completed nor dropped when the run stopped.
     pub tasks_unfinished: usize,
+    /// Counted tasks wider than every cluster (among the dropped: they fit
+    /// nowhere).
+    #[serde(default)]
+    pub tasks_too_wide: usize,
     /// Value earned by the counted tasks (value units).
     pub value_earned: f64,
     /// Maximum value bound: sum of the counted tasks' starting values.
@@ -85,11 +93,13 @@ pub fn summarize(
             .collect::<Vec<_>>()
             .join("+"),
         system_cores: scenario.system.total_cores(),
+        system_target_cores: scenario.target_cores,
         tasks_simulated: scenario.tasks.len(),
         tasks_counted: 0,
         tasks_completed: 0,
         tasks_dropped: 0,
         tasks_unfinished: 0,
+        tasks_too_wide: scenario.too_wide(),
         value_earned: 0.0,
         value_bound: 0.0,
         percent_of_bound: 0.0,

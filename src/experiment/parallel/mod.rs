@@ -20,18 +20,19 @@ use self::aggregate::{AggRow, pm};
 use self::cell::cell_result;
 use super::ExperimentError;
 use super::config::{ExperimentConfig, Variant};
-use super::grid::{CellSpec, DayLayout, Layout, LogLayout, Plan};
+use super::grid::{CellSpec, DayLayout, DaySetRecord, Layout, LogLayout, Plan};
 use super::grid::{Grid, GridReport};
 use crate::catalog::log_key;
 use crate::env::EnvKind;
 use crate::env::parallel::environment::Parallel;
-use crate::env::parallel::params::ParallelArgs;
+use crate::env::parallel::params::{DayError, DayPick, ParallelArgs, check_system_size, pick_days};
+use crate::env::parallel::summary::RunSummary;
 use crate::env::parallel::{HEURISTICS, RunResult};
 use crate::metrics::tables::write_both;
 use crate::model::rng::derive_seed;
 use crate::report::Figure;
 use crate::swf::SwfLog;
-use crate::workload::{DayWindow, Scenario, Workload};
+use crate::workload::{Scenario, Workload};
 
 pub mod aggregate;
 pub mod cell;
@@ -65,35 +66,30 @@ impl Grid for Parallel {
         _: &ParallelArgs,
     ) -> Result<(Workload, LogLayout), ExperimentError> {
         let w = Workload::from_log(log);
-        let (Some(first), Some(last)) = (w.candidates.first(), w.candidates.last()) else {
-            return Err(ExperimentError::NoDays {
-                log: key.to_string(),
-            });
+        for v in config.variant_list() {
+            check_system_size(&w, &v.params(config.cores_base))?;
+        }
+        let range = config.day_arrivals.unwrap_or_default();
+        let pick = match &config.dates {
+            Some(dates) => DayPick::Dates(dates),
+            // A log with fewer days in range than asked uses all it has.
+            None => DayPick::Count(
+                config
+                    .day_count()
+                    .min(w.day_set(range).eligible.len())
+                    .max(1),
+            ),
         };
-        let days: Vec<DayWindow> = match &config.dates {
-            Some(dates) => {
-                let mut out: Vec<DayWindow> = Vec::new();
-                for d in dates {
-                    let day = w.day_by_date(d).ok_or_else(|| ExperimentError::Day {
-                        log: key.to_string(),
-                        date: d.clone(),
-                        first: first.date.clone(),
-                        last: last.date.clone(),
-                    })?;
-                    if !out.contains(&day) {
-                        out.push(day);
-                    }
-                }
-                out.sort_by(|a, b| a.start.total_cmp(&b.start));
-                out
-            }
-            None => w.select(config.day_count()),
-        };
+        let (set, days) = pick_days(&w, pick, range).map_err(|source| ExperimentError::Days {
+            log: key.to_string(),
+            source,
+        })?;
         let layout = LogLayout {
             key: key.to_string(),
             file: w.name.clone(),
             max_procs: w.max_procs,
             candidate_days: w.candidates.len(),
+            day_set: Some(DaySetRecord::new(&w, &set, &days)),
             days: days
                 .iter()
                 .map(|d| DayLayout {
@@ -112,11 +108,14 @@ impl Grid for Parallel {
         let dl = &log.days[cell.day];
         let day = w
             .day_by_date(&dl.date)
-            .ok_or_else(|| ExperimentError::Day {
+            .ok_or_else(|| ExperimentError::Days {
                 log: log.key.clone(),
-                date: dl.date.clone(),
-                first: String::new(),
-                last: String::new(),
+                source: DayError::Date {
+                    log: log.file.clone(),
+                    date: dl.date.clone(),
+                    first: String::new(),
+                    last: String::new(),
+                },
             })?;
         let variant = plan.layout.variants[cell.variant];
         let scenario = Scenario::build(
@@ -213,6 +212,7 @@ impl Grid for Parallel {
             heuristics: names.clone(),
             days: None,
             dates: Some(scenarios.iter().map(|s| s.day.date.clone()).collect()),
+            day_arrivals: args.day_arrivals,
             seed: args.seed(),
             cores_base: args.cores_base,
             axes: Vec::new(),
@@ -227,6 +227,11 @@ impl Grid for Parallel {
                 file: w.name.clone(),
                 max_procs: w.max_procs,
                 candidate_days: w.candidates.len(),
+                day_set: Some(DaySetRecord::new(
+                    w,
+                    &w.day_set(args.day_arrivals.unwrap_or_default()),
+                    &scenarios.iter().map(|s| s.day.clone()).collect::<Vec<_>>(),
+                )),
                 days: scenarios
                     .iter()
                     .map(|s| DayLayout {
@@ -250,14 +255,44 @@ impl Grid for Parallel {
         let rows = aggregate::tables(cells)?.rows;
         let mut preface = String::new();
         for l in &layout.logs {
+            let days = match &l.day_set {
+                Some(d) => format!(
+                    "{} of {} days with {}–{} arrivals ({}): {} arrivals, {} wider than 4,096 cores ({:.2} %)",
+                    l.days.len(),
+                    d.days_in_range,
+                    d.min_arrivals,
+                    d.max_arrivals,
+                    d.source,
+                    d.totals.arrivals,
+                    d.totals.wide,
+                    d.totals.wide_percent()
+                ),
+                None => format!("{} of {} candidate days", l.days.len(), l.candidate_days),
+            };
             preface.push_str(&format!(
-                "{:<10} {}: MaxProcs {:.0}, {} of {} candidate days\n",
-                l.key,
-                l.file,
-                l.max_procs,
-                l.days.len(),
-                l.candidate_days
+                "{:<10} {}: MaxProcs {:.0}, {days}\n",
+                l.key, l.file, l.max_procs
             ));
+            // The systems the runs had, against their target, and the
+            // tasks that fit on no cluster of them.
+            let mine: Vec<&RunSummary> = cells
+                .iter()
+                .filter(|c| c.log == l.key)
+                .map(|c| &c.summary)
+                .collect();
+            if let Some(first) = mine.first() {
+                let lo = mine.iter().map(|s| s.system_cores).min().unwrap_or(0);
+                let hi = mine.iter().map(|s| s.system_cores).max().unwrap_or(0);
+                let counted: usize = mine.iter().map(|s| s.tasks_counted).sum();
+                let wide: usize = mine.iter().map(|s| s.tasks_too_wide).sum();
+                preface.push_str(&format!(
+                    "{:<10} systems of {lo}–{hi} cores (target {:.1}); {:.2} % of counted tasks wider than every cluster{}\n",
+                    "",
+                    first.system_target_cores,
+                    if counted > 0 { 100.0 * wide as f64 / counted as f64 } else { 0.0 },
+                    if wide > 0 { " (dropped, earning nothing)" } else { "" }
+                ));
+            }
         }
         let keys: Vec<String> = layout.logs.iter().map(|l| l.key.clone()).collect();
         let table = side_by_side(&keys, &layout.heuristics, &rows);
