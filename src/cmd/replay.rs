@@ -76,15 +76,13 @@ pub fn run(args: &ReplayArgs) -> anyhow::Result<()> {
     }
 }
 
-/// Refuses a log with nothing to replay, saying why: no data line at all,
-/// or (environment A) no job that its simulation filter keeps, with the
-/// count of each reason. Environment D's cleaning presets may keep jobs the
-/// filter removes (`--clean pyss` runs unknown run times as 1 s), so D
-/// refuses only a log without jobs here.
+/// Refuses a log without a single job, before any work (an environment
+/// that finds no job it can use says so itself: environment A with the
+/// reasons its filter removed them).
 ///
 /// # Errors
-/// As described.
-fn refuse_empty(log: &crate::swf::SwfLog, env: EnvKind) -> anyhow::Result<()> {
+/// The log has no data line.
+fn refuse_empty(log: &crate::swf::SwfLog) -> anyhow::Result<()> {
     if log.jobs.is_empty() {
         bail!(
             "{}: no job: the log has no data line{}; nothing to replay",
@@ -98,25 +96,6 @@ fn refuse_empty(log: &crate::swf::SwfLog, env: EnvKind) -> anyhow::Result<()> {
                 )
             }
         );
-    }
-    if env == EnvKind::Parallel {
-        let (_, report) =
-            crate::swf::simulation_jobs(&log.jobs, Some(super::info::ENV_A_MAX_PROCESSORS));
-        if report.kept == 0 {
-            let reasons: Vec<String> = report
-                .reasons()
-                .iter()
-                .filter(|(_, n)| *n > 0)
-                .map(|(label, n)| format!("{label}: {n}"))
-                .collect();
-            bail!(
-                "{}: no usable job for environment A: its simulation filter removes all {} job{} ({})",
-                log.name,
-                report.input,
-                if report.input == 1 { "" } else { "s" },
-                reasons.join(", ")
-            );
-        }
     }
     Ok(())
 }
@@ -199,7 +178,7 @@ fn replay<E: Grid>(args: &ReplayArgs, env_args: &E::Args) -> anyhow::Result<()> 
     if !log.order.is_empty() {
         eprintln!("note: {}: {}", log.name, log.order);
     }
-    refuse_empty(&log, E::KIND)?;
+    refuse_empty(&log)?;
     let (prepared, scenarios) = E::scenarios(&log, env_args)?;
     let out = args.out.clone().unwrap_or_else(|| default_out(E::KIND));
     let earlier = earlier_replay(&out)?;
