@@ -145,17 +145,25 @@ pub fn decimal_token(input: &[u8]) -> IResult<&[u8], &[u8]> {
 /// anything else. `field` (1..=18) is only used in the error.
 #[inline]
 pub fn int_field(tok: &[u8], field: usize) -> Result<i64, LineError> {
-    if let Ok((_, (negative, digits))) = integer_token(tok) {
-        return accumulate(negative, digits).ok_or_else(|| LineError::OutOfRange {
-            field,
-            token: token_string(tok),
-        });
+    if let Ok((_, (negative, digits))) = integer_token(tok)
+        && let Some(v) = accumulate(negative, digits)
+    {
+        return Ok(v);
     }
+    Err(int_field_error(tok, field))
+}
+
+/// Why a token is not a 64-bit integer (kept out of the hot path).
+#[cold]
+#[inline(never)]
+fn int_field_error(tok: &[u8], field: usize) -> LineError {
     let token = token_string(tok);
-    if finite_float(tok).is_some() {
-        Err(LineError::NotAnInteger { field, token })
+    if integer_token(tok).is_ok() {
+        LineError::OutOfRange { field, token }
+    } else if finite_float(tok).is_some() {
+        LineError::NotAnInteger { field, token }
     } else {
-        Err(LineError::NonNumeric { field, token })
+        LineError::NonNumeric { field, token }
     }
 }
 
@@ -187,16 +195,27 @@ pub fn processors_field(tok: &[u8], field: usize) -> Result<i64, LineError> {
 /// `5.`, `.5`), [`LineError::NonNumeric`] for anything else (`inf`, `NaN`).
 #[inline]
 pub fn time_field(tok: &[u8], field: usize) -> Result<f64, LineError> {
+    if let Ok((_, (negative, digits))) = integer_token(tok)
+        && let Some(v) = accumulate(negative, digits)
+        && v.unsigned_abs() < 1 << 53
+    {
+        // Exact: |v| < 2^53.
+        return Ok(v as f64);
+    }
+    time_field_slow(tok, field)
+}
+
+/// The fractional values and the errors of [`time_field`] (out of the hot
+/// path: almost every time in the archive's logs is an integer).
+#[cold]
+#[inline(never)]
+fn time_field_slow(tok: &[u8], field: usize) -> Result<f64, LineError> {
     let out_of_range = || LineError::TimeOutOfRange {
         field,
         token: token_string(tok),
     };
-    if let Ok((_, (negative, digits))) = integer_token(tok) {
-        // Exact: |v| < 2^53 is checked before the cast.
-        return match accumulate(negative, digits) {
-            Some(v) if v.unsigned_abs() < 1 << 53 => Ok(v as f64),
-            _ => Err(out_of_range()),
-        };
+    if integer_token(tok).is_ok() {
+        return Err(out_of_range());
     }
     if decimal_token(tok).is_ok() {
         let v = finite_float(tok).ok_or_else(out_of_range)?;
