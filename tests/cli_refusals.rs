@@ -434,6 +434,41 @@ fn replay_refuses_a_log_with_nothing_to_replay() {
 }
 
 #[test]
+fn info_and_replay_count_jobs_out_of_order() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("order.swf");
+    let later = "2 10 5 100 4 -1 -1 4 200 -1 1 1 1 -1 1 1 -1 -1\n";
+    std::fs::write(&log, format!("; MaxProcs: 8\n{later}{JOB1}")).unwrap();
+    let info = swftool(&["info", path_str(&log)]);
+    let stdout = text(&info.stdout);
+    assert!(
+        stdout.contains(
+            "out of order     1 submit time earlier than the line before (first at line 3)"
+        ),
+        "{stdout}"
+    );
+    let out = dir.path().join("o");
+    let replay = swftool(&[
+        "replay",
+        path_str(&log),
+        "--env",
+        "classic",
+        "-H",
+        "fcfs",
+        "--out",
+        path_str(&out),
+    ]);
+    assert!(replay.status.success(), "{}", text(&replay.stderr));
+    assert!(
+        text(&replay.stderr).contains(
+            "note: order.swf: 1 submit time earlier than the line before (first at line 3)"
+        ),
+        "{}",
+        text(&replay.stderr)
+    );
+}
+
+#[test]
 fn info_reads_a_log_with_a_byte_order_mark_and_reports_bad_header_values() {
     let dir = tempfile::tempdir().unwrap();
     let bom = dir.path().join("bom.swf");
