@@ -104,7 +104,7 @@ pub const KNOWN_LOGS: &[KnownLog] = &[
         sha256_gz: "e03fe48be50c4ab04d6bb2285296d9c3399e9c1f27ee79b754ad32a14abd9bac",
         sha256_raw: "2bb635f4b5793f52bd49ccb8fd913d95f9c5be6346925162cadcaf0117e28cf2",
         jobs: 59_715,
-        description: "SDSC Blue Horizon IBM SP2, 1998-2000; 128 processors",
+        description: "SDSC SP2 (IBM SP2 at the San Diego Supercomputer Center), 1998-2000; 128 processors",
     },
     KnownLog {
         short: "hpc2n",
@@ -182,6 +182,15 @@ pub fn search_path() -> Vec<PathBuf> {
 /// Why a log could not be found.
 #[derive(Debug, Error)]
 pub enum CatalogError {
+    /// The log given is a directory.
+    #[error(
+        "{log} is a directory; expected an SWF log: a .swf or .swf.gz file, or a short name ({})",
+        KNOWN_LOGS.iter().map(|k| k.short).collect::<Vec<_>>().join(", ")
+    )]
+    Directory {
+        /// What the user asked for.
+        log: String,
+    },
     /// A known log, or a file name, that is in none of the searched directories.
     #[error("{}", not_found_message(.log, .tried, .searched, *.known))]
     NotFound {
@@ -283,6 +292,11 @@ pub fn resolve_in(log: &str, dirs: &[PathBuf]) -> Result<PathBuf, CatalogError> 
     let given = Path::new(log);
     if given.is_file() {
         return Ok(given.to_path_buf());
+    }
+    if given.is_dir() {
+        return Err(CatalogError::Directory {
+            log: log.to_string(),
+        });
     }
     let known = find(log);
     let has_dir = given.components().count() > 1;
@@ -424,6 +438,19 @@ mod tests {
         assert!(msg.contains("traces/README.md"), "{msg}");
         let msg = resolve_in("lublin256", &[]).unwrap_err().to_string();
         assert!(msg.contains("RLScheduler"), "{msg}");
+    }
+
+    #[test]
+    fn a_directory_is_named_as_one() {
+        let dir = tempfile::tempdir().unwrap();
+        let log = dir.path().display().to_string();
+        let err = resolve_in(&log, &[]).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            format!(
+                "{log} is a directory; expected an SWF log: a .swf or .swf.gz file, or a short name (curie, datastar, sdsc-sp2, hpc2n, ctc-sp2, kth-sp2, lublin256)"
+            )
+        );
     }
 
     #[test]

@@ -1,6 +1,8 @@
 //! The `swftool` binary: parses arguments, dispatches to `swftool::cmd`, and
 //! turns errors into one clear message and exit code 1 (2 for usage errors,
-//! from clap).
+//! from clap). Output into a closed pipe (`swftool info curie | head -1`)
+//! ends the program quietly with exit code 141, as a shell reports a
+//! program killed by SIGPIPE.
 
 use clap::{Parser, Subcommand};
 use swftool::cmd;
@@ -33,7 +35,29 @@ enum Command {
     Compare(cmd::compare::CompareArgs),
 }
 
+/// Exit code of a program stopped by a closed output pipe (128 + SIGPIPE).
+const BROKEN_PIPE_EXIT: i32 = 141;
+
+/// `println!` panics when standard output is a closed pipe; that panic ends
+/// the program quietly instead (every other panic is reported as usual).
+fn quiet_on_broken_pipe() {
+    let default = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let payload = info
+            .payload()
+            .downcast_ref::<String>()
+            .map(String::as_str)
+            .or_else(|| info.payload().downcast_ref::<&str>().copied())
+            .unwrap_or("");
+        if payload.starts_with("failed printing to stdout") && payload.contains("Broken pipe") {
+            std::process::exit(BROKEN_PIPE_EXIT);
+        }
+        default(info);
+    }));
+}
+
 fn main() {
+    quiet_on_broken_pipe();
     let cli = Cli::parse();
     let result = match &cli.command {
         Command::Info(a) => cmd::info::run(a),
@@ -44,7 +68,10 @@ fn main() {
         Command::Compare(a) => cmd::compare::run(a),
     };
     if let Err(e) = result {
-        eprintln!("error: {e:#}");
+        if cmd::is_broken_pipe(&e) {
+            std::process::exit(BROKEN_PIPE_EXIT);
+        }
+        eprintln!("error: {}", cmd::error_message(&e));
         std::process::exit(1);
     }
 }

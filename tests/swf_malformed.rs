@@ -115,18 +115,30 @@ fn fraction_in_integer_field_is_not_an_integer() {
 }
 
 #[test]
-fn non_utf8_bytes_are_non_numeric_not_a_panic() {
+fn non_utf8_bytes_are_not_text_and_never_echoed() {
     let mut text = JOB1.as_bytes().to_vec();
-    text.extend_from_slice(b"2 10 5 100 4 -1 -1 4 200 -1 1 \xff\xfe 1 -1 1 1 -1 -1\n");
-    assert!(matches!(
-        strict(&text).unwrap_err(),
-        SwfError::NonNumeric {
-            line: 2,
-            field: 12,
-            ..
-        }
-    ));
-    assert_eq!(lenient(&text).unwrap().skipped.total(), 1);
+    let bad = b"2 10 5 100 4 -1 -1 4 200 -1 1 \xff\xfe 1 -1 1 1 -1 -1\n";
+    text.extend_from_slice(bad);
+    let err = strict(&text).unwrap_err();
+    assert!(
+        matches!(
+            err,
+            SwfError::NotText {
+                line: 2,
+                column: 31,
+                byte: 0xff,
+                ..
+            }
+        ),
+        "{err:?}"
+    );
+    assert_eq!(
+        err.to_string(),
+        "bad.swf: line 2 is not text (byte 0xff at column 31); SWF is plain text"
+    );
+    let log = lenient(&text).unwrap();
+    assert_eq!(log.skipped.count(SkipKind::NotText), 1);
+    assert_eq!(log.jobs.len(), 1);
 }
 
 #[test]
@@ -261,10 +273,13 @@ fn corrupt_gzip_checksum_is_reported() {
         matches!(err, SwfError::CorruptGzip { line: 5, .. }),
         "{err:?}"
     );
+    let text = err.to_string();
     assert!(
-        err.to_string()
-            .starts_with("bad.swf:5: corrupt gzip stream")
+        text.starts_with("bad.swf:5: the gzip data is damaged ("),
+        "{text}"
     );
+    assert_eq!(text.matches("checksum").count(), 1, "{text}");
+    assert!(std::error::Error::source(&err).is_none());
 }
 
 #[test]
@@ -275,8 +290,13 @@ fn missing_file_is_not_found() {
 }
 
 #[test]
-fn directory_is_an_io_error() {
+fn a_directory_is_named_as_one() {
     let dir = tempfile::tempdir().unwrap();
     let err = read_log(dir.path(), &ReadOptions::default()).unwrap_err();
-    assert!(matches!(err, SwfError::Io { .. }), "{err:?}");
+    assert!(matches!(err, SwfError::IsDirectory { .. }), "{err:?}");
+    assert!(
+        err.to_string()
+            .ends_with(" is a directory; give an SWF log file (.swf or .swf.gz)"),
+        "{err}"
+    );
 }

@@ -5,16 +5,51 @@
 //! `aggregate` tables are byte-identical to a single run's; `runs_timing`,
 //! `timing` and the manifest's time are not (wall clock).
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
-use anyhow::{Context, bail};
+use anyhow::bail;
 
 use super::experiment::{AggregateOptions, aggregate_into, default_out};
 use super::with_threads;
 use crate::env::EnvKind;
 use crate::env::classic::environment::Classic;
 use crate::env::parallel::environment::Parallel;
-use crate::experiment::Manifest;
+use crate::experiment::{ExperimentError, Manifest};
+
+/// The manifest of a grid's output directory.
+///
+/// # Errors
+/// No manifest, a manifest of `replay` (tables, no cells), or one that does
+/// not parse as a grid's: each says what `aggregate` expects.
+fn grid_manifest(dir: &Path) -> anyhow::Result<Manifest> {
+    const EXPECTED: &str =
+        "aggregate merges the output directories of `swftool experiment` (or `compare`)";
+    let shown = dir.display();
+    let m = match Manifest::read(dir) {
+        Ok(Some(m)) => m,
+        Ok(None) if !dir.exists() => bail!("{shown} does not exist; {EXPECTED}"),
+        Ok(None) if !dir.is_dir() => bail!("{shown} is not a directory; {EXPECTED}"),
+        Ok(None) => bail!("{shown} is not an experiment directory (no manifest.json); {EXPECTED}"),
+        Err(ExperimentError::Json { .. }) => bail!(
+            "{shown} is not an experiment directory this swftool can read (its manifest.json is not a grid's manifest, or from another version); {EXPECTED}"
+        ),
+        Err(e) => return Err(e.into()),
+    };
+    if m.command == "replay" {
+        bail!(
+            "{shown} is not an experiment directory: its manifest.json is from `swftool replay`, which writes tables, not cells; {EXPECTED}"
+        );
+    }
+    Ok(m)
+}
+
+/// What differs, from a [`ExperimentError::Mismatch`].
+fn mismatch_what(e: &ExperimentError) -> String {
+    match e {
+        ExperimentError::Mismatch { what, .. } => what.clone(),
+        other => other.to_string(),
+    }
+}
 
 /// Arguments of `swftool aggregate`.
 #[derive(Debug, Clone, clap::Args)]
@@ -35,7 +70,7 @@ pub struct AggregateArgs {
     /// Write tables but no figures.
     #[arg(long)]
     pub no_figures: bool,
-    /// Worker threads for reading cells (default: all cores).
+    /// Worker threads for reading cells (default, or 0: all cores).
     #[arg(long)]
     pub threads: Option<usize>,
 }
@@ -48,19 +83,19 @@ pub struct AggregateArgs {
 pub fn run(args: &AggregateArgs) -> anyhow::Result<()> {
     let mut first: Option<Manifest> = None;
     for d in &args.dirs {
-        let m = Manifest::read(d)?
-            .ok_or_else(|| crate::experiment::ExperimentError::NoManifest { dir: d.clone() })?;
+        let m = grid_manifest(d)?;
         match &first {
             None => first = Some(m),
-            Some(f) => m
-                .check_same_grid(d, &f.config, &f.layout)
-                .with_context(|| {
-                    format!(
-                        "{} and {} hold different grids",
+            Some(f) => {
+                if let Err(e) = m.check_same_grid(d, &f.config, &f.layout) {
+                    bail!(
+                        "{} and {} hold different grids ({}); aggregate merges the directories of one grid (its shards, or a run and its continuation): give only those",
                         args.dirs[0].display(),
-                        d.display()
-                    )
-                })?,
+                        d.display(),
+                        mismatch_what(&e)
+                    );
+                }
+            }
         }
     }
     let Some(base) = first else {
@@ -70,10 +105,16 @@ pub fn run(args: &AggregateArgs) -> anyhow::Result<()> {
         .out
         .clone()
         .unwrap_or_else(|| default_out(&base.config.name));
-    if let Some(m) = Manifest::read(&out)? {
-        m.check_same_grid(&out, &base.config, &base.layout)?;
+    if let Some(m) = Manifest::read(&out)?
+        && let Err(e) = m.check_same_grid(&out, &base.config, &base.layout)
+    {
+        bail!(
+            "the output directory {} holds the results of another grid ({}); give another --out (or remove that directory if its results are no longer needed)",
+            out.display(),
+            mismatch_what(&e)
+        );
     }
-    std::fs::create_dir_all(&out).with_context(|| format!("cannot create {}", out.display()))?;
+    super::prepare_out(&out)?;
     let mut manifest = Manifest::new("aggregate", &base.config, &base.layout);
     manifest.log_paths = base.log_paths.clone();
     manifest.sources = args.dirs.iter().map(|d| d.display().to_string()).collect();

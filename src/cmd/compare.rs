@@ -41,7 +41,7 @@ pub struct CompareArgs {
     /// Output directory. Default: notebooks-out/compare-LOGS/, LOGS the log names joined by -.
     #[arg(long)]
     pub out: Option<PathBuf>,
-    /// Worker threads (default: all cores). Results do not depend on it.
+    /// Worker threads (default, or 0: all cores). Results do not depend on it.
     #[arg(long)]
     pub threads: Option<usize>,
     /// Skip the schedule invariant check after each run.

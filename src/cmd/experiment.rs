@@ -14,7 +14,7 @@
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use anyhow::{Context, bail};
+use anyhow::bail;
 use indicatif::{ProgressBar, ProgressStyle};
 
 use super::with_threads;
@@ -57,7 +57,7 @@ pub struct ExperimentArgs {
     /// Run only shard i of N (cells numbered k with k ≡ i mod N); aggregate the shards with `swftool aggregate`.
     #[arg(long, value_name = "i/N")]
     pub shard: Option<String>,
-    /// Worker threads (default: all cores). Results do not depend on it.
+    /// Worker threads (default, or 0: all cores). Results do not depend on it.
     #[arg(long)]
     pub threads: Option<usize>,
     /// Skip the schedule invariant check after each run.
@@ -153,7 +153,7 @@ pub fn run_grid<E: Grid>(
     if let Some(m) = Manifest::read(out)? {
         m.check_same_grid(out, config, layout)?;
     }
-    std::fs::create_dir_all(out).with_context(|| format!("cannot create {}", out.display()))?;
+    super::prepare_out(out)?;
     let mut manifest = Manifest::new(command, config, layout);
     manifest.log_paths = plan.paths.iter().map(|p| p.display().to_string()).collect();
     manifest.shard = shard.map(|s| s.to_string());

@@ -19,7 +19,9 @@ use clap::Args;
 
 use crate::catalog;
 use crate::model::calendar::LogClock;
-use crate::swf::{FilterReport, ReadOptions, SkipReport, SwfLog, read_log, simulation_jobs};
+use crate::swf::{
+    FilterReport, OrderReport, ReadOptions, SkipReport, SwfLog, read_log, simulation_jobs,
+};
 
 /// Processor limit of environment A (Khemka et al. 2015): larger jobs are removed.
 pub const ENV_A_MAX_PROCESSORS: i64 = 4096;
@@ -142,7 +144,8 @@ pub struct DailyCounts {
     /// Largest number of jobs submitted in one day.
     pub max: u64,
     /// The (first) day with the most submissions: a local date
-    /// (`2012-05-14`) or, without `UnixStartTime`, `day N` from relative time 0.
+    /// (`2012-05-14`) or, without `UnixStartTime`, `day N (no UnixStartTime:
+    /// days counted from relative time 0)`.
     pub max_day: String,
 }
 
@@ -158,6 +161,8 @@ pub struct LogSummary {
     pub jobs: u64,
     /// Blank lines in the file.
     pub blank_lines: u64,
+    /// Submit times that go backwards, repeated job numbers.
+    pub order: OrderReport,
     /// Smallest submit time, seconds from `UnixStartTime`.
     pub first_submit: Option<f64>,
     /// Largest submit time, seconds from `UnixStartTime`.
@@ -218,7 +223,7 @@ fn daily_counts(log: &SwfLog, clock: &LogClock) -> Option<DailyCounts> {
     };
     let max_day = match clock.origin {
         Some(_) => LogClock::date_of_day_number(max_key),
-        None => format!("day {max_key}"),
+        None => format!("day {max_key} (no UnixStartTime: days counted from relative time 0)"),
     };
     Some(DailyCounts {
         days,
@@ -295,6 +300,7 @@ pub fn summarize(log: &SwfLog) -> LogSummary {
         header: header_rows(log),
         jobs,
         blank_lines: log.blank_lines,
+        order: log.order,
         first_submit,
         last_submit,
         first_date: local(first_submit),
@@ -370,6 +376,31 @@ fn jobs(n: u64) -> String {
     }
 }
 
+impl LogSummary {
+    /// When nothing in the log can be replayed, why: `no job: …` or `no
+    /// usable job for replay: …` with the filter's counts by reason.
+    pub fn no_usable_job(&self) -> Option<String> {
+        if self.jobs == 0 {
+            return Some("no job: the log has no data line (nothing to replay)".to_string());
+        }
+        if self.filter.kept > 0 {
+            return None;
+        }
+        let reasons: Vec<String> = self
+            .filter
+            .reasons()
+            .iter()
+            .filter(|(_, n)| *n > 0)
+            .map(|(label, n)| format!("{label}: {n}"))
+            .collect();
+        Some(format!(
+            "no usable job for replay: the simulation filter removes all {} ({})",
+            jobs(self.jobs),
+            reasons.join(", ")
+        ))
+    }
+}
+
 impl fmt::Display for LogSummary {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         writeln!(f, "Header")?;
@@ -381,6 +412,12 @@ impl fmt::Display for LogSummary {
         writeln!(f, "  {:<LABEL$} {}", "data lines", self.jobs)?;
         if self.blank_lines > 0 {
             writeln!(f, "  {:<LABEL$} {}", "blank lines", self.blank_lines)?;
+        }
+        if !self.order.is_empty() {
+            writeln!(f, "  {:<LABEL$} {}", "out of order", self.order)?;
+        }
+        if let Some(problem) = self.no_usable_job() {
+            writeln!(f, "  {problem}")?;
         }
 
         writeln!(f, "Time span")?;
@@ -550,6 +587,52 @@ mod tests {
         assert_eq!(s.filter_env_a.too_many_processors, 1);
         let text = s.to_string();
         assert!(text.contains("MaxProcs         64"), "{text}");
+    }
+
+    fn summary_of(text: &str) -> LogSummary {
+        summarize(&read_from(Cursor::new(text), "t.swf", &ReadOptions::default()).unwrap())
+    }
+
+    #[test]
+    fn a_log_without_jobs_or_usable_jobs_says_so() {
+        for text in ["", "; Version: 2.2\n; MaxProcs: 4\n"] {
+            let s = summary_of(text);
+            assert_eq!(
+                s.no_usable_job().as_deref(),
+                Some("no job: the log has no data line (nothing to replay)")
+            );
+            assert!(s.to_string().contains("no job: the log has no data line"));
+        }
+        let s = summary_of(
+            "1 0 0 -1 4 -1 -1 4 20 -1 1 1 1 -1 1 1 -1 -1\n2 5 0 -1 4 -1 -1 4 20 -1 1 1 1 -1 1 1 -1 -1\n",
+        );
+        let text = s.to_string();
+        assert!(
+            text.contains("no usable job for replay: the simulation filter removes all 2 jobs (run time unknown (-1): 2)"),
+            "{text}"
+        );
+        assert_eq!(summary_of(LOG).no_usable_job(), None);
+    }
+
+    #[test]
+    fn days_without_a_calendar_say_where_they_count_from() {
+        let s = summary_of(&LOG.replace("; UnixStartTime: 1296571124\n", ""));
+        assert_eq!(
+            s.per_day.unwrap().max_day,
+            "day 0 (no UnixStartTime: days counted from relative time 0)"
+        );
+    }
+
+    #[test]
+    fn jobs_out_of_order_are_counted() {
+        let s = summary_of(&format!(
+            "{LOG}1 0 0 10 4 -1 -1 4 20 -1 1 1 1 -1 1 1 -1 -1\n"
+        ));
+        let text = s.to_string();
+        assert!(
+            text.contains("out of order     1 submit time earlier than the line before (first at line 9); 1 repeated job number (job 1 is given more than once)"),
+            "{text}"
+        );
     }
 
     #[test]

@@ -16,7 +16,58 @@ use crate::env::EnvKind;
 use crate::env::classic::ClassicArgs;
 use crate::env::parallel::params::ParallelArgs;
 
-/// Runs `f` in a pool of `threads` threads (the global pool when `None`).
+/// The one-line message of an error and its causes, each said once.
+///
+/// The chain is joined with `: ` like anyhow's `{:#}`, except that a cause
+/// whose text the message already holds is left out: a library error whose
+/// own text includes its source (`cannot read F: No such file…`) would
+/// otherwise print that source a second time.
+pub fn error_message(e: &anyhow::Error) -> String {
+    let mut message = String::new();
+    for cause in e.chain() {
+        let text = cause.to_string();
+        if text.is_empty() || message.contains(&text) {
+            continue;
+        }
+        if !message.is_empty() {
+            message.push_str(": ");
+        }
+        message.push_str(&text);
+    }
+    message
+}
+
+/// Whether an error comes from writing to a closed pipe (`swftool … | head`),
+/// which a command-line tool ends on quietly.
+pub fn is_broken_pipe(e: &anyhow::Error) -> bool {
+    e.chain().any(|c| {
+        c.downcast_ref::<std::io::Error>()
+            .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+    })
+}
+
+/// Creates the output directory `out` (`--out`) and checks that a file can
+/// be written in it, so that a bad `--out` stops a command before any
+/// simulation rather than after it.
+///
+/// # Errors
+/// The directory cannot be created, or is not writable.
+pub fn prepare_out(out: &std::path::Path) -> anyhow::Result<()> {
+    let shown = out.display();
+    if out.exists() && !out.is_dir() {
+        bail!("--out {shown} is a file, not a directory; give a directory for the outputs");
+    }
+    std::fs::create_dir_all(out)
+        .with_context(|| format!("cannot create the output directory {shown} (--out)"))?;
+    let probe = out.join(format!(".swftool-write-test-{}", std::process::id()));
+    std::fs::write(&probe, b"")
+        .with_context(|| format!("cannot write in the output directory {shown} (--out)"))?;
+    std::fs::remove_file(&probe).with_context(|| format!("cannot remove {}", probe.display()))?;
+    Ok(())
+}
+
+/// Runs `f` in a pool of `threads` threads (the global pool, one thread per
+/// core, when `None` or `Some(0)`: `--threads 0` means all cores).
 ///
 /// # Errors
 /// The pool cannot start, or `f`'s error.
@@ -25,12 +76,12 @@ pub fn with_threads<T: Send>(
     f: impl FnOnce() -> anyhow::Result<T> + Send,
 ) -> anyhow::Result<T> {
     match threads {
+        None | Some(0) => f(),
         Some(n) => rayon::ThreadPoolBuilder::new()
-            .num_threads(n.max(1))
+            .num_threads(n)
             .build()
             .context("cannot start the thread pool")?
             .install(f),
-        None => f(),
     }
 }
 
@@ -56,4 +107,46 @@ pub fn refuse_foreign_flags(
         );
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[derive(Debug, thiserror::Error)]
+    #[error("cannot read x.toml: {source}")]
+    struct Wrapping {
+        source: std::io::Error,
+    }
+
+    #[test]
+    fn a_cause_already_in_the_message_is_said_once() {
+        let io = std::io::Error::new(std::io::ErrorKind::NotFound, "No such file");
+        let e = anyhow::Error::new(Wrapping { source: io }).context("loading the grid");
+        assert_eq!(
+            error_message(&e),
+            "loading the grid: cannot read x.toml: No such file"
+        );
+    }
+
+    #[test]
+    fn zero_threads_means_all_cores() {
+        let all = rayon::current_num_threads();
+        assert_eq!(
+            with_threads(Some(0), || Ok(rayon::current_num_threads())).unwrap(),
+            all
+        );
+        assert_eq!(
+            with_threads(Some(1), || Ok(rayon::current_num_threads())).unwrap(),
+            1
+        );
+    }
+
+    #[test]
+    fn a_broken_pipe_is_recognised_through_context() {
+        let io = std::io::Error::from(std::io::ErrorKind::BrokenPipe);
+        let e = anyhow::Error::new(io).context("writing to standard output");
+        assert!(is_broken_pipe(&e));
+        assert!(!is_broken_pipe(&anyhow::anyhow!("other")));
+    }
 }

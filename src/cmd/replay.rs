@@ -8,7 +8,7 @@
 //! environment D the whole log on its own machine (`jobs`, `summary`,
 //! `clean`, `suspensions`).
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::time::Instant;
 
@@ -49,7 +49,7 @@ pub struct ReplayArgs {
     /// Skip lines that do not parse (counted and reported) instead of stopping.
     #[arg(long)]
     pub lenient: bool,
-    /// Worker threads (default: all cores). Results do not depend on it.
+    /// Worker threads (default, or 0: all cores). Results do not depend on it.
     #[arg(long)]
     pub threads: Option<usize>,
     /// Skip the schedule invariant check after each run.
@@ -76,6 +76,85 @@ pub fn run(args: &ReplayArgs) -> anyhow::Result<()> {
     }
 }
 
+/// Refuses a log without a single job, before any work (an environment
+/// that finds no job it can use says so itself: environment A with the
+/// reasons its filter removed them).
+///
+/// # Errors
+/// The log has no data line.
+fn refuse_empty(log: &crate::swf::SwfLog) -> anyhow::Result<()> {
+    if log.jobs.is_empty() {
+        bail!(
+            "{}: no job: the log has no data line{}; nothing to replay",
+            log.name,
+            if log.skipped.is_empty() {
+                String::new()
+            } else {
+                format!(
+                    " that parses ({})",
+                    log.skipped.to_string().lines().next().unwrap_or("")
+                )
+            }
+        );
+    }
+    Ok(())
+}
+
+/// The manifest of an earlier replay in `out`, if there is one.
+///
+/// # Errors
+/// `out` holds the outputs of a grid (`experiment`, `compare`,
+/// `aggregate`): a replay does not write over them.
+fn earlier_replay(out: &Path) -> anyhow::Result<Option<Manifest>> {
+    let Some(m) = Manifest::read(out)? else {
+        return Ok(None);
+    };
+    if m.command != "replay" {
+        bail!(
+            "{} holds the results of `swftool {}` (`{}`, per its manifest.json); a replay does not write over them: use another --out, or remove the directory",
+            out.display(),
+            m.command,
+            m.config.name
+        );
+    }
+    Ok(Some(m))
+}
+
+/// Removes the tables an earlier replay wrote in `out` (listed in its
+/// manifest) that this one did not write again, so that no table of
+/// another run is left beside the new ones. Only plain file names listed
+/// by swftool are removed; nothing else in the directory is touched.
+///
+/// # Errors
+/// A listed file that exists but cannot be removed.
+fn remove_stale(out: &Path, earlier: Option<&Manifest>, written: &[String]) -> anyhow::Result<()> {
+    let Some(earlier) = earlier else {
+        return Ok(());
+    };
+    let mut removed = Vec::new();
+    for name in &earlier.files {
+        let plain = Path::new(name).file_name() == Some(std::ffi::OsStr::new(name));
+        if !plain || written.contains(name) {
+            continue;
+        }
+        let path = out.join(name);
+        if path.is_file() {
+            std::fs::remove_file(&path)
+                .with_context(|| format!("cannot remove the stale table {}", path.display()))?;
+            removed.push(name.as_str());
+        }
+    }
+    if !removed.is_empty() {
+        eprintln!(
+            "note: removed the tables of the earlier replay (--env {}) in {} that this one does not write: {}",
+            earlier.config.environment,
+            out.display(),
+            removed.join(", ")
+        );
+    }
+    Ok(())
+}
+
 /// The default output directory of a replay in `env`.
 pub fn default_out(env: EnvKind) -> PathBuf {
     match env {
@@ -96,7 +175,14 @@ fn replay<E: Grid>(args: &ReplayArgs, env_args: &E::Args) -> anyhow::Result<()> 
     if log.skipped.total() > 0 {
         eprintln!("{}: {}", log.name, log.skipped);
     }
+    if !log.order.is_empty() {
+        eprintln!("note: {}: {}", log.name, log.order);
+    }
+    refuse_empty(&log)?;
     let (prepared, scenarios) = E::scenarios(&log, env_args)?;
+    let out = args.out.clone().unwrap_or_else(|| default_out(E::KIND));
+    let earlier = earlier_replay(&out)?;
+    super::prepare_out(&out)?;
     println!("{}", E::describe(&log, &prepared, &scenarios, env_args));
 
     let pairs: Vec<(&E::Scenario, &E::Heuristic)> = scenarios
@@ -165,14 +251,17 @@ fn replay<E: Grid>(args: &ReplayArgs, env_args: &E::Args) -> anyhow::Result<()> 
         );
     }
 
-    let out = args.out.clone().unwrap_or_else(|| default_out(E::KIND));
-    std::fs::create_dir_all(&out).with_context(|| format!("cannot create {}", out.display()))?;
     let tables = E::write_tables(&out, &prepared, &runs, env_args)?;
     let (config, layout) = E::replay_grid(&args.log, &heuristics, &prepared, &scenarios, env_args);
     let mut manifest = Manifest::new("replay", &config, &layout);
     manifest.log_paths = vec![path.display().to_string()];
     manifest.cells_present = runs.len();
+    manifest.files = tables
+        .iter()
+        .flat_map(|t| [format!("{t}.csv"), format!("{t}.parquet")])
+        .collect();
     manifest.write(&out)?;
+    remove_stale(&out, earlier.as_ref(), &manifest.files)?;
     println!(
         "\nwrote {}/{{{}}}.{{csv,parquet}} and manifest.json{}",
         out.display(),

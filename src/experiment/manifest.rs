@@ -10,7 +10,9 @@
 //! (logs with their days, each day's `scenario_seed`, variants, heuristics:
 //! with `config.seed` these are all the seeds); `log_paths`; `shard`;
 //! `sources` (the directories `aggregate` merged); `cells_total` and
-//! `cells_present`; `when` (UTC, RFC 3339). `when` differs on every run, so
+//! `cells_present`; `files` (the tables `replay` wrote, so that a later
+//! replay into the same directory removes those it does not write again);
+//! `when` (UTC, RFC 3339). `when` differs on every run, so
 //! manifests are not part of any byte-identity comparison.
 
 use std::path::{Path, PathBuf};
@@ -50,6 +52,53 @@ pub struct Manifest {
     pub cells_present: usize,
     /// When it was written, UTC, RFC 3339.
     pub when: String,
+    /// Files `replay` wrote beside the manifest (names, no directory);
+    /// empty for grids, whose outputs are their cells.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub files: Vec<String>,
+}
+
+/// The keys in which two configurations differ, each with both values:
+/// `heuristics = ["easy"] in the directory, ["fcfs"] now` (nested keys
+/// joined with `.`; at most 5, then `…`).
+pub fn differences(there: &ExperimentConfig, now: &ExperimentConfig) -> Vec<String> {
+    let (Ok(a), Ok(b)) = (serde_json::to_value(there), serde_json::to_value(now)) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    diff_values("", &a, &b, &mut out);
+    if out.len() > 5 {
+        out.truncate(5);
+        out.push("…".to_string());
+    }
+    out
+}
+
+fn diff_values(key: &str, a: &serde_json::Value, b: &serde_json::Value, out: &mut Vec<String>) {
+    use serde_json::Value;
+    match (a, b) {
+        (Value::Object(x), Value::Object(y)) => {
+            let mut keys: Vec<&String> = x.keys().chain(y.keys()).collect();
+            keys.sort();
+            keys.dedup();
+            for k in keys {
+                let sub = if key.is_empty() {
+                    k.clone()
+                } else {
+                    format!("{key}.{k}")
+                };
+                let null = Value::Null;
+                diff_values(
+                    &sub,
+                    x.get(k).unwrap_or(&null),
+                    y.get(k).unwrap_or(&null),
+                    out,
+                );
+            }
+        }
+        _ if a != b => out.push(format!("{key} = {a} in the directory, {b} now")),
+        _ => {}
+    }
 }
 
 /// The git commit and dirty flag of the source tree swftool was built from,
@@ -92,6 +141,7 @@ impl Manifest {
             cells_total: layout.cell_count(),
             cells_present: 0,
             when: jiff::Timestamp::now().to_string(),
+            files: Vec::new(),
         }
     }
 
@@ -103,7 +153,16 @@ impl Manifest {
         let path = dir.join("manifest.json");
         let text = match std::fs::read_to_string(&path) {
             Ok(t) => t,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+            // No manifest, or a path through a file: no output there yet
+            // (creating the directory then says what is wrong).
+            Err(e)
+                if matches!(
+                    e.kind(),
+                    std::io::ErrorKind::NotFound | std::io::ErrorKind::NotADirectory
+                ) =>
+            {
+                return Ok(None);
+            }
             Err(e) => return Err(ExperimentError::Io { path, source: e }),
         };
         serde_json::from_str(&text)
@@ -138,16 +197,21 @@ impl Manifest {
         layout: &Layout,
     ) -> Result<(), ExperimentError> {
         let what = if self.config != *config {
-            Some("the config differs")
+            let keys = differences(&self.config, config);
+            if keys.is_empty() {
+                Some("the config differs".to_string())
+            } else {
+                Some(format!("the config differs: {}", keys.join("; ")))
+            }
         } else if self.layout != *layout {
-            Some("the days, seeds or logs differ")
+            Some("the days, seeds or logs differ".to_string())
         } else {
             None
         };
         match what {
-            Some(w) => Err(ExperimentError::Mismatch {
+            Some(what) => Err(ExperimentError::Mismatch {
                 dir: dir.to_path_buf(),
-                what: w.to_string(),
+                what,
             }),
             None => Ok(()),
         }

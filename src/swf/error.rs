@@ -46,6 +46,37 @@ pub enum LineError {
         /// The offending token.
         token: String,
     },
+    /// A time field holds a number written otherwise than as a plain
+    /// decimal (`1e3`, `5.`, `.5`).
+    NotDecimal {
+        /// 1-based field index (1..=18).
+        field: usize,
+        /// The offending token.
+        token: String,
+    },
+    /// A time field is 2^53 s or more in magnitude: it would not be exact as
+    /// an `f64` ([`crate::swf::parser::TIME_LIMIT`]).
+    TimeOutOfRange {
+        /// 1-based field index (1..=18).
+        field: usize,
+        /// The offending token.
+        token: String,
+    },
+    /// A processor count (field 5 or 8) does not fit in 32 bits.
+    ProcessorsOutOfRange {
+        /// 1-based field index (5 or 8).
+        field: usize,
+        /// The offending token.
+        token: String,
+    },
+    /// The line holds a byte that text does not (a control character other
+    /// than whitespace, or a byte that is not UTF-8).
+    NotText {
+        /// 1-based column (byte offset + 1) of the first such byte.
+        column: usize,
+        /// The byte.
+        byte: u8,
+    },
 }
 
 impl LineError {
@@ -55,7 +86,11 @@ impl LineError {
             LineError::WrongFieldCount { .. } => SkipKind::WrongFieldCount,
             LineError::NonNumeric { .. } => SkipKind::NonNumeric,
             LineError::NotAnInteger { .. } => SkipKind::NotAnInteger,
-            LineError::OutOfRange { .. } => SkipKind::OutOfRange,
+            LineError::NotDecimal { .. } => SkipKind::NonNumeric,
+            LineError::OutOfRange { .. }
+            | LineError::TimeOutOfRange { .. }
+            | LineError::ProcessorsOutOfRange { .. } => SkipKind::OutOfRange,
+            LineError::NotText { .. } => SkipKind::NotText,
         }
     }
 
@@ -82,9 +117,39 @@ impl LineError {
                 field,
                 token,
             },
+            LineError::NotDecimal { field, token } => SwfError::NotDecimal {
+                file,
+                line,
+                field,
+                token,
+            },
+            LineError::TimeOutOfRange { field, token } => SwfError::TimeOutOfRange {
+                file,
+                line,
+                field,
+                token,
+            },
+            LineError::ProcessorsOutOfRange { field, token } => SwfError::ProcessorsOutOfRange {
+                file,
+                line,
+                field,
+                token,
+            },
+            LineError::NotText { column, byte } => SwfError::NotText {
+                file,
+                line,
+                column,
+                byte,
+            },
         }
     }
 }
+
+/// Reason texts shared by [`LineError`] and [`SwfError`] (one wording each).
+const NOT_DECIMAL: &str = "is not a plain decimal number (SWF numbers are written like 120, -1 or 969.56: no exponent, digits on both sides of a point)";
+const TIME_RANGE: &str = "is out of range: a time must be below 2^53 s (9007199254740992 s, 285 million years) in magnitude to be exact";
+const PROCS_RANGE: &str =
+    "does not fit in 32 bits (at most 4294967295 processors; -1 means unknown)";
 
 impl fmt::Display for LineError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -110,6 +175,18 @@ impl fmt::Display for LineError {
                     "field {field}: integer {token:?} does not fit in 64 bits"
                 )
             }
+            LineError::NotDecimal { field, token } => {
+                write!(f, "field {field}: {token:?} {NOT_DECIMAL}")
+            }
+            LineError::TimeOutOfRange { field, token } => {
+                write!(f, "field {field}: time {token:?} s {TIME_RANGE}")
+            }
+            LineError::ProcessorsOutOfRange { field, token } => {
+                write!(f, "field {field}: processor count {token:?} {PROCS_RANGE}")
+            }
+            LineError::NotText { column, byte } => {
+                write!(f, "not text (byte 0x{byte:02x} at column {column})")
+            }
         }
     }
 }
@@ -123,20 +200,28 @@ pub enum SkipKind {
     NonNumeric,
     /// A data line with a fractional value in an integer field.
     NotAnInteger,
-    /// A data line with an integer that does not fit in 64 bits.
+    /// A data line with a value out of range: an integer beyond 64 bits, a
+    /// time of 2^53 s or more, a processor count beyond 32 bits.
     OutOfRange,
     /// A `;` comment line after the first data line.
     CommentAmongData,
+    /// A line with bytes that are not text (control characters, not UTF-8).
+    NotText,
+    /// A header value that does not parse or is out of range (the line is
+    /// kept; the value is ignored).
+    BadHeaderValue,
 }
 
 impl SkipKind {
     /// All kinds, in reporting order.
-    pub const ALL: [SkipKind; 5] = [
+    pub const ALL: [SkipKind; 7] = [
         SkipKind::WrongFieldCount,
         SkipKind::NonNumeric,
         SkipKind::NotAnInteger,
         SkipKind::OutOfRange,
         SkipKind::CommentAmongData,
+        SkipKind::NotText,
+        SkipKind::BadHeaderValue,
     ];
 
     /// A short human-readable label ("wrong field count", …).
@@ -145,8 +230,10 @@ impl SkipKind {
             SkipKind::WrongFieldCount => "wrong field count",
             SkipKind::NonNumeric => "non-numeric value",
             SkipKind::NotAnInteger => "non-integer value in an integer field",
-            SkipKind::OutOfRange => "integer out of 64-bit range",
+            SkipKind::OutOfRange => "value out of range",
             SkipKind::CommentAmongData => "comment among data lines",
+            SkipKind::NotText => "not text",
+            SkipKind::BadHeaderValue => "header value ignored",
         }
     }
 
@@ -157,6 +244,8 @@ impl SkipKind {
             SkipKind::NotAnInteger => 2,
             SkipKind::OutOfRange => 3,
             SkipKind::CommentAmongData => 4,
+            SkipKind::NotText => 5,
+            SkipKind::BadHeaderValue => 6,
         }
     }
 }
@@ -220,6 +309,93 @@ pub enum SwfError {
         /// The offending token.
         token: String,
     },
+    /// A time field is written otherwise than as a plain decimal.
+    #[error("{file}:{line}: field {field}: {token:?} {NOT_DECIMAL}")]
+    NotDecimal {
+        /// File path or name.
+        file: String,
+        /// 1-based line number.
+        line: u64,
+        /// 1-based field index (1..=18).
+        field: usize,
+        /// The offending token.
+        token: String,
+    },
+    /// A time field is 2^53 s or more in magnitude.
+    #[error("{file}:{line}: field {field}: time {token:?} s {TIME_RANGE}")]
+    TimeOutOfRange {
+        /// File path or name.
+        file: String,
+        /// 1-based line number.
+        line: u64,
+        /// 1-based field index (1..=18).
+        field: usize,
+        /// The offending token.
+        token: String,
+    },
+    /// A processor count (field 5 or 8) does not fit in 32 bits.
+    #[error("{file}:{line}: field {field}: processor count {token:?} {PROCS_RANGE}")]
+    ProcessorsOutOfRange {
+        /// File path or name.
+        file: String,
+        /// 1-based line number.
+        line: u64,
+        /// 1-based field index (5 or 8).
+        field: usize,
+        /// The offending token.
+        token: String,
+    },
+    /// A line holds bytes that are not text (the file is binary).
+    #[error(
+        "{file}: line {line} is not text (byte 0x{byte:02x} at column {column}); SWF is plain text"
+    )]
+    NotText {
+        /// File path or name.
+        file: String,
+        /// 1-based line number.
+        line: u64,
+        /// 1-based column of the first such byte.
+        column: usize,
+        /// The byte.
+        byte: u8,
+    },
+    /// A header value that swftool uses does not parse or is out of range.
+    #[error(
+        "{file}:{line}: header field {key}: {reason} (found {value:?}); correct the line, or pass --lenient to ignore the value"
+    )]
+    BadHeaderValue {
+        /// File path or name.
+        file: String,
+        /// 1-based line number.
+        line: u64,
+        /// The key (`MaxProcs`, `UnixStartTime`, …).
+        key: String,
+        /// The value as written.
+        value: String,
+        /// What is wrong with it.
+        reason: String,
+    },
+    /// The file is compressed with something other than gzip.
+    #[error(
+        "{file} is {what}; swftool reads plain SWF text or gzip (.swf.gz): decompress it with `{command}`"
+    )]
+    Compressed {
+        /// File path or name.
+        file: String,
+        /// What the file is (`xz-compressed`, `a zip archive`, …).
+        what: &'static str,
+        /// The command that decompresses it (`xz -d`, …).
+        command: &'static str,
+    },
+    /// Bytes after the last gzip member that are neither another member nor
+    /// zero padding.
+    #[error(
+        "{file}: unexpected bytes after the end of the gzip data (neither another gzip member nor zero padding); the file may be damaged (check it with `gzip -t`)"
+    )]
+    GzipTrailingData {
+        /// File path or name.
+        file: String,
+    },
     /// A `;` comment line after the first data line (the header must come first).
     #[error("{file}:{line}: comment line among data lines (the header must precede the first job)")]
     CommentAmongData {
@@ -241,37 +417,49 @@ pub enum SwfError {
         complete: u64,
     },
     /// The gzip stream is corrupt (bad deflate data or checksum).
-    #[error("{file}:{line}: corrupt gzip stream: {source}")]
+    ///
+    /// The decoder's error is part of the message, not a
+    /// [`std::error::Error::source`], so that a printed chain says it once.
+    #[error(
+        "{file}:{line}: the gzip data is damaged ({cause}); get the file again (`gzip -t` checks a copy)"
+    )]
     CorruptGzip {
         /// File path or name.
         file: String,
         /// 1-based number of the line being read when the error happened.
         line: u64,
         /// The decoder's error.
-        source: io::Error,
+        cause: io::Error,
     },
-    /// Any other error while reading.
-    #[error("{file}:{line}: read error: {source}")]
+    /// Any other error while reading (the cause is part of the message).
+    #[error("{file}:{line}: read error: {cause}")]
     Io {
         /// File path or name.
         file: String,
         /// 1-based number of the line being read.
         line: u64,
         /// The underlying error.
-        source: io::Error,
+        cause: io::Error,
     },
-    /// The file exists but cannot be opened (permission denied, …).
-    #[error("{file}: cannot open: {source}")]
+    /// The file exists but cannot be opened (permission denied, …; the
+    /// cause is part of the message).
+    #[error("{file}: cannot open: {cause}")]
     Open {
         /// File path as given.
         file: String,
         /// The underlying error.
-        source: io::Error,
+        cause: io::Error,
     },
     /// The file does not exist.
     #[error("{file}: no such file")]
     NotFound {
         /// File path as given.
+        file: String,
+    },
+    /// The path is a directory.
+    #[error("{file} is a directory; give an SWF log file (.swf or .swf.gz)")]
+    IsDirectory {
+        /// Path as given.
         file: String,
     },
 }
@@ -284,6 +472,14 @@ impl SwfError {
             | SwfError::NonNumeric { file, .. }
             | SwfError::NotAnInteger { file, .. }
             | SwfError::OutOfRange { file, .. }
+            | SwfError::NotDecimal { file, .. }
+            | SwfError::TimeOutOfRange { file, .. }
+            | SwfError::ProcessorsOutOfRange { file, .. }
+            | SwfError::NotText { file, .. }
+            | SwfError::BadHeaderValue { file, .. }
+            | SwfError::Compressed { file, .. }
+            | SwfError::GzipTrailingData { file }
+            | SwfError::IsDirectory { file }
             | SwfError::CommentAmongData { file, .. }
             | SwfError::TruncatedGzip { file, .. }
             | SwfError::CorruptGzip { file, .. }
@@ -300,11 +496,20 @@ impl SwfError {
             | SwfError::NonNumeric { line, .. }
             | SwfError::NotAnInteger { line, .. }
             | SwfError::OutOfRange { line, .. }
+            | SwfError::NotDecimal { line, .. }
+            | SwfError::TimeOutOfRange { line, .. }
+            | SwfError::ProcessorsOutOfRange { line, .. }
+            | SwfError::NotText { line, .. }
+            | SwfError::BadHeaderValue { line, .. }
             | SwfError::CommentAmongData { line, .. }
             | SwfError::TruncatedGzip { line, .. }
             | SwfError::CorruptGzip { line, .. }
             | SwfError::Io { line, .. } => Some(*line),
-            SwfError::Open { .. } | SwfError::NotFound { .. } => None,
+            SwfError::Open { .. }
+            | SwfError::NotFound { .. }
+            | SwfError::IsDirectory { .. }
+            | SwfError::Compressed { .. }
+            | SwfError::GzipTrailingData { .. } => None,
         }
     }
 }

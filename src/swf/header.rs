@@ -94,6 +94,49 @@ fn append_line(s: &mut String, more: &str) {
     s.push_str(more);
 }
 
+/// A header value of a key swftool uses that does not parse or is out of
+/// range ([`SwfHeader::problems`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HeaderProblem {
+    /// The key as SWF names it (`MaxProcs`).
+    pub key: &'static str,
+    /// The value as written.
+    pub value: String,
+    /// What is wrong (`not a whole number`, …).
+    pub reason: String,
+}
+
+/// Largest `MaxProcs` / `MaxNodes`: what fits in 32 bits.
+const MAX_MACHINE: i64 = u32::MAX as i64;
+
+/// Checks the value of a key swftool uses: `MaxProcs` and `MaxNodes` must
+/// start with a whole number from 1 to 4,294,967,295, `UnixStartTime` with a
+/// whole number of seconds that is a date between the years -9999 and 9999.
+/// Other keys are free text and never wrong.
+fn check_value(key: TypedKey, value: &HeaderValue) -> Option<String> {
+    match key {
+        TypedKey::MaxProcs | TypedKey::MaxNodes => match value.number {
+            None => Some("not a whole number (expected a count such as 128)".into()),
+            Some(n) if n < 1 => Some(format!("{n} is not a machine size (expected at least 1)")),
+            Some(n) if n > MAX_MACHINE => {
+                Some(format!("{n} does not fit in 32 bits (at most {MAX_MACHINE})"))
+            }
+            Some(_) => None,
+        },
+        TypedKey::UnixStartTime => match value.number {
+            None => Some(
+                "not a whole number of seconds since 1970-01-01 00:00 UTC (expected e.g. 1296571124)"
+                    .into(),
+            ),
+            Some(n) if jiff::Timestamp::from_second(n).is_err() => Some(format!(
+                "{n} s is outside the dates swftool can show (years -9999 to 9999)"
+            )),
+            Some(_) => None,
+        },
+        _ => None,
+    }
+}
+
 /// Keys with a typed single-valued field in [`SwfHeader`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum TypedKey {
@@ -265,6 +308,12 @@ pub struct SwfHeader {
     pub free_text: Vec<String>,
     /// Every header comment line verbatim, without its line terminator.
     pub lines: Vec<String>,
+    /// Values of the keys swftool uses (`MaxProcs`, `MaxNodes`,
+    /// `UnixStartTime`) that do not parse or are out of range, each with the
+    /// index of its line in [`SwfHeader::lines`]. Such a value keeps its
+    /// text but has no number (it is ignored). The reader turns the first
+    /// one into an error (strict) or counts them (lenient).
+    pub problems: Vec<(usize, HeaderProblem)>,
     /// Entry that an indented line would continue (parsing state).
     open: Open,
 }
@@ -372,7 +421,19 @@ impl SwfHeader {
         } else if let Some(k) = TypedKey::from_name(key)
             && self.slot(k).is_none()
         {
-            *self.slot(k) = Some(HeaderValue::parse(value));
+            let mut parsed = HeaderValue::parse(value);
+            if let Some(reason) = check_value(k, &parsed) {
+                parsed.number = None;
+                self.problems.push((
+                    self.lines.len(),
+                    HeaderProblem {
+                        key: k.name(),
+                        value: parsed.raw.clone(),
+                        reason,
+                    },
+                ));
+            }
+            *self.slot(k) = Some(parsed);
             self.open = Open::Typed(k);
         } else {
             self.other.push((key.to_string(), value.to_string()));
@@ -597,6 +658,40 @@ mod tests {
         let h = SwfHeader::from_lines(["; MaxProcs: 128", "; maxprocs: 256"]);
         assert_eq!(h.max_procs(), Some(128));
         assert_eq!(h.other, vec![("maxprocs".to_string(), "256".to_string())]);
+    }
+
+    #[test]
+    fn values_swftool_uses_are_checked_and_ignored_when_bad() {
+        for (line, reason) in [
+            ("; MaxProcs: abc", "not a whole number"),
+            ("; MaxProcs: 0x100", "not a whole number"),
+            ("; MaxProcs: 1.5", "not a whole number"),
+            ("; MaxProcs: 0", "0 is not a machine size"),
+            ("; MaxNodes: -1", "-1 is not a machine size"),
+            (
+                "; MaxProcs: 4294967296",
+                "4294967296 does not fit in 32 bits",
+            ),
+            ("; UnixStartTime: 1e10", "not a whole number of seconds"),
+            ("; UnixStartTime: abc", "not a whole number of seconds"),
+            (
+                "; UnixStartTime: 99999999999999",
+                "99999999999999 s is outside the dates",
+            ),
+        ] {
+            let h = SwfHeader::from_lines(["; Version: 2.2", line]);
+            assert_eq!(h.problems.len(), 1, "{line}");
+            let (index, p) = &h.problems[0];
+            assert_eq!(*index, 1);
+            assert!(p.reason.starts_with(reason), "{line}: {}", p.reason);
+            assert_eq!(h.max_procs(), None);
+            assert_eq!(h.max_nodes(), None);
+            assert_eq!(h.unix_start_time(), None);
+        }
+        let h =
+            SwfHeader::from_lines(["; MaxProcs: 1664 (72, 1368, 224)", "; MaxNodes: 4294967295"]);
+        assert!(h.problems.is_empty());
+        assert_eq!(h.max_nodes(), Some(4_294_967_295));
     }
 
     #[test]

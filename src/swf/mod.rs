@@ -23,7 +23,7 @@ pub mod writer;
 
 pub use error::{FIELD_COUNT, LineError, SkipKind, SwfError};
 pub use filter::{FilterReport, SimJob, simulation_jobs};
-pub use header::{HeaderValue, SwfHeader};
-pub use reader::{ReadOptions, SkipReport, SwfLog, read_from, read_log};
+pub use header::{HeaderProblem, HeaderValue, SwfHeader};
+pub use reader::{OrderReport, ReadOptions, SkipReport, SwfLog, read_from, read_log};
 pub use record::JobRecord;
 pub use writer::{format_job, write_log, write_path};

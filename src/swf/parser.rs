@@ -7,7 +7,7 @@
 //!
 //! * [`separator`] → [`token`] → [`field`] split a line;
 //! * [`split_fields`] collects the 18 tokens (or reports the count found);
-//! * [`int_field`] and [`time_field`] convert one token;
+//! * [`int_field`], [`processors_field`] and [`time_field`] convert one token;
 //! * [`job_line`] builds a [`JobRecord`].
 //!
 //! Header lines (`;` comments) are parsed as text by [`header_line`], which
@@ -101,7 +101,7 @@ fn accumulate(negative: bool, digits: &[u8]) -> Option<i64> {
 }
 
 /// Parses a token as a finite `f64` (`969.56`, `1e3`, `-1`); `None` when it
-/// is not a number or not finite (`NaN`, `inf`).
+/// is not a number or not finite (`NaN`, `inf`). Used only to word errors.
 #[inline]
 fn finite_float(tok: &[u8]) -> Option<f64> {
     let s = std::str::from_utf8(tok).ok()?;
@@ -113,62 +113,124 @@ fn token_string(tok: &[u8]) -> String {
     String::from_utf8_lossy(tok).into_owned()
 }
 
+/// 2^53 s: the first time that an `f64` cannot tell from its neighbour.
+/// Time fields must be strictly between -2^53 and 2^53 seconds (about
+/// 285 million years), so that every whole second is exact.
+pub const TIME_LIMIT: f64 = 9_007_199_254_740_992.0;
+
+/// Largest processor count (fields 5 and 8): what fits in 32 bits.
+pub const MAX_PROCESSORS: i64 = u32::MAX as i64;
+
+/// A plain decimal token, the syntax of SWF time fields: optional sign,
+/// digits, optionally a point followed by digits (`120`, `-1`, `969.56`);
+/// no exponent, no bare point (`5.`, `.5`), no `inf` or `NaN`.
+#[inline]
+pub fn decimal_token(input: &[u8]) -> IResult<&[u8], &[u8]> {
+    all_consuming(recognize((
+        opt(one_of("+-")),
+        digit1,
+        opt((char('.'), digit1)),
+    )))
+    .parse(input)
+}
+
 /// Converts the token of an integer field (count or id; fields 1, 5, 7, 8,
-/// 10–17) to `i64`.
-///
-/// A token written as a float with an exactly integral value (`5.0`, `1e3`)
-/// is accepted; a fractional value (`969.56`) is not.
+/// 10–17) to `i64`. Only integers are accepted: an optional sign and digits
+/// (no decimal point, no exponent: the PWA logs write every integer field
+/// that way).
 ///
 /// # Errors
-/// [`LineError::NotAnInteger`] for a fractional value,
+/// [`LineError::NotAnInteger`] for any other number (`4.5`, `5.0`, `1e3`),
 /// [`LineError::OutOfRange`] beyond 64 bits, [`LineError::NonNumeric`] for
 /// anything else. `field` (1..=18) is only used in the error.
 #[inline]
 pub fn int_field(tok: &[u8], field: usize) -> Result<i64, LineError> {
-    if let Ok((_, (negative, digits))) = integer_token(tok) {
-        return accumulate(negative, digits).ok_or_else(|| LineError::OutOfRange {
+    if let Ok((_, (negative, digits))) = integer_token(tok)
+        && let Some(v) = accumulate(negative, digits)
+    {
+        return Ok(v);
+    }
+    Err(int_field_error(tok, field))
+}
+
+/// Why a token is not a 64-bit integer (kept out of the hot path).
+#[cold]
+#[inline(never)]
+fn int_field_error(tok: &[u8], field: usize) -> LineError {
+    let token = token_string(tok);
+    if integer_token(tok).is_ok() {
+        LineError::OutOfRange { field, token }
+    } else if finite_float(tok).is_some() {
+        LineError::NotAnInteger { field, token }
+    } else {
+        LineError::NonNumeric { field, token }
+    }
+}
+
+/// Converts the token of a processor count (fields 5 and 8) to `i64`: an
+/// integer field ([`int_field`]) whose value must fit in 32 bits.
+///
+/// # Errors
+/// Those of [`int_field`], and [`LineError::ProcessorsOutOfRange`] above
+/// [`MAX_PROCESSORS`].
+#[inline]
+pub fn processors_field(tok: &[u8], field: usize) -> Result<i64, LineError> {
+    let v = int_field(tok, field)?;
+    if v > MAX_PROCESSORS {
+        return Err(LineError::ProcessorsOutOfRange {
             field,
             token: token_string(tok),
         });
     }
-    match finite_float(tok) {
-        Some(v) if v.fract() != 0.0 => Err(LineError::NotAnInteger {
-            field,
-            token: token_string(tok),
-        }),
-        // -2^63 ≤ v < 2^63: the cast is exact.
-        Some(v) if (-9_223_372_036_854_775_808.0..9_223_372_036_854_775_808.0).contains(&v) => {
-            Ok(v as i64)
-        }
-        Some(_) => Err(LineError::OutOfRange {
-            field,
-            token: token_string(tok),
-        }),
-        None => Err(LineError::NonNumeric {
-            field,
-            token: token_string(tok),
-        }),
-    }
+    Ok(v)
 }
 
 /// Converts the token of a time field (seconds; fields 2, 3, 4, 6, 9, 18) to
-/// `f64`. Integers take a fast path; fractional values (`969.56`) are allowed
-/// by the spec.
+/// `f64`. The token is a plain decimal ([`decimal_token`]): integers take a
+/// fast path; fractional values (`969.56`) are allowed by the spec.
 ///
 /// # Errors
-/// [`LineError::NonNumeric`] when the token is not a finite number.
+/// [`LineError::TimeOutOfRange`] when |value| ≥ 2^53 s ([`TIME_LIMIT`]),
+/// [`LineError::NotDecimal`] for another way of writing a number (`1e3`,
+/// `5.`, `.5`), [`LineError::NonNumeric`] for anything else (`inf`, `NaN`).
 #[inline]
 pub fn time_field(tok: &[u8], field: usize) -> Result<f64, LineError> {
     if let Ok((_, (negative, digits))) = integer_token(tok)
         && let Some(v) = accumulate(negative, digits)
+        && v.unsigned_abs() < 1 << 53
     {
-        // Rounds to nearest like the decimal parse would (exact below 2^53).
+        // Exact: |v| < 2^53.
         return Ok(v as f64);
     }
-    finite_float(tok).ok_or_else(|| LineError::NonNumeric {
+    time_field_slow(tok, field)
+}
+
+/// The fractional values and the errors of [`time_field`] (out of the hot
+/// path: almost every time in the archive's logs is an integer).
+#[cold]
+#[inline(never)]
+fn time_field_slow(tok: &[u8], field: usize) -> Result<f64, LineError> {
+    let out_of_range = || LineError::TimeOutOfRange {
         field,
         token: token_string(tok),
-    })
+    };
+    if integer_token(tok).is_ok() {
+        return Err(out_of_range());
+    }
+    if decimal_token(tok).is_ok() {
+        let v = finite_float(tok).ok_or_else(out_of_range)?;
+        return if v.abs() < TIME_LIMIT {
+            Ok(v)
+        } else {
+            Err(out_of_range())
+        };
+    }
+    let token = token_string(tok);
+    if finite_float(tok).is_some() {
+        Err(LineError::NotDecimal { field, token })
+    } else {
+        Err(LineError::NonNumeric { field, token })
+    }
 }
 
 /// Parses one data line into a [`JobRecord`]. Leading and trailing
@@ -184,10 +246,10 @@ pub fn job_line(line: &[u8]) -> Result<JobRecord, LineError> {
         submit_time: time_field(t[1], 2)?,
         wait_time: time_field(t[2], 3)?,
         run_time: time_field(t[3], 4)?,
-        allocated_processors: int_field(t[4], 5)?,
+        allocated_processors: processors_field(t[4], 5)?,
         average_cpu_time: time_field(t[5], 6)?,
         used_memory: int_field(t[6], 7)?,
-        requested_processors: int_field(t[7], 8)?,
+        requested_processors: processors_field(t[7], 8)?,
         requested_time: time_field(t[8], 9)?,
         requested_memory: int_field(t[9], 10)?,
         status: int_field(t[10], 11)?,
@@ -407,14 +469,28 @@ mod tests {
             int_field(b"9223372036854775808", 3),
             Err(LineError::OutOfRange { field: 3, .. })
         ));
-        assert_eq!(int_field(b"5.0", 1), Ok(5));
-        assert!(matches!(
-            int_field(b"1e30", 1),
-            Err(LineError::OutOfRange { .. })
-        ));
+        for t in ["5.0", "5.", "1e3", "2e9", "-1e308", "1e30"] {
+            assert!(
+                matches!(
+                    int_field(t.as_bytes(), 1),
+                    Err(LineError::NotAnInteger { .. })
+                ),
+                "{t}"
+            );
+        }
         assert!(matches!(
             int_field(b"12x", 1),
             Err(LineError::NonNumeric { .. })
+        ));
+    }
+
+    #[test]
+    fn processor_counts_must_fit_in_32_bits() {
+        assert_eq!(processors_field(b"4294967295", 5), Ok(4_294_967_295));
+        assert_eq!(processors_field(b"-1", 8), Ok(-1));
+        assert!(matches!(
+            processors_field(b"4294967296", 5),
+            Err(LineError::ProcessorsOutOfRange { field: 5, .. })
         ));
     }
 
@@ -423,13 +499,36 @@ mod tests {
         assert_eq!(time_field(b"2147483647", 9), Ok(2147483647.0));
         assert_eq!(time_field(b"969.56", 6), Ok(969.56));
         assert_eq!(time_field(b"-1", 4), Ok(-1.0));
-        assert_eq!(time_field(b"1e3", 4), Ok(1000.0));
-        assert_eq!(
-            time_field(b"99999999999999999999", 4),
-            Ok(99999999999999999999.0)
-        );
-        assert!(time_field(b"inf", 4).is_err());
+        assert_eq!(time_field(b"-0.25", 4), Ok(-0.25));
+        assert_eq!(time_field(b"9007199254740991", 2), Ok(9007199254740991.0));
+        for t in [
+            "9007199254740992",
+            "-9007199254740992",
+            "99999999999999999999",
+            "9007199254740992.5",
+        ] {
+            assert!(
+                matches!(
+                    time_field(t.as_bytes(), 2),
+                    Err(LineError::TimeOutOfRange { field: 2, .. })
+                ),
+                "{t}"
+            );
+        }
+        for t in ["1e3", "5.", ".5", "1E3"] {
+            assert!(
+                matches!(
+                    time_field(t.as_bytes(), 4),
+                    Err(LineError::NotDecimal { field: 4, .. })
+                ),
+                "{t}"
+            );
+        }
         assert!(time_field(b"--1", 4).is_err());
+        assert!(matches!(
+            time_field(b"inf", 4),
+            Err(LineError::NonNumeric { .. })
+        ));
     }
 
     #[test]

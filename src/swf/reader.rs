@@ -1,10 +1,21 @@
 //! Reading an SWF log (`.swf` or `.swf.gz`) into an [`SwfLog`].
 //!
 //! Plain and gzip-compressed logs are read the same way: gzip is detected by
-//! its magic bytes (`1f 8b`), not by the file name, and decoded with
-//! `flate2`'s `MultiGzDecoder` while streaming line by line (one reused line
+//! its magic bytes (`1f 8b`), not by the file name, and decoded member after
+//! member with `flate2` while streaming line by line (one reused line
 //! buffer; the text is never held in memory as a whole, and never decoded
-//! twice).
+//! twice). Like `gzip -d`, zero bytes after the last member are padding and
+//! ignored; other trailing bytes are an error. Files compressed otherwise
+//! (xz, bzip2, zstd, zip, lz4, compress, 7z) are recognised by their magic
+//! bytes and refused with the command that decompresses them. A UTF-8 byte
+//! order mark at the start of the text is skipped. A line with bytes that
+//! text does not hold (control characters, bytes that are not UTF-8) is
+//! "not text", reported by line and column, never echoed.
+//!
+//! The header values swftool uses (`MaxProcs`, `MaxNodes`, `UnixStartTime`)
+//! must parse: a bad one is an error naming its line (strict) or a counted
+//! note, the value being ignored (lenient). Submit times that go backwards
+//! and job numbers given twice are legal but counted ([`OrderReport`]).
 //!
 //! Strict mode (the default) stops at the first bad line with an
 //! [`SwfError`] naming the file, the line and the reason. Lenient mode skips
@@ -18,7 +29,7 @@ use std::fs::File;
 use std::io::{self, BufRead, BufReader};
 use std::path::Path;
 
-use flate2::bufread::MultiGzDecoder;
+use flate2::bufread::GzDecoder;
 
 use super::error::{LineError, SkipKind, SwfError};
 use super::header::SwfHeader;
@@ -84,25 +95,31 @@ impl SkipReport {
 }
 
 impl fmt::Display for SkipReport {
-    /// `skipped 3 lines: 2 wrong field count, 1 non-numeric value`, then one
-    /// indented `line N: reason` per kept example.
+    /// `skipped 3 lines: 2 wrong field count, 1 non-numeric value` and/or
+    /// `ignored 1 header value` (a bad header value keeps its line), then
+    /// one indented `line N: reason` per kept example.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let total = self.total();
         if total == 0 {
             return f.write_str("no lines skipped");
         }
-        write!(
-            f,
-            "skipped {total} line{}:",
-            if total == 1 { "" } else { "s" }
-        )?;
-        let mut first = true;
-        for kind in SkipKind::ALL {
-            let n = self.count(kind);
-            if n > 0 {
-                write!(f, "{} {n} {kind}", if first { "" } else { "," })?;
-                first = false;
+        let values = self.count(SkipKind::BadHeaderValue);
+        let lines = total - values;
+        let plural = |n: u64| if n == 1 { "" } else { "s" };
+        if lines > 0 {
+            write!(f, "skipped {lines} line{}:", plural(lines))?;
+            let mut first = true;
+            for kind in SkipKind::ALL {
+                let n = self.count(kind);
+                if n > 0 && kind != SkipKind::BadHeaderValue {
+                    write!(f, "{} {n} {kind}", if first { "" } else { "," })?;
+                    first = false;
+                }
             }
+        }
+        if values > 0 {
+            let sep = if lines > 0 { "; " } else { "" };
+            write!(f, "{sep}ignored {values} header value{}", plural(values))?;
         }
         for (line, reason) in &self.examples {
             write!(f, "\n  line {line}: {reason}")?;
@@ -111,6 +128,61 @@ impl fmt::Display for SkipReport {
             write!(f, "\n  …")?;
         }
         Ok(())
+    }
+}
+
+/// Data lines out of the order the format describes: submit times that
+/// decrease down the file, job numbers given more than once. Both are legal
+/// input (nothing is dropped); they are counted so that `info` and `replay`
+/// can say so.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct OrderReport {
+    /// Jobs whose submit time is earlier than the job on the line before.
+    pub submit_decreases: u64,
+    /// 1-based line of the first such job.
+    pub first_submit_decrease: Option<u64>,
+    /// Jobs whose job number an earlier job already has.
+    pub duplicate_job_numbers: u64,
+    /// The smallest job number given more than once.
+    pub first_duplicate: Option<i64>,
+}
+
+impl OrderReport {
+    /// Whether the jobs are in order (no decrease, no duplicate).
+    pub fn is_empty(&self) -> bool {
+        self.submit_decreases == 0 && self.duplicate_job_numbers == 0
+    }
+}
+
+impl fmt::Display for OrderReport {
+    /// `2 submit times earlier than the line before (first at line 7); 1
+    /// repeated job number (job 17 is given more than once)`, the parts that
+    /// apply; `jobs in order` when none does.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.is_empty() {
+            return f.write_str("jobs in order");
+        }
+        let mut parts = Vec::new();
+        if self.submit_decreases > 0 {
+            let n = self.submit_decreases;
+            let mut p = format!(
+                "{n} submit time{} earlier than the line before",
+                if n == 1 { "" } else { "s" }
+            );
+            if let Some(l) = self.first_submit_decrease {
+                p.push_str(&format!(" (first at line {l})"));
+            }
+            parts.push(p);
+        }
+        if self.duplicate_job_numbers > 0 {
+            let n = self.duplicate_job_numbers;
+            let mut p = format!("{n} repeated job number{}", if n == 1 { "" } else { "s" });
+            if let Some(j) = self.first_duplicate {
+                p.push_str(&format!(" (job {j} is given more than once)"));
+            }
+            parts.push(p);
+        }
+        f.write_str(&parts.join("; "))
     }
 }
 
@@ -127,6 +199,8 @@ pub struct SwfLog {
     pub skipped: SkipReport,
     /// Number of blank (whitespace-only) lines seen anywhere.
     pub blank_lines: u64,
+    /// Submit times that go backwards and repeated job numbers, counted.
+    pub order: OrderReport,
 }
 
 impl SwfLog {
@@ -152,10 +226,14 @@ impl SwfLog {
 /// bytes). Error messages name the file by `path` as given.
 ///
 /// # Errors
-/// [`SwfError::NotFound`] when the file does not exist, [`SwfError::Open`]
-/// when it cannot be opened, and every error of [`read_from`].
+/// [`SwfError::NotFound`] when the file does not exist,
+/// [`SwfError::IsDirectory`] for a directory, [`SwfError::Open`] when it
+/// cannot be opened, and every error of [`read_from`].
 pub fn read_log(path: &Path, opts: &ReadOptions) -> Result<SwfLog, SwfError> {
     let shown = path.display().to_string();
+    if path.is_dir() {
+        return Err(SwfError::IsDirectory { file: shown });
+    }
     let file = File::open(path).map_err(|e| {
         if e.kind() == io::ErrorKind::NotFound {
             SwfError::NotFound {
@@ -164,7 +242,7 @@ pub fn read_log(path: &Path, opts: &ReadOptions) -> Result<SwfLog, SwfError> {
         } else {
             SwfError::Open {
                 file: shown.clone(),
-                source: e,
+                cause: e,
             }
         }
     })?;
@@ -182,28 +260,149 @@ pub fn read_log(path: &Path, opts: &ReadOptions) -> Result<SwfLog, SwfError> {
 /// # Errors
 /// Strict mode: the first bad line ([`SwfError::WrongFieldCount`],
 /// [`SwfError::NonNumeric`], [`SwfError::NotAnInteger`],
-/// [`SwfError::OutOfRange`], [`SwfError::CommentAmongData`]). Both modes:
-/// [`SwfError::TruncatedGzip`], [`SwfError::CorruptGzip`], [`SwfError::Io`].
+/// [`SwfError::OutOfRange`], [`SwfError::NotDecimal`],
+/// [`SwfError::TimeOutOfRange`], [`SwfError::ProcessorsOutOfRange`],
+/// [`SwfError::NotText`], [`SwfError::BadHeaderValue`],
+/// [`SwfError::CommentAmongData`]). Both modes: [`SwfError::Compressed`],
+/// [`SwfError::TruncatedGzip`], [`SwfError::CorruptGzip`],
+/// [`SwfError::GzipTrailingData`], [`SwfError::Io`].
 pub fn read_from<R: BufRead>(
     mut reader: R,
     name: &str,
     opts: &ReadOptions,
 ) -> Result<SwfLog, SwfError> {
-    let is_gzip = match reader.fill_buf() {
-        Ok(buf) => buf.starts_with(&[0x1f, 0x8b]),
+    let magic = match reader.fill_buf() {
+        Ok(buf) => Magic::of(buf),
         Err(e) => {
             return Err(SwfError::Io {
                 file: name.to_string(),
                 line: 1,
-                source: e,
+                cause: e,
             });
         }
     };
-    if is_gzip {
-        let decoded = BufReader::with_capacity(BUF_SIZE, MultiGzDecoder::new(reader));
-        read_lines(decoded, name, opts, true)
-    } else {
-        read_lines(reader, name, opts, false)
+    match magic {
+        Magic::Gzip => {
+            let decoded = BufReader::with_capacity(BUF_SIZE, GzMembers::new(reader));
+            read_lines(decoded, name, opts, true)
+        }
+        Magic::Other { what, command } => Err(SwfError::Compressed {
+            file: name.to_string(),
+            what,
+            command,
+        }),
+        Magic::Text => read_lines(reader, name, opts, false),
+    }
+}
+
+/// What the first bytes of a file say it is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Magic {
+    /// gzip (`1f 8b`): decoded.
+    Gzip,
+    /// Another compressed format or archive: refused.
+    Other {
+        what: &'static str,
+        command: &'static str,
+    },
+    /// Anything else: read as text.
+    Text,
+}
+
+impl Magic {
+    /// Formats by their magic bytes (no SWF line starts with any of them:
+    /// a line starts with blanks, a digit, a sign or `;`).
+    const OTHERS: [(&'static [u8], &'static str, &'static str); 7] = [
+        (b"\xfd7zXZ\x00", "xz-compressed", "xz -d"),
+        (b"BZh", "bzip2-compressed", "bunzip2"),
+        (b"\x28\xb5\x2f\xfd", "zstd-compressed", "zstd -d"),
+        (b"PK\x03\x04", "a zip archive", "unzip"),
+        (b"\x04\x22\x4d\x18", "lz4-compressed", "lz4 -d"),
+        (b"\x1f\x9d", "compressed with `compress` (.Z)", "uncompress"),
+        (b"7z\xbc\xaf\x27\x1c", "a 7z archive", "7z x"),
+    ];
+
+    fn of(start: &[u8]) -> Magic {
+        if start.starts_with(&[0x1f, 0x8b]) {
+            return Magic::Gzip;
+        }
+        Magic::OTHERS
+            .iter()
+            .find(|(m, _, _)| start.starts_with(m))
+            .map_or(Magic::Text, |&(_, what, command)| Magic::Other {
+                what,
+                command,
+            })
+    }
+}
+
+/// Marks the error [`GzMembers`] returns for non-zero bytes after the last
+/// gzip member.
+#[derive(Debug)]
+struct TrailingData;
+
+impl fmt::Display for TrailingData {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("unexpected bytes after the gzip data")
+    }
+}
+
+impl std::error::Error for TrailingData {}
+
+/// A gzip file of one or more members, decoded as one stream; zero bytes
+/// after the last member are padding (as `gzip -d` takes them), any other
+/// byte that does not start a member is an error ([`TrailingData`]).
+struct GzMembers<R: BufRead> {
+    decoder: Option<GzDecoder<R>>,
+}
+
+impl<R: BufRead> GzMembers<R> {
+    fn new(reader: R) -> GzMembers<R> {
+        GzMembers {
+            decoder: Some(GzDecoder::new(reader)),
+        }
+    }
+}
+
+/// Consumes the rest of `reader`; an error unless every byte is zero.
+fn skip_zero_padding<R: BufRead>(reader: &mut R) -> io::Result<()> {
+    loop {
+        let buf = reader.fill_buf()?;
+        if buf.is_empty() {
+            return Ok(());
+        }
+        if buf.iter().any(|&b| b != 0) {
+            return Err(io::Error::new(io::ErrorKind::InvalidData, TrailingData));
+        }
+        let n = buf.len();
+        reader.consume(n);
+    }
+}
+
+impl<R: BufRead> io::Read for GzMembers<R> {
+    fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
+        loop {
+            let Some(decoder) = self.decoder.as_mut() else {
+                return Ok(0);
+            };
+            let n = decoder.read(out)?;
+            if n > 0 || out.is_empty() {
+                return Ok(n);
+            }
+            // The member is finished (its checksum verified): what follows?
+            let Some(decoder) = self.decoder.take() else {
+                return Ok(0);
+            };
+            let mut inner = decoder.into_inner();
+            match inner.fill_buf()?.first() {
+                None => return Ok(0),
+                Some(0x1f) => self.decoder = Some(GzDecoder::new(inner)),
+                Some(_) => {
+                    skip_zero_padding(&mut inner)?;
+                    return Ok(0);
+                }
+            }
+        }
     }
 }
 
@@ -221,6 +420,7 @@ fn read_lines<R: BufRead>(
     let mut buf: Vec<u8> = Vec::with_capacity(256);
     let mut line_no: u64 = 0;
     let mut seen_data = false;
+    let mut order = OrderTracker::default();
     loop {
         buf.clear();
         match reader.read_until(b'\n', &mut buf) {
@@ -229,7 +429,10 @@ fn read_lines<R: BufRead>(
             Err(e) => return Err(io_error(e, name, line_no, gzip)),
         }
         line_no += 1;
-        let line = trim_line_end(&buf);
+        let mut line = trim_line_end(&buf);
+        if line_no == 1 {
+            line = line.strip_prefix(BOM).unwrap_or(line);
+        }
         let Some(first) = line.iter().position(|&b| !is_separator(b)) else {
             log.blank_lines += 1;
             continue;
@@ -249,18 +452,125 @@ fn read_lines<R: BufRead>(
                     line: line_no,
                 });
             }
+            if let Some((column, byte)) = control_byte(line) {
+                let e = LineError::NotText { column, byte };
+                if opts.lenient {
+                    record_skip(&mut log.skipped, line_no, e);
+                    continue;
+                }
+                return Err(e.at(name, line_no));
+            }
             // Non-UTF-8 bytes (never seen in the PWA logs) become U+FFFD.
+            let known = log.header.problems.len();
             log.header.push_line(&String::from_utf8_lossy(line));
+            if let Some((_, p)) = log.header.problems.get(known) {
+                let error = SwfError::BadHeaderValue {
+                    file: name.to_string(),
+                    line: line_no,
+                    key: p.key.to_string(),
+                    value: p.value.clone(),
+                    reason: p.reason.clone(),
+                };
+                if !opts.lenient {
+                    return Err(error);
+                }
+                let reason = format!(
+                    "header field {}: {} (found {:?}); ignored",
+                    p.key, p.reason, p.value
+                );
+                log.skipped
+                    .record(line_no, SkipKind::BadHeaderValue, reason);
+            }
             continue;
         }
         seen_data = true;
         match job_line(line) {
-            Ok(job) => log.jobs.push(job),
-            Err(e) if opts.lenient => record_skip(&mut log.skipped, line_no, e),
-            Err(e) => return Err(e.at(name, line_no)),
+            Ok(job) => {
+                order.see(&job, line_no);
+                log.jobs.push(job);
+            }
+            Err(e) => {
+                let e = match not_text(line) {
+                    Some((column, byte)) => LineError::NotText { column, byte },
+                    None => e,
+                };
+                if !opts.lenient {
+                    return Err(e.at(name, line_no));
+                }
+                record_skip(&mut log.skipped, line_no, e);
+            }
         }
     }
+    log.order = order.finish(&log.jobs);
     Ok(log)
+}
+
+/// The UTF-8 byte order mark, skipped at the start of the text.
+const BOM: &[u8] = b"\xef\xbb\xbf";
+
+/// The first control byte of a line (other than the separators of
+/// [`is_separator`]), 1-based column and byte.
+fn control_byte(line: &[u8]) -> Option<(usize, u8)> {
+    line.iter()
+        .position(|&b| (b < 0x20 && !is_separator(b)) || b == 0x7f)
+        .map(|i| (i + 1, line[i]))
+}
+
+/// The first byte that makes a line not text: a control byte, or a byte
+/// where the line stops being UTF-8. Only called on a line that failed to
+/// parse, so it costs nothing on good lines.
+fn not_text(line: &[u8]) -> Option<(usize, u8)> {
+    let utf8 = match std::str::from_utf8(line) {
+        Ok(_) => None,
+        Err(e) => Some((e.valid_up_to() + 1, line[e.valid_up_to()])),
+    };
+    match (control_byte(line), utf8) {
+        (Some(a), Some(b)) => Some(if a.0 <= b.0 { a } else { b }),
+        (a, b) => a.or(b),
+    }
+}
+
+/// Counts, while reading, what [`OrderReport`] reports.
+#[derive(Debug, Default)]
+struct OrderTracker {
+    report: OrderReport,
+    last: Option<(f64, i64)>,
+    numbers_increase: bool,
+}
+
+impl OrderTracker {
+    #[inline]
+    fn see(&mut self, job: &JobRecord, line: u64) {
+        match self.last {
+            None => self.numbers_increase = true,
+            Some((submit, number)) => {
+                if job.submit_time < submit {
+                    self.report.submit_decreases += 1;
+                    self.report.first_submit_decrease.get_or_insert(line);
+                }
+                if job.job_number <= number {
+                    self.numbers_increase = false;
+                }
+            }
+        }
+        self.last = Some((job.submit_time, job.job_number));
+    }
+
+    /// The report; repeated job numbers are looked for (by sorting) only
+    /// when the numbers do not strictly increase down the file.
+    fn finish(mut self, jobs: &[JobRecord]) -> OrderReport {
+        if !self.numbers_increase && !jobs.is_empty() {
+            let mut numbers: Vec<i64> = jobs.iter().map(|j| j.job_number).collect();
+            numbers.sort_unstable();
+            for w in numbers.windows(2) {
+                if w[0] == w[1] {
+                    self.report.duplicate_job_numbers += 1;
+                    self.report.first_duplicate.get_or_insert(w[0]);
+                }
+            }
+        }
+        self.report
+    }
 }
 
 fn record_skip(report: &mut SkipReport, line: u64, e: LineError) {
@@ -279,6 +589,9 @@ fn trim_line_end(buf: &[u8]) -> &[u8] {
 fn io_error(e: io::Error, name: &str, complete: u64, gzip: bool) -> SwfError {
     let file = name.to_string();
     let line = complete + 1;
+    if e.get_ref().is_some_and(|inner| inner.is::<TrailingData>()) {
+        return SwfError::GzipTrailingData { file };
+    }
     match e.kind() {
         io::ErrorKind::UnexpectedEof if gzip => SwfError::TruncatedGzip {
             file,
@@ -288,12 +601,12 @@ fn io_error(e: io::Error, name: &str, complete: u64, gzip: bool) -> SwfError {
         io::ErrorKind::InvalidInput | io::ErrorKind::InvalidData if gzip => SwfError::CorruptGzip {
             file,
             line,
-            source: e,
+            cause: e,
         },
         _ => SwfError::Io {
             file,
             line,
-            source: e,
+            cause: e,
         },
     }
 }

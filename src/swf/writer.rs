@@ -14,6 +14,7 @@ use std::path::Path;
 use flate2::{Compression, write::GzEncoder};
 
 use super::header::SwfHeader;
+use super::parser::TIME_LIMIT;
 use super::record::JobRecord;
 
 /// Minimum width of each of the 18 columns (right-aligned).
@@ -41,8 +42,9 @@ fn write_time(out: &mut String, v: f64) {
 /// Formats one job as an SWF data line (no line terminator).
 ///
 /// # Errors
-/// [`io::ErrorKind::InvalidInput`] when a time field is NaN or infinite
-/// (SWF has no representation for those).
+/// [`io::ErrorKind::InvalidInput`] when a time field is NaN, infinite or
+/// 2^53 s or more in magnitude (the reader refuses those: they are not
+/// exact).
 pub fn format_job(job: &JobRecord) -> io::Result<String> {
     use std::fmt::Write as _;
     let values = [
@@ -73,12 +75,12 @@ pub fn format_job(job: &JobRecord) -> io::Result<String> {
             Value::Int(v) => {
                 let _ = write!(cell, "{v}");
             }
-            Value::Time(v) if v.is_finite() => write_time(&mut cell, v),
+            Value::Time(v) if v.abs() < TIME_LIMIT => write_time(&mut cell, v),
             Value::Time(v) => {
                 return Err(io::Error::new(
                     io::ErrorKind::InvalidInput,
                     format!(
-                        "job {}: field {} is {v}, which SWF cannot represent",
+                        "job {}: field {} is {v}, which SWF cannot represent (times must be finite and below 2^53 s in magnitude)",
                         job.job_number,
                         i + 1
                     ),
@@ -100,8 +102,8 @@ pub fn format_job(job: &JobRecord) -> io::Result<String> {
 /// per job, each terminated by `'\n'`.
 ///
 /// # Errors
-/// Any write error of `w`; [`io::ErrorKind::InvalidInput`] for a NaN or
-/// infinite time field.
+/// Any write error of `w`; [`io::ErrorKind::InvalidInput`] for a NaN,
+/// infinite or too large (≥ 2^53 s) time field.
 pub fn write_log<W: Write>(log_header: &SwfHeader, jobs: &[JobRecord], mut w: W) -> io::Result<()> {
     for line in &log_header.lines {
         w.write_all(line.as_bytes())?;
@@ -172,7 +174,7 @@ mod tests {
     fn format_job_round_trips() {
         let mut j = job();
         j.submit_time = 0.1 + 0.2;
-        j.requested_time = 1e300;
+        j.requested_time = 9_007_199_254_740_991.0;
         j.think_time = -0.5;
         let back = job_line(format_job(&j).unwrap().as_bytes()).unwrap();
         assert_eq!(back, j);
@@ -181,10 +183,13 @@ mod tests {
     #[test]
     fn non_finite_time_is_an_error() {
         let mut j = job();
-        j.run_time = f64::NAN;
-        assert_eq!(
-            format_job(&j).unwrap_err().kind(),
-            io::ErrorKind::InvalidInput
-        );
+        for v in [f64::NAN, f64::INFINITY, 1e300, -9_007_199_254_740_992.0] {
+            j.run_time = v;
+            assert_eq!(
+                format_job(&j).unwrap_err().kind(),
+                io::ErrorKind::InvalidInput,
+                "{v}"
+            );
+        }
     }
 }

@@ -12,6 +12,15 @@ use crate::workload::{
 pub const STANDARD_DAYS: usize = 48;
 /// Default day of a replay: the middle one of the standard 48.
 pub const DEFAULT_DAY: usize = 24;
+
+/// Parses `--seed`: a clear message for anything that is not a 64-bit
+/// non-negative integer (`-1` included, which clap would otherwise take
+/// for a flag).
+fn parse_seed(s: &str) -> Result<u64, String> {
+    s.parse()
+        .map_err(|_| "--seed takes a non-negative integer, 0 to 18446744073709551615".to_string())
+}
+
 /// Default user seed.
 pub const DEFAULT_SEED: u64 = 1;
 
@@ -30,8 +39,8 @@ pub struct ParallelArgs {
     /// Days that may enter the set, by their number of arrivals (every job submitted that day): `standard` (Curie: 897-2904, the paper's range; other logs: p10-p90), `any`, MIN-MAX, or percentiles pLO-pHI [default: standard].
     #[arg(long, value_name = "RANGE")]
     pub day_arrivals: Option<ArrivalRange>,
-    /// Seed of every random draw (system, ETC, values) [default: 1].
-    #[arg(long)]
+    /// Seed of every random draw (system, ETC, values): 0 to 18446744073709551615 [default: 1].
+    #[arg(long, allow_negative_numbers = true, value_parser = parse_seed)]
     pub seed: Option<u64>,
     /// System size: lower = 25 %, intermediate = 20 %, higher = 15 % of the log's MaxProcs [default: intermediate].
     #[arg(long, value_enum)]
