@@ -106,7 +106,7 @@ fn a_system_too_small_or_too_large_is_refused_with_the_bases_that_work() {
 }
 
 #[test]
-fn a_machine_of_a_trillion_processors_is_refused_not_allocated() {
+fn a_machine_of_four_billion_processors_is_refused_not_allocated() {
     let dir = tempfile::tempdir().unwrap();
     let lines: Vec<String> = (0..400).map(|i| job(i + 1, i * 600, 100)).collect();
     let path = log(&dir, "wide.swf", "; MaxProcs: 4000000000\n", &lines);
