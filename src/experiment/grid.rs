@@ -305,6 +305,9 @@ pub struct Plan<E: Grid> {
     pub heuristics: Vec<E::Heuristic>,
     /// The environment's parameters, as the configuration gives them.
     pub args: E::Args,
+    /// What the reader noticed about the logs (jobs out of submit order,
+    /// repeated job numbers), one line per log, to print.
+    pub log_notes: Vec<String>,
 }
 
 impl<E: Grid> Plan<E> {
@@ -335,15 +338,24 @@ impl<E: Grid> Plan<E> {
             .iter()
             .map(|l| catalog::resolve(l))
             .collect::<Result<_, _>>()?;
-        let laid: Vec<(E::Prepared, LogLayout)> = paths
+        let laid: Vec<(E::Prepared, LogLayout, Option<String>)> = paths
             .par_iter()
             .zip(&keys)
             .map(|(p, (_, key))| {
                 let log = crate::swf::read_log(p, &ReadOptions::default())?;
-                E::lay_out(&log, key, config, &args)
+                let note = (!log.order.is_empty()).then(|| format!("{key}: {}", log.order));
+                let (prepared, layout) = E::lay_out(&log, key, config, &args)?;
+                Ok((prepared, layout, note))
             })
             .collect::<Result<_, ExperimentError>>()?;
-        let (prepared, logs): (Vec<E::Prepared>, Vec<LogLayout>) = laid.into_iter().unzip();
+        let mut prepared = Vec::with_capacity(laid.len());
+        let mut logs = Vec::with_capacity(laid.len());
+        let mut log_notes = Vec::new();
+        for (p, l, note) in laid {
+            prepared.push(p);
+            logs.push(l);
+            log_notes.extend(note);
+        }
         let layout = Layout {
             environment: E::KIND,
             logs,
@@ -360,26 +372,34 @@ impl<E: Grid> Plan<E> {
             prepared,
             heuristics,
             args,
+            log_notes,
         })
     }
 
-    /// Logs that have fewer candidate days than the config asks for, as
-    /// notes to print ("kth-sp2: 12 candidate days, all used (48 asked)").
+    /// Notes to print: what the reader noticed about each log, and the
+    /// logs that have fewer days in range than the config asks for
+    /// ("kth-sp2: only 12 days with 26–146 arrivals, all used (48 asked)").
     pub fn notes(&self) -> Vec<String> {
+        let mut notes = self.log_notes.clone();
         if self.config.dates.is_some() || E::KIND != EnvKind::Parallel {
-            return Vec::new();
+            return notes;
         }
         let asked = self.config.day_count();
-        self.layout
-            .logs
-            .iter()
-            .filter(|l| l.candidate_days < asked)
-            .map(|l| {
-                format!(
-                    "{}: only {} candidate days, all used ({} asked)",
-                    l.key, l.candidate_days, asked
-                )
-            })
-            .collect()
+        for l in &self.layout.logs {
+            let (have, range) = match &l.day_set {
+                Some(d) => (
+                    d.days_in_range,
+                    format!("days with {}–{} arrivals", d.min_arrivals, d.max_arrivals),
+                ),
+                None => (l.candidate_days, "candidate days".to_string()),
+            };
+            if have < asked {
+                notes.push(format!(
+                    "{}: only {have} {range}, all used ({asked} asked)",
+                    l.key
+                ));
+            }
+        }
+        notes
     }
 }
