@@ -43,6 +43,10 @@ pub struct JobDetail {
     pub suspensions: Vec<(usize, usize, f64, f64, f64)>,
     /// Scheduling passes.
     pub passes: u64,
+    /// Per job: its first reservation, s (`None`: started at once, never
+    /// reserved, or a policy without persistent reservations).
+    #[serde(default)]
+    pub first_reservation: Vec<Option<f64>>,
 }
 
 impl JobDetail {
@@ -61,6 +65,7 @@ impl JobDetail {
                 .map(|s| (s.job, s.preemptor, s.at, s.reservation, s.resumed))
                 .collect(),
             passes: run.passes,
+            first_reservation: run.first_reservation.clone(),
         }
     }
 
@@ -89,6 +94,11 @@ impl JobDetail {
                 })
                 .collect(),
             allocations: Vec::new(),
+            first_reservation: if self.first_reservation.len() == self.outcomes.len() {
+                self.first_reservation.clone()
+            } else {
+                vec![None; self.outcomes.len()]
+            },
         }
     }
 }
