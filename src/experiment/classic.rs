@@ -391,12 +391,14 @@ fn about(p: &ClassicPrepared) -> String {
     };
     let jobs = &p.scenario.jobs;
     format!(
-        "Window of {} jobs from cleaned job {} (job numbers {} to {}; {}), plus the next {} jobs submitted into it ({} jobs, {} marked preempting); submit span {:.1} h.",
+        "Window of {} jobs from cleaned job {} (job numbers {} to {}, submitted {} to {}; {}), plus the next {} jobs submitted into it ({} jobs, {} marked preempting); submit span {:.1} h.",
         w.jobs,
         w.start,
         jobs.first().map_or(0, |j| j.job_number),
         jobs.get(w.jobs.saturating_sub(1))
             .map_or(0, |j| j.job_number),
+        w.dates.0,
+        w.dates.1,
         w.chosen,
         w.extra,
         jobs.len(),

@@ -105,10 +105,14 @@ pub struct ClassicArgs {
     #[arg(long)]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub extra_jobs: Option<usize>,
-    /// With --window-jobs: index of the window's first job among the cleaned jobs [default: of the windows with an offered load >= 1, the one with the most preempting jobs].
-    #[arg(long)]
+    /// With --window-jobs: index of the window's first job among the cleaned jobs (0-based, submit order) [default: chosen by --window].
+    #[arg(long, conflicts_with = "window")]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub window_start: Option<usize>,
+    /// With --window-jobs: how the window's first job is chosen: `month:YYYY-MM` (the first job submitted in that month of the log's clock) or `most-wide` (of the windows with an offered load >= 1, the one with the most preempting jobs) [default: most-wide].
+    #[arg(long, value_name = "RULE")]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub window: Option<super::window::WindowRule>,
     /// Tau of the bounded slowdown, s [default: 10].
     #[arg(long)]
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -135,6 +139,9 @@ pub enum ClassicArgsError {
     /// A window flag without `--window-jobs`.
     #[error("{0} applies with --window-jobs only")]
     WindowFlagWithoutWindow(&'static str),
+    /// Both a window rule and a window start (a config can give both).
+    #[error("give --window-start or --window, not both")]
+    WindowRuleAndStart,
     /// A window that cannot be cut from the log.
     #[error(transparent)]
     Window(#[from] super::window::WindowError),
@@ -174,6 +181,7 @@ impl ClassicArgs {
         add(self.window_jobs.is_some(), "--window-jobs");
         add(self.extra_jobs.is_some(), "--extra-jobs");
         add(self.window_start.is_some(), "--window-start");
+        add(self.window.is_some(), "--window");
         add(self.tau.is_some(), "--tau");
         out.extend(self.preemption_flags());
         out
@@ -220,6 +228,12 @@ impl ClassicArgs {
         } else {
             "user"
         }
+    }
+
+    /// How the window's first job is chosen without `--window-start`
+    /// (default `most-wide`).
+    pub fn window_rule(&self) -> super::window::WindowRule {
+        self.window.unwrap_or(super::window::WindowRule::MostWide)
     }
 
     /// The preemption rule of `catalina-preempt` these flags give.
@@ -277,6 +291,12 @@ impl ClassicArgs {
             if self.window_start.is_some() {
                 return Err(ClassicArgsError::WindowFlagWithoutWindow("--window-start"));
             }
+            if self.window.is_some() {
+                return Err(ClassicArgsError::WindowFlagWithoutWindow("--window"));
+            }
+        }
+        if self.window.is_some() && self.window_start.is_some() {
+            return Err(ClassicArgsError::WindowRuleAndStart);
         }
         if let Some(tau) = self.tau
             && !(tau.is_finite() && tau > 0.0)
