@@ -12,7 +12,7 @@ use super::params::{ClassicArgs, ClassicArgsError};
 use super::summary::{ClassicSummary, RunLabel, summarize};
 use super::tables::{clean_frame, jobs_frame, summary_frame, suspensions_frame};
 use super::window::{WindowError, WindowRule, build_window, default_window_start, month_start};
-use super::{ClassicJob, ClassicRun, CleanReport, Machine, Policy, SCHEDULERS, Unit};
+use super::{ClassicJob, ClassicRun, CleanPreset, CleanReport, Machine, Policy, SCHEDULERS, Unit};
 use crate::env::{EnvError, EnvKind, Environment, Registry, Replayed};
 use crate::metrics::tables::{TableError, write_both};
 use crate::model::calendar::LogClock;
@@ -69,6 +69,25 @@ pub struct WindowInfo {
 pub fn prepare(log: &SwfLog, args: &ClassicArgs) -> Result<ClassicPrepared, EnvError> {
     let machine = args.machine(log)?;
     let (mut jobs, report) = super::clean(&log.jobs, &machine, &args.clean_options());
+    if jobs.is_empty() {
+        let what = if report.input == 0 {
+            "the log holds no job".to_string()
+        } else {
+            let reasons: Vec<String> = report
+                .counts()
+                .iter()
+                .filter(|((dropped, _), _)| *dropped)
+                .map(|((_, reason), n)| format!("{n} for {reason}"))
+                .collect();
+            format!("all {} jobs dropped: {}", report.input, reasons.join(", "))
+        };
+        return Err(ClassicArgsError::NothingToReplay {
+            log: log.name.clone(),
+            preset: args.clean_preset().to_string(),
+            what,
+        }
+        .into());
+    }
     let mut window = None;
     if let Some(count) = args.window_jobs {
         let extra = args.extra_jobs.unwrap_or(0);
@@ -208,8 +227,8 @@ impl Environment for Classic {
             out.push_str(&format!("machine  {} {unit}\n", s.machine.capacity));
         }
         out.push_str(&format!(
-            "plan     {} estimates, equal-time rule: ends free their units before starts at the same second\n",
-            args.estimates()
+            "plan     {}, equal-time rule: ends free their units before starts at the same second\n",
+            estimates_in_words(log, scenarios.first(), args)
         ));
         if let Some(w) = &p.window {
             out.push_str(&format!(
@@ -303,6 +322,55 @@ impl Environment for Classic {
         )?;
         Ok(vec!["jobs", "summary", "clean", "suspensions"])
     }
+}
+
+/// What the schedulers plan with, in words: `exact estimates`, or `user
+/// estimates` with how many of the replayed jobs have none in the log
+/// (field 9 not positive) and what the cleaning preset used instead.
+fn estimates_in_words(log: &SwfLog, s: Option<&ClassicScenario>, args: &ClassicArgs) -> String {
+    if args.exact_estimates {
+        return "exact estimates (the run times)".to_string();
+    }
+    let Some(s) = s else {
+        return "user estimates".to_string();
+    };
+    let missing: std::collections::HashSet<i64> = log
+        .jobs
+        .iter()
+        .filter(|r| r.requested_time.is_nan() || r.requested_time <= 0.0)
+        .map(|r| r.job_number)
+        .collect();
+    let n = s
+        .jobs
+        .iter()
+        .filter(|j| missing.contains(&j.job_number))
+        .count();
+    if n == 0 {
+        return "user estimates".to_string();
+    }
+    let used = match args.clean_preset() {
+        CleanPreset::Swftool | CleanPreset::Rlscheduler => "run time used",
+        CleanPreset::Pyss => "max(run time, 1 s) used",
+        CleanPreset::Batsim => "2 x run time used",
+    };
+    format!(
+        "user estimates ({} of {} missing, {used})",
+        thousands(n),
+        thousands(s.jobs.len())
+    )
+}
+
+/// `n` with thousands separators (10,000).
+fn thousands(n: usize) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (k, c) in digits.chars().enumerate() {
+        if k > 0 && (digits.len() - k).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
 }
 
 /// The reservation depth as printed: `-` without backfilling (FCFS), a
