@@ -115,16 +115,20 @@ impl Backfill {
         changed: bool,
     ) -> Profile {
         let jobs = machine.jobs();
-        // Reservations by current start, then submit (queue) order.
+        // Reservations in submit (queue) order.
         let mut held: Vec<(f64, usize)> = queue
             .iter()
             .filter_map(|&i| self.reservation[i].map(|r| (r, i)))
             .collect();
-        held.sort_by(|a, b| a.0.total_cmp(&b.0));
         let block = |&(r, i): &(f64, usize)| (r, jobs[i].estimate, i64::from(jobs[i].size));
         let mut p = machine.profile(now);
         p.reserve_all(held.iter().map(block));
-        if p.overcommitted() || held.first().is_some_and(|h| h.0 < now) {
+        let replace = p.overcommitted() || held.iter().any(|h| h.0 < now);
+        if replace || changed {
+            // By current start, then submit order.
+            held.sort_by(|a, b| a.0.total_cmp(&b.0));
+        }
+        if replace {
             // A running job outran its estimate: place every reservation
             // again, in order, at its earliest start.
             p = machine.profile(now);
@@ -138,6 +142,9 @@ impl Backfill {
             // Compression: each to its earliest start no later than its own.
             for (r, i) in held {
                 let (est, size) = (jobs[i].estimate, i64::from(jobs[i].size));
+                if r <= now {
+                    continue; // due now: it cannot start earlier
+                }
                 if let Some(t) = p.earliest_before(est, size, r, r) {
                     p.reserve(r, est, -size);
                     p.reserve(t, est, size);
