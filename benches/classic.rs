@@ -4,7 +4,10 @@
 //! once, outside the timed loop. Also Catalina without and with suspension
 //! preemption on the whole SDSC-DS log (84,891 jobs on 184 nodes of 8
 //! processors), and the margo2008-datastar preset end to end (parse, clean,
-//! window, two runs, invariant checks). Run: `cargo bench --bench classic`.
+//! window, two runs, invariant checks). Conservative backfilling (kept
+//! reservations, compression) on CEA Curie, and Conservative and Catalina
+//! on the pathological queue: 4,000 jobs submitted at the same instant on
+//! 128 processors. Run: `cargo bench --bench classic`.
 
 use std::hint::black_box;
 
@@ -35,6 +38,36 @@ fn bench(c: &mut Criterion) {
                     Policy::Backfill { depth: 1 },
                 ))
             })
+        });
+    }
+    g.finish();
+
+    let mut g = c.benchmark_group("classic_conservative_user_estimates");
+    g.sample_size(10);
+    let path = catalog::resolve("curie").expect("log on the search path");
+    let log = read_log(&path, &ReadOptions::default()).expect("log parses");
+    let machine = machine_of(&log, false, None).expect("machine");
+    let (jobs, _) = classic::clean(&log.jobs, &machine, &CleanOptions::default());
+    g.throughput(Throughput::Elements(jobs.len() as u64));
+    g.bench_function("curie", |b| {
+        b.iter(|| {
+            black_box(classic::simulate(
+                black_box(&jobs),
+                machine.capacity,
+                Policy::Backfill { depth: usize::MAX },
+            ))
+        })
+    });
+    g.finish();
+
+    let mut g = c.benchmark_group("classic_4000_jobs_at_once_128_procs");
+    g.sample_size(10);
+    let burst = at_once(4_000, 128);
+    g.throughput(Throughput::Elements(burst.len() as u64));
+    for name in ["easy", "conservative", "catalina"] {
+        let policy = classic::SCHEDULERS.get(name).expect("registered").policy;
+        g.bench_function(name, |b| {
+            b.iter(|| black_box(classic::simulate(black_box(&burst), 128, policy)))
         });
     }
     g.finish();
@@ -80,6 +113,36 @@ fn bench(c: &mut Criterion) {
         })
     });
     g.finish();
+}
+
+/// `n` jobs submitted at 0 on `capacity` processors: sizes 1..=capacity,
+/// runs 1..=3,600 s, estimates 1, 2, 3 or 5 times the run (a fixed
+/// linear congruential sequence, so every run sees the same queue).
+fn at_once(n: usize, capacity: u32) -> Vec<classic::ClassicJob> {
+    let mut x: u64 = 12_345;
+    let mut next = |m: u64| {
+        x = x
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        (x >> 33) % m
+    };
+    (0..n)
+        .map(|k| {
+            let size = 1 + next(u64::from(capacity)) as u32;
+            let run = 1.0 + next(3_600) as f64;
+            let factor = [1.0, 2.0, 3.0, 5.0][next(4) as usize];
+            classic::ClassicJob {
+                job_number: k as i64 + 1,
+                submit: 0.0,
+                run,
+                estimate: run * factor,
+                processors: size,
+                size,
+                user: 1,
+                queue: 1,
+            }
+        })
+        .collect()
 }
 
 // No HTML plots: criterion's plotters backend wants system fonts.

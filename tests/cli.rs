@@ -160,6 +160,33 @@ fn the_margo2008_datastar_preset_prints_three_tables_and_writes_them() {
         err.contains("--window-start applies to environment-D grids with a window"),
         "{err}"
     );
+    let (ok, _, err) = swftool(&["experiment", "--preset", "smoke", "--window", "most-wide"]);
+    assert!(!ok);
+    assert!(
+        err.contains("--window applies to environment-D grids with a window"),
+        "{err}"
+    );
+    let (ok, _, err) = swftool(&[
+        "replay",
+        "datastar",
+        "--env",
+        "classic",
+        "-H",
+        "easy",
+        "--window-jobs",
+        "10",
+        "--window",
+        "month:2007-03",
+        "--out",
+        out.join("w").to_str().unwrap(),
+    ]);
+    assert!(!ok);
+    assert!(
+        err.contains("no cleaned job was submitted in month:2007-03")
+            && err.contains("2004-")
+            && err.contains("2005-"),
+        "{err}"
+    );
 }
 
 /// Every flag belongs to one environment; given with another it is an error

@@ -400,15 +400,76 @@ proptest! {
     }
 }
 
-/// The margo2008-datastar preset on the real SDSC-DS log: the default
-/// window and its population are known figures; both runs keep every
-/// invariant; only the run with preemption suspends anything.
+/// The margo2008-datastar preset on the real SDSC-DS log. Its default
+/// window is the first 200 jobs submitted in March 2005 (the log's only
+/// full March; Margo et al. took the first 200 jobs of March 2007, which
+/// the archived log, 2004-03-31 to 2005-04-01, does not hold): cleaned job
+/// 79,396, job number 89,917, submitted 2005-03-01 00:06:17 PST.
 #[test]
-fn margo2008_datastar_preset_on_the_real_log() {
+fn margo2008_datastar_preset_default_window_is_march_2005() {
     use swftool::env::Environment;
     use swftool::env::classic::environment::Classic;
     use swftool::experiment::ExperimentConfig;
     let config = ExperimentConfig::preset("margo2008-datastar").unwrap();
+    let log = swftool::swf::read_log(
+        &common::traces_dir().join("SDSC-DS-2004-2.1-cln.swf.gz"),
+        &Default::default(),
+    )
+    .unwrap();
+    let (p, scenarios) = Classic::scenarios(&log, &config.classic).unwrap();
+    let s = &scenarios[0];
+    let w = p.window.as_ref().unwrap();
+    assert_eq!(w.start, 79_396);
+    assert_eq!(w.first_job, 89_917);
+    assert_eq!(s.jobs[0].job_number, 89_917);
+    assert_eq!(s.jobs[199].job_number, 90_142);
+    assert_eq!(
+        w.dates,
+        (
+            "2005-03-01 00:06:17 PST".to_string(),
+            "2005-03-01 15:25:41 PST".to_string()
+        )
+    );
+    assert_eq!(s.jobs.len(), 300);
+    assert_eq!(w.preempting, 1);
+    // The job before it was submitted in February.
+    let machine = swftool::env::classic::machine_of(&log, true, Some(8)).unwrap();
+    let (mut all, _) = classic::clean(&log.jobs, &machine, &Default::default());
+    all.sort_by(|a, b| {
+        a.submit
+            .total_cmp(&b.submit)
+            .then(a.job_number.cmp(&b.job_number))
+    });
+    let clock = swftool::model::calendar::LogClock::new(
+        log.header.unix_start_time(),
+        log.header.time_zone_string(),
+    );
+    assert!(
+        clock
+            .format(all[79_395].submit)
+            .unwrap()
+            .starts_with("2005-02-28")
+    );
+    let hs = Classic::heuristics(&config.heuristics, &config.classic).unwrap();
+    for h in &hs {
+        let r = Classic::simulate(s, h);
+        assert!(capacity::check(&s.jobs, &r, 184).is_empty(), "{}", h.0);
+    }
+}
+
+/// The margo2008-datastar preset with `--window most-wide`, the rule that
+/// was its default before: of the loaded windows, the one with the most
+/// jobs wider than 64 nodes; its window and population are known figures;
+/// both runs keep every invariant; only the run with preemption suspends
+/// anything.
+#[test]
+fn margo2008_datastar_preset_most_wide_window_on_the_real_log() {
+    use swftool::env::Environment;
+    use swftool::env::classic::environment::Classic;
+    use swftool::env::classic::window::WindowRule;
+    use swftool::experiment::ExperimentConfig;
+    let mut config = ExperimentConfig::preset("margo2008-datastar").unwrap();
+    config.classic.window = Some(WindowRule::MostWide);
     let log = swftool::swf::read_log(
         &common::traces_dir().join("SDSC-DS-2004-2.1-cln.swf.gz"),
         &Default::default(),
@@ -443,6 +504,7 @@ fn margo2008_datastar_preset_on_the_real_log() {
     }
     // a window past the end of the log is a clear error
     let mut late = config.classic.clone();
+    late.window = None;
     late.window_start = Some(90_000);
     let err = Classic::scenarios(&log, &late).unwrap_err().to_string();
     assert!(err.contains("the cleaned log has 84891"), "{err}");

@@ -32,6 +32,7 @@ use crate::experiment::{
   swftool experiment --preset smoke
   swftool experiment --preset margo2008-datastar
   swftool experiment --preset margo2008-datastar --window-start 50000
+  swftool experiment --preset margo2008-datastar --window most-wide
   swftool experiment --preset khemka2015-parallel --threads 2
   swftool experiment --dump-preset khemka2015-parallel > my-grid.toml
   swftool experiment my-grid.toml --out results/my-grid
@@ -66,9 +67,12 @@ pub struct ExperimentArgs {
     /// Write tables but no figures.
     #[arg(long)]
     pub no_figures: bool,
-    /// Environment D grids with a window (margo2008-datastar): first job of the window (0-based among the cleaned jobs in submit order). Default: of the loaded windows, the one with the most jobs wider than 64 nodes.
-    #[arg(long, value_name = "INDEX")]
+    /// Environment D grids with a window (margo2008-datastar): first job of the window (0-based among the cleaned jobs in submit order), instead of the config's window rule.
+    #[arg(long, value_name = "INDEX", conflicts_with = "window")]
     pub window_start: Option<usize>,
+    /// Environment D grids with a window: how its first job is chosen, `month:YYYY-MM` (the first job submitted in that month) or `most-wide` (of the loaded windows, the one with the most jobs wider than 64 nodes). Default: the config's (margo2008-datastar: month:2005-03).
+    #[arg(long, value_name = "RULE")]
+    pub window: Option<crate::env::classic::window::WindowRule>,
 }
 
 /// Default output directory of an experiment named `name`.
@@ -94,13 +98,20 @@ pub fn run(args: &ExperimentArgs) -> anyhow::Result<()> {
             config::PRESETS.join(", ")
         ),
     };
-    if let Some(start) = args.window_start {
+    if args.window_start.is_some() || args.window.is_some() {
         if config.environment != EnvKind::Classic || config.classic.window_jobs.is_none() {
+            let flag = if args.window.is_some() {
+                "--window"
+            } else {
+                "--window-start"
+            };
             bail!(
-                "--window-start applies to environment-D grids with a window (window_jobs), such as --preset margo2008-datastar, only"
+                "{flag} applies to environment-D grids with a window (window_jobs), such as --preset margo2008-datastar, only"
             );
         }
-        config.classic.window_start = Some(start);
+        // The flag replaces the config's choice of the first job.
+        config.classic.window_start = args.window_start;
+        config.classic.window = args.window;
     }
     let shard: Option<Shard> = args.shard.as_deref().map(str::parse).transpose()?;
     let out = args

@@ -43,6 +43,10 @@ pub struct JobDetail {
     pub suspensions: Vec<(usize, usize, f64, f64, f64)>,
     /// Scheduling passes.
     pub passes: u64,
+    /// Per job: its first reservation, s (`None`: started at once, never
+    /// reserved, or a policy without persistent reservations).
+    #[serde(default)]
+    pub first_reservation: Vec<Option<f64>>,
 }
 
 impl JobDetail {
@@ -61,6 +65,7 @@ impl JobDetail {
                 .map(|s| (s.job, s.preemptor, s.at, s.reservation, s.resumed))
                 .collect(),
             passes: run.passes,
+            first_reservation: run.first_reservation.clone(),
         }
     }
 
@@ -89,6 +94,11 @@ impl JobDetail {
                 })
                 .collect(),
             allocations: Vec::new(),
+            first_reservation: if self.first_reservation.len() == self.outcomes.len() {
+                self.first_reservation.clone()
+            } else {
+                vec![None; self.outcomes.len()]
+            },
         }
     }
 }
@@ -384,12 +394,14 @@ fn about(p: &ClassicPrepared) -> String {
     };
     let jobs = &p.scenario.jobs;
     format!(
-        "Window of {} jobs from cleaned job {} (job numbers {} to {}; {}), plus the next {} jobs submitted into it ({} jobs, {} marked preempting); submit span {:.1} h.",
+        "Window of {} jobs from cleaned job {} (job numbers {} to {}, submitted {} to {}; {}), plus the next {} jobs submitted into it ({} jobs, {} marked preempting); submit span {:.1} h.",
         w.jobs,
         w.start,
         jobs.first().map_or(0, |j| j.job_number),
         jobs.get(w.jobs.saturating_sub(1))
             .map_or(0, |j| j.job_number),
+        w.dates.0,
+        w.dates.1,
         w.chosen,
         w.extra,
         jobs.len(),

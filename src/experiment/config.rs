@@ -34,6 +34,7 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
+use crate::env::classic::window::WindowRule;
 use crate::env::classic::{ClassicArgs, ClassicArgsError};
 use crate::env::parallel;
 use crate::env::{EnvKind, UnknownName};
@@ -404,6 +405,10 @@ impl ExperimentConfig {
                     procs_per_node: Some(8),
                     window_jobs: Some(200),
                     extra_jobs: Some(100),
+                    window: Some(WindowRule::Month {
+                        year: 2005,
+                        month: 3,
+                    }),
                     ..ClassicArgs::default()
                 },
                 job_tables: true,
@@ -603,7 +608,8 @@ const TOML_HEADER: &str = "\
 # [classic]    environment D: the flags of `swftool replay --env classic`
 #              without the dashes (whole_nodes = true, procs_per_node = 8,
 #              clean = \"pyss\", exact_estimates = true, reservation_depth = 4,
-#              window_jobs = 200, extra_jobs = 100, window_start = 538,
+#              window_jobs = 200, extra_jobs = 100, window = \"month:2005-03\"
+#              (or \"most-wide\", or window_start = 538),
 #              preempting_above = 64, tau = 10.0, ...)
 
 ";

@@ -3,7 +3,10 @@
 //! --check`: at no instant do the running jobs hold more units than the
 //! machine has; no job starts before it is submitted; every job runs
 //! exactly its run time (the pieces of a suspended job add up to it);
-//! every job ran.
+//! every job ran; and, when no job runs past its estimate, no job starts
+//! later than the first reservation it was given (the promise of
+//! Conservative backfilling, Mu'alem & Feitelson 2001, kept by every
+//! backfilling depth: [`crate::env::classic::policies::backfill`]).
 //!
 //! When units are tracked (Catalina with suspension preemption, Margo et
 //! al.), also: every piece holds exactly the job's size in distinct units
@@ -80,6 +83,17 @@ pub enum CapacityViolation {
         /// What is wrong.
         problem: String,
     },
+    /// A job started later than the first reservation it was given,
+    /// though no job ran past its estimate.
+    #[error("job {job} starts at {start} s, after its first reservation at {reservation} s")]
+    BrokenPromise {
+        /// Job number.
+        job: i64,
+        /// Its first reservation, s.
+        reservation: f64,
+        /// Its start, s.
+        start: f64,
+    },
     /// A job was suspended by one whose priority is not higher.
     #[error(
         "job {victim} (priority {victim_priority}) suspended by job {preemptor} (priority {preemptor_priority})"
@@ -154,6 +168,21 @@ pub fn check(jobs: &[ClassicJob], run: &ClassicRun, capacity: u32) -> Vec<Capaci
         for &(a, b) in ps {
             ev.push((a, i64::from(j.size)));
             ev.push((b, -i64::from(j.size)));
+        }
+    }
+    // The promise can only be kept when the releases it was planned on come
+    // no later than planned: no job outruns its estimate.
+    if jobs.iter().all(|j| j.run <= j.estimate) {
+        for ((j, o), r) in jobs.iter().zip(&run.outcomes).zip(&run.first_reservation) {
+            if let Some(r) = *r
+                && o.start > r
+            {
+                out.push(CapacityViolation::BrokenPromise {
+                    job: j.job_number,
+                    reservation: r,
+                    start: o.start,
+                });
+            }
         }
     }
     ev.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));

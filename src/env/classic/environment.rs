@@ -11,10 +11,11 @@ use super::check as capacity;
 use super::params::{ClassicArgs, ClassicArgsError};
 use super::summary::{ClassicSummary, RunLabel, summarize};
 use super::tables::{clean_frame, jobs_frame, summary_frame, suspensions_frame};
-use super::window::{WindowError, build_window, default_window_start};
-use super::{ClassicJob, ClassicRun, CleanReport, Machine, Policy, SCHEDULERS, Unit};
+use super::window::{WindowError, WindowRule, build_window, default_window_start, month_start};
+use super::{ClassicJob, ClassicRun, CleanPreset, CleanReport, Machine, Policy, SCHEDULERS, Unit};
 use crate::env::{EnvError, EnvKind, Environment, Registry, Replayed};
 use crate::metrics::tables::{TableError, write_both};
+use crate::model::calendar::LogClock;
 use crate::swf::SwfLog;
 
 /// Environment D: classic trace replay on the log's own machine (FCFS,
@@ -52,6 +53,11 @@ pub struct WindowInfo {
     pub preempting: usize,
     /// First and last submit of the window's own jobs, s.
     pub span: (f64, f64),
+    /// Job number of its first job.
+    pub first_job: i64,
+    /// First and last submit of the window's own jobs as dates on the
+    /// log's clock.
+    pub dates: (String, String),
 }
 
 /// Cleans `log` on the machine `args` give and cuts the scenario: the whole
@@ -63,6 +69,25 @@ pub struct WindowInfo {
 pub fn prepare(log: &SwfLog, args: &ClassicArgs) -> Result<ClassicPrepared, EnvError> {
     let machine = args.machine(log)?;
     let (mut jobs, report) = super::clean(&log.jobs, &machine, &args.clean_options());
+    if jobs.is_empty() {
+        let what = if report.input == 0 {
+            "the log holds no job".to_string()
+        } else {
+            let reasons: Vec<String> = report
+                .counts()
+                .iter()
+                .filter(|((dropped, _), _)| *dropped)
+                .map(|((_, reason), n)| format!("{n} for {reason}"))
+                .collect();
+            format!("all {} jobs dropped: {}", report.input, reasons.join(", "))
+        };
+        return Err(ClassicArgsError::NothingToReplay {
+            log: log.name.clone(),
+            preset: args.clean_preset().to_string(),
+            what,
+        }
+        .into());
+    }
     let mut window = None;
     if let Some(count) = args.window_jobs {
         let extra = args.extra_jobs.unwrap_or(0);
@@ -72,9 +97,33 @@ pub fn prepare(log: &SwfLog, args: &ClassicArgs) -> Result<ClassicPrepared, EnvE
                 .total_cmp(&b.submit)
                 .then(a.job_number.cmp(&b.job_number))
         });
-        let (start, chosen) = match args.window_start {
-            Some(s) => (s, "given (--window-start)".to_string()),
-            None => {
+        // What cleaning subtracted from the submit times (the batsim origin
+        // shift), to read dates on the log's clock.
+        let offset = jobs
+            .first()
+            .and_then(|j| {
+                log.jobs
+                    .iter()
+                    .find(|r| r.job_number == j.job_number)
+                    .map(|r| r.submit_time - j.submit)
+            })
+            .unwrap_or(0.0);
+        let clock = LogClock::new(log.header.unix_start_time(), log.header.time_zone_string());
+        let (start, chosen) = match (args.window_start, args.window_rule()) {
+            (Some(s), _) => (s, "given (--window-start)".to_string()),
+            (None, WindowRule::Month { year, month }) => {
+                let s = month_start(&log.name, &jobs, &clock, offset, year, month)
+                    .map_err(ClassicArgsError::from)?;
+                (
+                    s,
+                    format!(
+                        "{}: the first job submitted in {year:04}-{month:02} ({})",
+                        args.window_rule(),
+                        clock.zone_name
+                    ),
+                )
+            }
+            (None, WindowRule::MostWide) => {
                 let s = default_window_start(&jobs, count, extra, machine.capacity, &rule)
                     .ok_or_else(|| WindowError::NoDefault {
                         log: log.name.clone(),
@@ -86,14 +135,21 @@ pub fn prepare(log: &SwfLog, args: &ClassicArgs) -> Result<ClassicPrepared, EnvE
                 (
                     s,
                     format!(
-                        "the default: of the windows with an offered load >= 1, the one with the most jobs wider than {} units, earliest on ties",
+                        "most-wide: of the windows with an offered load >= 1, the one with the most jobs wider than {} units, earliest on ties",
                         rule.preempting_above
                     ),
                 )
             }
         };
         jobs = build_window(&jobs, start, count, extra).map_err(ClassicArgsError::from)?;
+        let date = |t: f64| {
+            clock
+                .format(t + offset)
+                .unwrap_or_else(|| format!("{t} s (no UnixStartTime)"))
+        };
         window = Some(WindowInfo {
+            first_job: jobs[0].job_number,
+            dates: (date(jobs[0].submit), date(jobs[count - 1].submit)),
             start,
             jobs: count,
             extra,
@@ -171,13 +227,13 @@ impl Environment for Classic {
             out.push_str(&format!("machine  {} {unit}\n", s.machine.capacity));
         }
         out.push_str(&format!(
-            "plan     {} estimates, equal-time rule: ends free their units before starts at the same second\n",
-            args.estimates()
+            "plan     {}, equal-time rule: ends free their units before starts at the same second\n",
+            estimates_in_words(log, scenarios.first(), args)
         ));
         if let Some(w) = &p.window {
             out.push_str(&format!(
-                "window   {} jobs from cleaned job {} ({}), plus the next {} submitted into it\n",
-                w.jobs, w.start, w.chosen, w.extra
+                "window   {} jobs from cleaned job {} (job {}, submitted {} to {}; {}), plus the next {} submitted into it\n",
+                w.jobs, w.start, w.first_job, w.dates.0, w.dates.1, w.chosen, w.extra
             ));
         }
         out.push_str(&p.report.to_string());
@@ -266,6 +322,55 @@ impl Environment for Classic {
         )?;
         Ok(vec!["jobs", "summary", "clean", "suspensions"])
     }
+}
+
+/// What the schedulers plan with, in words: `exact estimates`, or `user
+/// estimates` with how many of the replayed jobs have none in the log
+/// (field 9 not positive) and what the cleaning preset used instead.
+fn estimates_in_words(log: &SwfLog, s: Option<&ClassicScenario>, args: &ClassicArgs) -> String {
+    if args.exact_estimates {
+        return "exact estimates (the run times)".to_string();
+    }
+    let Some(s) = s else {
+        return "user estimates".to_string();
+    };
+    let missing: std::collections::HashSet<i64> = log
+        .jobs
+        .iter()
+        .filter(|r| r.requested_time.is_nan() || r.requested_time <= 0.0)
+        .map(|r| r.job_number)
+        .collect();
+    let n = s
+        .jobs
+        .iter()
+        .filter(|j| missing.contains(&j.job_number))
+        .count();
+    if n == 0 {
+        return "user estimates".to_string();
+    }
+    let used = match args.clean_preset() {
+        CleanPreset::Swftool | CleanPreset::Rlscheduler => "run time used",
+        CleanPreset::Pyss => "max(run time, 1 s) used",
+        CleanPreset::Batsim => "2 x run time used",
+    };
+    format!(
+        "user estimates ({} of {} missing, {used})",
+        thousands(n),
+        thousands(s.jobs.len())
+    )
+}
+
+/// `n` with thousands separators (10,000).
+fn thousands(n: usize) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (k, c) in digits.chars().enumerate() {
+        if k > 0 && (digits.len() - k).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
 }
 
 /// The reservation depth as printed: `-` without backfilling (FCFS), a

@@ -14,9 +14,11 @@
 //! whole nodes (MaxNodes) with `--whole-nodes`. A job holds `size` units from
 //! its start for its actual run time (SWF field 4); the scheduler plans with
 //! its estimate (field 9 after cleaning, or the run time with exact
-//! estimates). Reservations are recomputed at every scheduling pass from the
-//! running jobs' predicted ends, so a job that ends before its estimate frees
-//! its units at once and later reservations move earlier (compression).
+//! estimates). A job that ends before its estimate frees its units at once
+//! and reservations move earlier: backfilling keeps each reservation and
+//! compresses them (a job never starts later than its first reservation
+//! while no job outruns its estimate, Mu'alem & Feitelson 2001); Catalina
+//! rebuilds its reservations at every pass in priority order.
 
 pub mod catalina;
 pub mod check;

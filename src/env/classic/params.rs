@@ -105,10 +105,14 @@ pub struct ClassicArgs {
     #[arg(long)]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub extra_jobs: Option<usize>,
-    /// With --window-jobs: index of the window's first job among the cleaned jobs [default: of the windows with an offered load >= 1, the one with the most preempting jobs].
-    #[arg(long)]
+    /// With --window-jobs: index of the window's first job among the cleaned jobs (0-based, submit order) [default: chosen by --window].
+    #[arg(long, conflicts_with = "window")]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub window_start: Option<usize>,
+    /// With --window-jobs: how the window's first job is chosen: `month:YYYY-MM` (the first job submitted in that month of the log's clock) or `most-wide` (of the windows with an offered load >= 1, the one with the most preempting jobs) [default: most-wide].
+    #[arg(long, value_name = "RULE")]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub window: Option<super::window::WindowRule>,
     /// Tau of the bounded slowdown, s [default: 10].
     #[arg(long)]
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -135,6 +139,9 @@ pub enum ClassicArgsError {
     /// A window flag without `--window-jobs`.
     #[error("{0} applies with --window-jobs only")]
     WindowFlagWithoutWindow(&'static str),
+    /// Both a window rule and a window start (a config can give both).
+    #[error("give --window-start or --window, not both")]
+    WindowRuleAndStart,
     /// A window that cannot be cut from the log.
     #[error(transparent)]
     Window(#[from] super::window::WindowError),
@@ -147,6 +154,29 @@ pub enum ClassicArgsError {
         want: &'static str,
         /// The value given.
         got: f64,
+    },
+    /// A machine with more allocation units than swftool replays.
+    #[error(
+        "{log}: the machine would have {units} allocation units ({from}); environment D replays machines of at most 16,777,216 (2^24) units, because catalina-preempt names every unit. Fix (or add) the header's MaxProcs line, or give --whole-nodes to allocate nodes"
+    )]
+    MachineTooLarge {
+        /// The log's file name.
+        log: String,
+        /// Units asked for.
+        units: i64,
+        /// Where the number comes from (the header line, or the widest job).
+        from: String,
+    },
+    /// No job is left to replay: the log holds none, or cleaning dropped
+    /// every one.
+    #[error("{log}: no job left to replay after cleaning ({preset} preset): {what}")]
+    NothingToReplay {
+        /// The log's file name.
+        log: String,
+        /// The cleaning preset.
+        preset: String,
+        /// What happened to the log's jobs.
+        what: String,
     },
     /// `--whole-nodes` on a log whose header has no MaxNodes.
     #[error("{log}: --whole-nodes needs MaxNodes in the header")]
@@ -174,6 +204,7 @@ impl ClassicArgs {
         add(self.window_jobs.is_some(), "--window-jobs");
         add(self.extra_jobs.is_some(), "--extra-jobs");
         add(self.window_start.is_some(), "--window-start");
+        add(self.window.is_some(), "--window");
         add(self.tau.is_some(), "--tau");
         out.extend(self.preemption_flags());
         out
@@ -220,6 +251,12 @@ impl ClassicArgs {
         } else {
             "user"
         }
+    }
+
+    /// How the window's first job is chosen without `--window-start`
+    /// (default `most-wide`).
+    pub fn window_rule(&self) -> super::window::WindowRule {
+        self.window.unwrap_or(super::window::WindowRule::MostWide)
     }
 
     /// The preemption rule of `catalina-preempt` these flags give.
@@ -277,6 +314,12 @@ impl ClassicArgs {
             if self.window_start.is_some() {
                 return Err(ClassicArgsError::WindowFlagWithoutWindow("--window-start"));
             }
+            if self.window.is_some() {
+                return Err(ClassicArgsError::WindowFlagWithoutWindow("--window"));
+            }
+        }
+        if self.window.is_some() && self.window_start.is_some() {
+            return Err(ClassicArgsError::WindowRuleAndStart);
         }
         if let Some(tau) = self.tau
             && !(tau.is_finite() && tau > 0.0)
@@ -334,21 +377,42 @@ impl ClassicArgs {
     }
 }
 
+/// The largest machine environment D replays, in allocation units: 2^24
+/// = 16,777,216 (the largest machine of the Parallel Workloads Archive has
+/// under a million processors). Preemption names every unit (its owner,
+/// the suspended image it holds), so a larger machine would cost memory
+/// for units no job can use.
+pub const MAX_UNITS: i64 = 1 << 24;
+
 /// The log's own machine: MaxProcs processors (MaxNodes, then the largest
 /// job, when absent), or MaxNodes whole nodes of `procs_per_node`
 /// processors (default round(MaxProcs / MaxNodes)).
 ///
 /// # Errors
-/// [`ClassicArgsError::NoMaxNodes`]: whole nodes on a log without MaxNodes.
+/// [`ClassicArgsError::NoMaxNodes`]: whole nodes on a log without MaxNodes;
+/// [`ClassicArgsError::MachineTooLarge`]: more than [`MAX_UNITS`] units.
 pub fn machine_of(
     log: &SwfLog,
     whole_nodes: bool,
     procs_per_node: Option<u32>,
 ) -> Result<Machine, ClassicArgsError> {
     let procs = log.machine_processors();
+    let too_large = |units: i64, from: String| ClassicArgsError::MachineTooLarge {
+        log: log.name.clone(),
+        units,
+        from,
+    };
     if !whole_nodes {
+        if procs > MAX_UNITS {
+            let from = match (log.header.max_procs(), log.header.max_nodes()) {
+                (Some(p), _) if p > 0 => format!("header line `; MaxProcs: {p}`"),
+                (_, Some(n)) if n > 0 => format!("header line `; MaxNodes: {n}`, no MaxProcs"),
+                _ => "no MaxProcs or MaxNodes in the header: the widest job".to_string(),
+            };
+            return Err(too_large(procs, from));
+        }
         return Ok(Machine {
-            capacity: procs.min(i64::from(u32::MAX)) as u32,
+            capacity: procs as u32,
             unit: Unit::Processors,
         });
     }
@@ -357,10 +421,16 @@ pub fn machine_of(
             log: log.name.clone(),
         });
     };
+    if nodes > MAX_UNITS {
+        return Err(too_large(
+            nodes,
+            format!("header line `; MaxNodes: {nodes}` with --whole-nodes"),
+        ));
+    }
     let ppn =
         procs_per_node.unwrap_or_else(|| ((procs as f64 / nodes as f64).round() as u32).max(1));
     Ok(Machine {
-        capacity: nodes.min(i64::from(u32::MAX)) as u32,
+        capacity: nodes as u32,
         unit: Unit::Nodes {
             processors_per_node: ppn,
         },

@@ -10,7 +10,7 @@ use super::{self as classic, ClassicJob, ClassicRun};
 
 /// The classic `jobs` table: one row per (heuristic, job) of the log `log`
 /// with submit,
-/// start, end, run and estimate (s), processors, units, the per-job metrics,
+/// first reservation (null when none), start, end, run and estimate (s), processors, units, the per-job metrics,
 /// the priority at start, seconds suspended and the number of suspensions.
 ///
 /// # Errors
@@ -25,6 +25,7 @@ pub fn jobs_frame(
     let mut sched = Vec::new();
     let mut job = Vec::new();
     let mut submit = Vec::new();
+    let mut first_res: Vec<Option<f64>> = Vec::new();
     let mut start = Vec::new();
     let mut end = Vec::new();
     let mut run = Vec::new();
@@ -50,6 +51,7 @@ pub fn jobs_frame(
             sched.push(name.to_string());
             job.push(j.job_number);
             submit.push(j.submit);
+            first_res.push(r.first_reservation.get(k).copied().flatten());
             start.push(o.start);
             end.push(o.end);
             run.push(j.run);
@@ -71,6 +73,7 @@ pub fn jobs_frame(
         Column::new("heuristic".into(), sched),
         Column::new("job_number".into(), job),
         Column::new("submit_s".into(), submit),
+        Column::new("first_reservation_s".into(), first_res),
         Column::new("start_s".into(), start),
         Column::new("end_s".into(), end),
         Column::new("run_s".into(), run),

@@ -7,15 +7,141 @@
 //! submit, last at its last), which keeps their order and spacing and raises
 //! the window's offered load.
 //!
-//! The default window ([`default_window_start`]): of the windows whose
-//! offered load is at least 1, the one with the most jobs marked preempting
-//! among its `window` jobs, the earliest on ties — preemption only acts when
-//! wide jobs wait for a busy machine. On SDSC-DS (184 nodes of 8
-//! processors, 200 + 100 jobs, preempting above 64 nodes) this is the window
-//! from cleaned job 538 (job number 643, March 2004).
+//! The window's first job is given (`--window-start`) or chosen by a
+//! [`WindowRule`]: `month:YYYY-MM`, the first job submitted in that
+//! calendar month of the log's clock ([`month_start`]; Margo et al. took
+//! "the first 200 jobs" of a month of DataStar data), or `most-wide`
+//! ([`default_window_start`]): of the windows whose offered load is at
+//! least 1, the one with the most jobs marked preempting among its `window`
+//! jobs, the earliest on ties — preemption only acts when wide jobs wait
+//! for a busy machine. On SDSC-DS (184 nodes of 8 processors, 200 + 100
+//! jobs, preempting above 64 nodes) `most-wide` is the window from cleaned
+//! job 538 (job number 643, March 2004).
+
+use std::fmt;
+use std::str::FromStr;
 
 use super::ClassicJob;
 use super::catalina::Preemption;
+use crate::model::calendar::LogClock;
+
+/// How the first job of a window is chosen when `--window-start` is not
+/// given.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(try_from = "String", into = "String")]
+pub enum WindowRule {
+    /// `month:YYYY-MM`: the first job submitted in that calendar month of
+    /// the log's clock (`UnixStartTime`, `TimeZoneString`).
+    Month {
+        /// Year.
+        year: i16,
+        /// Month, 1–12.
+        month: i8,
+    },
+    /// `most-wide`: of the windows with an offered load of at least 1, the
+    /// one with the most jobs marked preempting, earliest on ties
+    /// ([`default_window_start`]).
+    MostWide,
+}
+
+impl fmt::Display for WindowRule {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            WindowRule::Month { year, month } => write!(f, "month:{year:04}-{month:02}"),
+            WindowRule::MostWide => f.write_str("most-wide"),
+        }
+    }
+}
+
+impl FromStr for WindowRule {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<WindowRule, String> {
+        let bad = || format!("a window rule is `month:YYYY-MM` or `most-wide`, not `{s}`");
+        if s == "most-wide" {
+            return Ok(WindowRule::MostWide);
+        }
+        let ym = s.strip_prefix("month:").ok_or_else(bad)?;
+        let (y, m) = ym.split_once('-').ok_or_else(bad)?;
+        let year: i16 = y.parse().map_err(|_| bad())?;
+        let month: i8 = m.parse().map_err(|_| bad())?;
+        if y.len() != 4 || !(1..=12).contains(&month) {
+            return Err(bad());
+        }
+        Ok(WindowRule::Month { year, month })
+    }
+}
+
+impl TryFrom<String> for WindowRule {
+    type Error = String;
+    fn try_from(s: String) -> Result<WindowRule, String> {
+        s.parse()
+    }
+}
+
+impl From<WindowRule> for String {
+    fn from(r: WindowRule) -> String {
+        r.to_string()
+    }
+}
+
+/// The index of the first of `jobs` (cleaned, in submit order) submitted in
+/// month `month` of `year` on `clock`, the log's clock; `offset` (s) is
+/// what cleaning subtracted from every submit time (non-zero for the
+/// `batsim` preset's origin shift).
+///
+/// # Errors
+/// [`WindowError::NoClock`] without `UnixStartTime`;
+/// [`WindowError::EmptyMonth`] when no job was submitted in that month.
+pub fn month_start(
+    log: &str,
+    jobs: &[ClassicJob],
+    clock: &LogClock,
+    offset: f64,
+    year: i16,
+    month: i8,
+) -> Result<usize, WindowError> {
+    let rule = WindowRule::Month { year, month };
+    let Some(origin) = clock.origin else {
+        return Err(WindowError::NoClock {
+            log: log.to_string(),
+            rule: rule.to_string(),
+        });
+    };
+    // Local midnight of the 1st, as s on the cleaned jobs' clock.
+    let at = |d: jiff::civil::Date| {
+        d.to_zoned(clock.zone.clone())
+            .map(|z| (z.timestamp().as_second() - origin) as f64 - offset)
+            .ok()
+    };
+    let first = jiff::civil::Date::new(year, month, 1).ok();
+    let next = first.and_then(|d| d.checked_add(jiff::Span::new().months(1)).ok());
+    let (Some(a), Some(b)) = (first.and_then(at), next.and_then(at)) else {
+        return Err(WindowError::EmptyMonth {
+            log: log.to_string(),
+            rule: rule.to_string(),
+            span: span_text(jobs, clock, offset),
+        });
+    };
+    let k = jobs.partition_point(|j| j.submit < a);
+    match jobs.get(k) {
+        Some(j) if j.submit < b => Ok(k),
+        _ => Err(WindowError::EmptyMonth {
+            log: log.to_string(),
+            rule: rule.to_string(),
+            span: span_text(jobs, clock, offset),
+        }),
+    }
+}
+
+/// The dates of the first and last submit of `jobs`, in words.
+fn span_text(jobs: &[ClassicJob], clock: &LogClock, offset: f64) -> String {
+    let date = |t: f64| clock.format(t + offset).unwrap_or_else(|| format!("{t} s"));
+    match (jobs.first(), jobs.last()) {
+        (Some(a), Some(b)) => format!("from {} to {}", date(a.submit), date(b.submit)),
+        _ => "no job".to_string(),
+    }
+}
 
 /// A window that cannot be cut from the log.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -38,9 +164,31 @@ pub enum WindowError {
         /// Jobs in the cleaned log.
         jobs: usize,
     },
+    /// A month window on a log without `UnixStartTime`.
+    #[error(
+        "{log}: --window {rule} needs the header's UnixStartTime to find dates; give --window-start"
+    )]
+    NoClock {
+        /// The log's file name.
+        log: String,
+        /// The rule.
+        rule: String,
+    },
+    /// No cleaned job was submitted in the month asked for.
+    #[error(
+        "{log}: no cleaned job was submitted in {rule} (the cleaned jobs are submitted {span}); give another month or --window-start"
+    )]
+    EmptyMonth {
+        /// The log's file name.
+        log: String,
+        /// The rule.
+        rule: String,
+        /// The dates the jobs span.
+        span: String,
+    },
     /// No window is loaded enough to be the default.
     #[error(
-        "{log}: no window of {window} jobs plus {extra} more with an offered load of at least 1 among {jobs} cleaned jobs; give --window-start"
+        "{log}: no window of {window} jobs plus {extra} more with an offered load of at least 1 among {jobs} cleaned jobs (--window most-wide); give --window-start or --window month:YYYY-MM"
     )]
     NoDefault {
         /// The log's file name.
@@ -190,6 +338,48 @@ mod tests {
         assert_eq!(default_window_start(&jobs, 2, 1, 1000, &rule), None);
         // too short a log
         assert_eq!(default_window_start(&jobs[..2], 2, 1, 10, &rule), None);
+    }
+
+    /// A log starting 2005-02-27 00:00 UTC (1,109,462,400 s since the
+    /// epoch); jobs on 27 Feb, 28 Feb 23:59:59, 1 Mar 00:00 and 2 Apr: the
+    /// first job of March 2005 is index 2; April 2005 holds none, and a log
+    /// without UnixStartTime has no dates.
+    #[test]
+    fn a_month_window_starts_at_the_first_job_of_the_month() {
+        let day = 86_400.0;
+        let jobs = [
+            job(1, 0.0, 1, 1.0),
+            job(2, 2.0 * day - 1.0, 1, 1.0),
+            job(3, 2.0 * day, 1, 1.0),
+            job(4, 34.0 * day, 1, 1.0),
+        ];
+        let clock = LogClock::new(Some(1_109_462_400), Some("UTC"));
+        assert_eq!(month_start("x", &jobs, &clock, 0.0, 2005, 3), Ok(2));
+        // cleaning subtracted 10 s from every submit: job 2 was logged on
+        // 1 March, 00:00:09.
+        assert_eq!(month_start("x", &jobs, &clock, 10.0, 2005, 3), Ok(1));
+        let err = month_start("x", &jobs, &clock, 0.0, 2005, 5).unwrap_err();
+        assert!(
+            err.to_string()
+                .contains("no cleaned job was submitted in month:2005-05"),
+            "{err}"
+        );
+        let none = LogClock::new(None, None);
+        assert!(matches!(
+            month_start("x", &jobs, &none, 0.0, 2005, 3),
+            Err(WindowError::NoClock { .. })
+        ));
+        assert_eq!(
+            "month:2005-03".parse::<WindowRule>(),
+            Ok(WindowRule::Month {
+                year: 2005,
+                month: 3
+            })
+        );
+        assert_eq!("most-wide".parse::<WindowRule>(), Ok(WindowRule::MostWide));
+        assert!("month:2005-13".parse::<WindowRule>().is_err());
+        assert!("march".parse::<WindowRule>().is_err());
+        assert_eq!(WindowRule::MostWide.to_string(), "most-wide");
     }
 
     /// Window [0, 100] (jobs at 0, 40, 100); extra jobs at 500, 600, 900

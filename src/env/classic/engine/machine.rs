@@ -66,6 +66,12 @@ pub struct ClassicRun {
     /// Every piece of every job on named units, in the order they started
     /// (empty when units are not tracked, i.e. without preemption).
     pub allocations: Vec<Allocation>,
+    /// Each job's first reservation, s: the start the policy promised it
+    /// when it first got a reservation (backfilling with persistent
+    /// reservations: `easy`, `conservative`, `backfill` with a depth);
+    /// `None` for a job that started at once, never got one, or ran under a
+    /// policy that keeps no reservation from pass to pass (FCFS, Catalina).
+    pub first_reservation: Vec<Option<f64>>,
 }
 
 /// Event classes, in the order they are taken at one instant (the rank of
@@ -164,6 +170,10 @@ pub struct MachineState<'a> {
     // Actual end of the current piece, s.
     end_at: Vec<f64>,
     units: Option<Units>,
+    // First reservation of each job, s.
+    first_reservation: Vec<Option<f64>>,
+    // Pieces that ended at another time than start + estimate.
+    unplanned_ends: u64,
 }
 
 impl<'a> MachineState<'a> {
@@ -205,6 +215,8 @@ impl<'a> MachineState<'a> {
             done: vec![0.0; n],
             end_at: vec![f64::INFINITY; n],
             units,
+            first_reservation: vec![None; n],
+            unplanned_ends: 0,
         }
     }
 
@@ -233,6 +245,21 @@ impl<'a> MachineState<'a> {
     /// preemption compares.
     pub fn set_priority(&mut self, i: usize, priority: f64) {
         self.priority[i] = priority;
+    }
+
+    /// Records that job `i` holds a reservation starting at `start` (s);
+    /// only the first one recorded is kept ([`ClassicRun::first_reservation`]).
+    pub fn record_reservation(&mut self, i: usize, start: f64) {
+        self.first_reservation[i].get_or_insert(start);
+    }
+
+    /// How many pieces have ended at another time than their start + the
+    /// estimate they were planned with (before it, or after it for a job
+    /// that outran its estimate): the count grows exactly when the
+    /// availability profile of the running jobs changed otherwise than by
+    /// starts, which is when persistent reservations need compressing.
+    pub fn unplanned_ends(&self) -> u64 {
+        self.unplanned_ends
     }
 
     /// Starts waiting job `i` now, or resumes suspended job `i`, on `units`
@@ -323,6 +350,9 @@ impl<'a> MachineState<'a> {
     }
 
     fn finish(&mut self, i: usize, now: f64) {
+        if now != self.piece_start[i] + self.piece_est[i] {
+            self.unplanned_ends += 1;
+        }
         self.release(i, now, false);
         self.state[i] = State::Done;
     }
@@ -515,6 +545,7 @@ impl MachineState<'_> {
             priority: self.priority,
             suspensions,
             allocations,
+            first_reservation: self.first_reservation,
         }
     }
 }

@@ -15,9 +15,10 @@
 //! start + estimate; a job still running past its estimate (possible when
 //! estimates are user estimates and the log says it ran longer) has its
 //! prediction extended by doubling ([`extended_end`]). The availability
-//! profile a pass plans on ([`MachineState::profile`]) is rebuilt from
-//! these predictions at every pass, which is what compresses reservations
-//! when jobs end early.
+//! profile of the running jobs ([`MachineState::profile`]) is built from
+//! these predictions when a pass asks for it; the policies add their
+//! reservations (kept from pass to pass by backfilling, rebuilt at every
+//! pass by Catalina).
 //!
 //! With suspension preemption the machine also tracks which units each job
 //! holds, because a suspended job resumes on its own units and a unit holds

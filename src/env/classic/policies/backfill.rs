@@ -1,99 +1,157 @@
-//! Backfilling with a reservation depth, in queue (submit) order: a job
-//! starts now if it fits now for its whole estimate without delaying a
-//! reservation made earlier in the same pass; the first `depth` jobs that
-//! cannot start get a reservation at their earliest start in the
-//! availability profile. Depth 0 is greedy backfilling (no reservation),
-//! 1 is EASY (Lifka 1995: only the first waiting job is protected), and
-//! `usize::MAX` is Conservative (Mu'alem & Feitelson 2001: every waiting job
-//! holds a reservation). Compare [`super::fcfs`], which stops at the first
-//! job that does not fit.
+//! Backfilling with a reservation depth: jobs are served in submit order,
+//! any job may start now if it does not delay a reservation, and the first
+//! `depth` jobs that cannot start hold a reservation. Depth 0 is greedy
+//! backfilling (no reservation), 1 is EASY (Lifka 1995: only the first
+//! waiting job is protected), and `usize::MAX` is Conservative (Mu'alem &
+//! Feitelson 2001: every waiting job holds one). Compare [`super::fcfs`],
+//! which stops at the first job that does not fit, and [`super::catalina`],
+//! which rebuilds its reservations at every pass in priority order.
 //!
-//! Reservations are not kept between passes: each pass rebuilds them from
-//! the running jobs' predicted ends, which is what moves them earlier when
-//! jobs end before their estimates (compression).
+//! **Reservations are kept, and the promise with them** (Mu'alem &
+//! Feitelson 2001): a job that cannot start gets, while fewer than `depth`
+//! jobs hold one, the earliest start in the availability profile of the
+//! running jobs and the reservations already held, and it never starts
+//! later than that — unless a running job outruns its estimate, which the
+//! profile could not foresee. When a job ends before its estimate, the
+//! reservations are compressed: in order of their current start (then
+//! submit order), each moves to its earliest start no later than where it
+//! is, the other reservations staying in place ([`Profile::earliest_before`]).
+//! A job starts when its reservation is due. When a job outruns its
+//! estimate and the reservations behind it no longer fit, every
+//! reservation is placed again, in the same order, at its earliest start.
 //!
-//! [`backfill_pass`] is the pass itself, shared with
-//! [`super::catalina`].
+//! Cost: a pass rebuilds the profile from the running jobs and the
+//! reservations in one sweep (O(B log B) for B breakpoints); placing a new
+//! reservation is O(B); a compression, only in a pass after a job ended
+//! other than at its predicted end, is O(reservations × B).
 
 use super::{MachineState, Scheduler};
 use crate::sim::profile::Profile;
 
-/// Backfilling with at most `depth` reservations per pass.
-#[derive(Debug, Clone, Copy)]
+/// Backfilling with at most `depth` jobs holding a reservation.
+#[derive(Debug, Clone, Default)]
 pub struct Backfill {
     /// Reservation depth: 0 greedy, 1 EASY, `usize::MAX` Conservative.
     pub depth: usize,
+    /// The current reservation of each job that holds one, s (by job index).
+    reservation: Vec<Option<f64>>,
+    /// Jobs holding a reservation.
+    holders: usize,
+    /// [`MachineState::unplanned_ends`] at the last pass.
+    seen: u64,
+}
+
+impl Backfill {
+    /// Backfilling with at most `depth` reservations held at once.
+    pub fn new(depth: usize) -> Backfill {
+        Backfill {
+            depth,
+            ..Backfill::default()
+        }
+    }
 }
 
 impl Scheduler for Backfill {
     fn pass(&mut self, queue: &mut Vec<usize>, now: f64, machine: &mut MachineState<'_>) {
-        backfill_pass(machine, queue, self.depth, now, None, None);
+        let jobs = machine.jobs();
+        if self.reservation.len() != jobs.len() {
+            self.reservation = vec![None; jobs.len()];
+        }
+        let changed = machine.unplanned_ends() != self.seen;
+        self.seen = machine.unplanned_ends();
+        let mut profile =
+            (self.holders > 0).then(|| self.held_profile(queue, now, machine, changed));
+        let mut keep = Vec::with_capacity(queue.len());
+        for (qi, &i) in queue.iter().enumerate() {
+            // Nothing more can start, and no reservation is left to give.
+            if machine.free() == 0 && self.holders >= self.depth {
+                keep.extend_from_slice(&queue[qi..]);
+                break;
+            }
+            let size = i64::from(jobs[i].size);
+            let est = jobs[i].estimate;
+            if let Some(r) = self.reservation[i] {
+                if r <= now {
+                    // Due: its block in the profile becomes the running job's.
+                    self.reservation[i] = None;
+                    self.holders -= 1;
+                    machine.start(i, now, Vec::new());
+                } else {
+                    keep.push(i);
+                }
+                continue;
+            }
+            if size <= machine.free() && profile.as_ref().is_none_or(|p| p.fits(now, est, size)) {
+                if let Some(p) = profile.as_mut() {
+                    p.reserve(now, est, size);
+                }
+                machine.start(i, now, Vec::new());
+                continue;
+            }
+            keep.push(i);
+            if self.holders < self.depth {
+                let p = profile.get_or_insert_with(|| machine.profile(now));
+                if let Some(t) = p.earliest(est, size) {
+                    p.reserve(t, est, size);
+                    self.reservation[i] = Some(t);
+                    self.holders += 1;
+                    machine.record_reservation(i, t);
+                }
+            }
+        }
+        *queue = keep;
     }
 }
 
-/// A way to start a job that does not fit now by suspending running ones:
-/// given the machine, the job, the clock (s) and the pass's profile, it
-/// starts the job and returns true, or changes nothing and returns false.
-pub type Preempt<'p> = &'p dyn Fn(&mut MachineState<'_>, usize, f64, &mut Profile) -> bool;
-
-/// One backfilling pass over `queue` (in the order to serve it) with at
-/// most `depth` reservations; leaves in `queue` the jobs still waiting, in
-/// the same order.
-///
-/// `profile` is the availability profile to start from (running jobs and
-/// anything the caller already placed, e.g. resumed jobs); without one the
-/// pass counts free units until its first reservation and builds the
-/// profile then. A job that fits now also needs eligible units when the
-/// machine tracks units ([`MachineState::units_to_start`]). A job that
-/// does not fit is offered to `preempt`, when given (which then needs a
-/// profile), before it is given a reservation.
-pub fn backfill_pass(
-    machine: &mut MachineState<'_>,
-    queue: &mut Vec<usize>,
-    depth: usize,
-    now: f64,
-    mut profile: Option<Profile>,
-    preempt: Option<Preempt<'_>>,
-) {
-    let jobs = machine.jobs();
-    let mut reserved = 0usize;
-    let mut keep = Vec::with_capacity(queue.len());
-    for (qi, &i) in queue.iter().enumerate() {
-        // Nothing more can start, and no reservation is left to make.
-        if preempt.is_none() && machine.free() == 0 && reserved >= depth {
-            keep.extend_from_slice(&queue[qi..]);
-            break;
+impl Backfill {
+    /// The pass's profile: the running jobs and every reservation held,
+    /// compressed when a job ended other than at its predicted end since
+    /// the last pass (`changed`), placed again when they no longer fit.
+    fn held_profile(
+        &mut self,
+        queue: &[usize],
+        now: f64,
+        machine: &MachineState<'_>,
+        changed: bool,
+    ) -> Profile {
+        let jobs = machine.jobs();
+        // Reservations in submit (queue) order.
+        let mut held: Vec<(f64, usize)> = queue
+            .iter()
+            .filter_map(|&i| self.reservation[i].map(|r| (r, i)))
+            .collect();
+        let block = |&(r, i): &(f64, usize)| (r, jobs[i].estimate, i64::from(jobs[i].size));
+        let mut p = machine.profile(now);
+        p.reserve_all(held.iter().map(block));
+        let replace = p.overcommitted() || held.iter().any(|h| h.0 < now);
+        if replace || changed {
+            // By current start, then submit order.
+            held.sort_by(|a, b| a.0.total_cmp(&b.0));
         }
-        let size = i64::from(jobs[i].size);
-        let est = jobs[i].estimate;
-        let fits_now =
-            size <= machine.free() && profile.as_ref().is_none_or(|p| p.fits(now, est, size));
-        if let Some(units) = fits_now
-            .then(|| machine.units_to_start(now + est, size as usize))
-            .flatten()
-        {
-            if let Some(p) = profile.as_mut() {
-                p.reserve(now, est, size);
-            }
-            machine.start(i, now, units);
-            continue;
-        }
-        if let Some(preempt) = preempt {
-            let p = profile
-                .as_mut()
-                .expect("a preempting pass carries a profile");
-            if preempt(machine, i, now, p) {
-                continue;
-            }
-        }
-        keep.push(i);
-        if reserved < depth {
-            let p = profile.get_or_insert_with(|| machine.profile(now));
-            if let Some(t) = p.earliest(est, size) {
+        if replace {
+            // A running job outran its estimate: place every reservation
+            // again, in order, at its earliest start.
+            p = machine.profile(now);
+            for (r, i) in held {
+                let (est, size) = (jobs[i].estimate, i64::from(jobs[i].size));
+                let t = p.earliest(est, size).unwrap_or(r);
                 p.reserve(t, est, size);
-                reserved += 1;
+                self.reservation[i] = Some(t);
+            }
+        } else if changed {
+            // Compression: each to its earliest start no later than its own.
+            for (r, i) in held {
+                let (est, size) = (jobs[i].estimate, i64::from(jobs[i].size));
+                if r <= now {
+                    continue; // due now: it cannot start earlier
+                }
+                if let Some(t) = p.earliest_before(est, size, r, r) {
+                    p.reserve(r, est, -size);
+                    p.reserve(t, est, size);
+                    self.reservation[i] = Some(t);
+                }
             }
         }
+        p
     }
-    *queue = keep;
 }

@@ -1,9 +1,16 @@
 //! Catalina (SDSC; Margo, Yoshimoto and Kovatch, "Preemption and Priority
 //! Calculation in Production Job Data", §2): the queue in descending
 //! priority order, the priority recomputed at every pass from the ten
-//! weighted factors of [`crate::env::classic::catalina`]; then the
-//! backfilling pass of [`super::backfill`] with every job reserved
-//! (conservative backfilling).
+//! weighted factors of [`crate::env::classic::catalina`]; then a
+//! conservative backfilling pass in that order ([`rebuild_pass`]): a job
+//! starts now if it fits around the reservations of the jobs before it,
+//! else it gets its earliest start after them.
+//!
+//! Catalina's reservations are rebuilt at every pass, in the priority order
+//! of that pass: a job whose priority rises overtakes the reservations of
+//! the jobs it now outranks. So Conservative's promise (Mu'alem & Feitelson
+//! 2001: never start later than the first reservation) does not hold for
+//! Catalina, and no reservation is recorded for its jobs.
 //!
 //! With suspension preemption ([`Preemption`]; Margo et al. §3), a pass
 //! first resumes the suspended jobs that can resume, then serves the queue,
@@ -15,7 +22,6 @@
 //! payload of [`crate::env::classic::Policy`], set by the registry, the
 //! command line and experiment presets), while this file is the behaviour.
 
-use super::backfill::backfill_pass;
 use super::{MachineState, Scheduler};
 use crate::env::classic::catalina::{CatalinaWeights, Preemption, priority};
 use crate::sim::profile::Profile;
@@ -34,20 +40,20 @@ impl Scheduler for Catalina {
     fn pass(&mut self, queue: &mut Vec<usize>, now: f64, machine: &mut MachineState<'_>) {
         self.order(queue, now, machine);
         match self.preemption {
-            None => backfill_pass(machine, queue, usize::MAX, now, None, None),
+            None => rebuild_pass(machine, queue, now, None, None),
             Some(rule) => {
                 let profile = resume_suspended(machine, now);
                 let preempt = |m: &mut MachineState<'_>, p: usize, now: f64, q: &mut Profile| {
                     try_preempt(&rule, m, p, now, q)
                 };
-                backfill_pass(
-                    machine,
-                    queue,
-                    usize::MAX,
-                    now,
-                    Some(profile),
-                    Some(&preempt),
-                );
+                let jobs = machine.jobs();
+                // Past the last job marked preempting, a job that does not
+                // fit cannot start by preempting either.
+                let last = queue
+                    .iter()
+                    .rposition(|&i| rule.preempting(jobs[i].size))
+                    .map_or(0, |k| k + 1);
+                rebuild_pass(machine, queue, now, Some(profile), Some((&preempt, last)));
             }
         }
     }
@@ -55,6 +61,81 @@ impl Scheduler for Catalina {
     fn tracks_units(&self) -> bool {
         self.preemption.is_some()
     }
+}
+
+/// A way to start a job that does not fit now by suspending running ones:
+/// given the machine, the job, the clock (s) and the pass's profile, it
+/// starts the job and returns true, or changes nothing and returns false.
+pub type Preempt<'p> = &'p dyn Fn(&mut MachineState<'_>, usize, f64, &mut Profile) -> bool;
+
+/// One conservative backfilling pass over `queue` (in the order to serve
+/// it), every reservation rebuilt for this pass only; leaves in `queue` the
+/// jobs still waiting, in the same order.
+///
+/// `profile` is the availability profile to start from (running jobs and
+/// anything the caller already placed, e.g. resumed jobs); without one the
+/// pass counts free units until its first reservation and builds the
+/// profile then. A job that fits now also needs eligible units when the
+/// machine tracks units ([`MachineState::units_to_start`]). A job that does
+/// not fit is offered to `preempt` (given with the queue position after the
+/// last job that may preempt), which then needs a profile, before it is
+/// given a reservation.
+///
+/// The pass stops as soon as fewer units are free than the smallest job
+/// left needs (and no job left may preempt): none of them can start now,
+/// and their reservations, rebuilt at the next pass anyway, could only
+/// bear on jobs after them. This leaves every start, and so the schedule,
+/// as a pass over the whole queue would; it bounds a pass on a full
+/// machine by the jobs that can still start rather than by the queue.
+pub fn rebuild_pass(
+    machine: &mut MachineState<'_>,
+    queue: &mut Vec<usize>,
+    now: f64,
+    mut profile: Option<Profile>,
+    preempt: Option<(Preempt<'_>, usize)>,
+) {
+    let jobs = machine.jobs();
+    // Smallest size among the jobs from each queue position on.
+    let mut smallest = vec![i64::MAX; queue.len() + 1];
+    for k in (0..queue.len()).rev() {
+        smallest[k] = smallest[k + 1].min(i64::from(jobs[queue[k]].size));
+    }
+    let may_stop_from = preempt.map_or(0, |(_, last)| last);
+    let mut keep = Vec::with_capacity(queue.len());
+    for (qi, &i) in queue.iter().enumerate() {
+        if qi >= may_stop_from && machine.free() < smallest[qi] {
+            keep.extend_from_slice(&queue[qi..]);
+            break;
+        }
+        let size = i64::from(jobs[i].size);
+        let est = jobs[i].estimate;
+        let fits_now =
+            size <= machine.free() && profile.as_ref().is_none_or(|p| p.fits(now, est, size));
+        if let Some(units) = fits_now
+            .then(|| machine.units_to_start(now + est, size as usize))
+            .flatten()
+        {
+            if let Some(p) = profile.as_mut() {
+                p.reserve(now, est, size);
+            }
+            machine.start(i, now, units);
+            continue;
+        }
+        if let Some((preempt, _)) = preempt {
+            let p = profile
+                .as_mut()
+                .expect("a preempting pass carries a profile");
+            if preempt(machine, i, now, p) {
+                continue;
+            }
+        }
+        keep.push(i);
+        let p = profile.get_or_insert_with(|| machine.profile(now));
+        if let Some(t) = p.earliest(est, size) {
+            p.reserve(t, est, size);
+        }
+    }
+    *queue = keep;
 }
 
 impl Catalina {

@@ -8,13 +8,13 @@
 //!
 //! - [`fcfs`]: start jobs in queue order while they fit; the first that
 //!   does not blocks the rest;
-//! - [`backfill`]: the backfilling pass written once — any job may start
-//!   now if it does not delay a reservation, and the first `depth` jobs
-//!   that cannot start get one (0: greedy; 1: EASY, Lifka 1995; all:
-//!   Conservative, Mu'alem & Feitelson 2001);
+//! - [`backfill`]: any job may start now if it does not delay a
+//!   reservation, and the first `depth` jobs that cannot start hold one,
+//!   kept from pass to pass and never delayed (0: greedy; 1: EASY, Lifka
+//!   1995; all: Conservative, Mu'alem & Feitelson 2001);
 //! - [`catalina`]: the queue in Catalina's priority order (Margo et al.),
-//!   then the backfilling pass with every job reserved, with suspension
-//!   preemption as an option.
+//!   then conservative backfilling with every reservation rebuilt at each
+//!   pass in that order, with suspension preemption as an option.
 //!
 //! The [`super::Policy`] enum stays the configuration (the registry's
 //! payload); [`build`] turns it into a policy object. Adding a policy is
@@ -50,7 +50,7 @@ pub trait Scheduler {
 pub fn build(policy: Policy) -> Box<dyn Scheduler> {
     match policy {
         Policy::Fcfs => Box::new(fcfs::Fcfs),
-        Policy::Backfill { depth } => Box::new(backfill::Backfill { depth }),
+        Policy::Backfill { depth } => Box::new(backfill::Backfill::new(depth)),
         Policy::Catalina {
             weights,
             preemption,

@@ -1,0 +1,212 @@
+//! Conservative backfilling's promise (Mu'alem & Feitelson 2001), kept by
+//! every backfilling depth of environment D: a job never starts later than
+//! the first reservation it got; early ends compress the reservations in
+//! order of their start. Hand-built scenarios worked out on paper, and a
+//! property over generated workloads.
+
+mod common;
+
+use proptest::prelude::*;
+use swftool::env::classic::check::{self as capacity, CapacityViolation};
+use swftool::env::classic::{self, ClassicJob, ClassicRun, Policy};
+
+use common::classic_job as job;
+
+const EASY: Policy = Policy::Backfill { depth: 1 };
+const CONSERVATIVE: Policy = Policy::Backfill { depth: usize::MAX };
+
+fn replay(jobs: &[ClassicJob], capacity: u32, policy: Policy) -> ClassicRun {
+    let r = classic::simulate(jobs, capacity, policy);
+    let v = capacity::check(jobs, &r, capacity);
+    assert!(v.is_empty(), "{policy:?}: {v:?}");
+    r
+}
+
+fn starts(r: &ClassicRun) -> Vec<f64> {
+    r.outcomes.iter().map(|o| o.start).collect()
+}
+
+/// 2 processors. A (1 proc, estimate 100 s, runs 10 s) and B (1 proc,
+/// 50 s) start at 0. J1 (2 procs, 50 s) at 1 is reserved at 100 (A's
+/// predicted end); J2 (1 proc, 45 s) at 2 fits on B's processor over
+/// [50, 95), before J1: reserved at 50. A ends at 10.
+///
+/// Rebuilding the reservations in submit order (swftool before it kept
+/// them) gave J1 [50, 100) and pushed J2 to 100, past its reservation.
+/// Compression in order of reservation keeps the promise: J2 (at 50)
+/// moves first, to 10 on A's processor, [10, 55); then J1 (at 100) moves
+/// to 55, when both processors are free.
+#[test]
+fn conservative_keeps_the_reservation_an_early_end_used_to_break() {
+    let jobs = [
+        job(1, 0.0, 1, 10.0, 100.0),
+        job(2, 0.0, 1, 50.0, 50.0),
+        job(3, 1.0, 2, 50.0, 50.0),
+        job(4, 2.0, 1, 45.0, 45.0),
+    ];
+    let r = replay(&jobs, 2, CONSERVATIVE);
+    assert_eq!(starts(&r), [0.0, 0.0, 55.0, 10.0]);
+    assert_eq!(
+        r.first_reservation,
+        [None, None, Some(100.0), Some(50.0)],
+        "jobs started at once hold none"
+    );
+    // EASY (depth 1): only J1 holds a reservation, compressed to 50 when A
+    // ends; J2 cannot backfill [10, 55) across it and waits for J1's end.
+    let e = replay(&jobs, 2, EASY);
+    assert_eq!(starts(&e), [0.0, 0.0, 50.0, 100.0]);
+    assert_eq!(e.first_reservation, [None, None, Some(100.0), Some(100.0)]);
+}
+
+/// 2 processors. A (2 procs, estimate 100 s, runs 10 s) starts at 0.
+/// Reservations at arrival: J1 (2 procs, 10 s) at 1 → [100, 110); J2
+/// (1 proc, 100 s) at 2 → [110, 210); J3 (1 proc, 5 s) at 3 → [110, 115)
+/// on the other processor. A ends at 10; compression in order of
+/// reservation start (J1, then J2 and J3 at 110 in submit order): J1 to 10
+/// (it starts), J2 to 20 (J3 still at 110 leaves it a processor),
+/// J3 to 20 on the other processor.
+#[test]
+fn compression_moves_each_reservation_to_its_earliest_start_in_order() {
+    let jobs = [
+        job(1, 0.0, 2, 10.0, 100.0),
+        job(2, 1.0, 2, 10.0, 10.0),
+        job(3, 2.0, 1, 100.0, 100.0),
+        job(4, 3.0, 1, 5.0, 5.0),
+    ];
+    let r = replay(&jobs, 2, CONSERVATIVE);
+    assert_eq!(starts(&r), [0.0, 10.0, 20.0, 20.0]);
+    assert_eq!(
+        r.first_reservation,
+        [None, Some(100.0), Some(110.0), Some(110.0)]
+    );
+}
+
+/// Depth 2: J1 and J2 hold reservations; J3 gets one only when J1 starts
+/// and frees a slot among the two, and keeps it. 1 processor; A (100 s)
+/// runs from 0; J1, J2, J3 (1 proc, 10 s each) arrive at 1, 2, 3.
+#[test]
+fn the_next_job_gets_a_reservation_when_a_slot_among_the_k_frees() {
+    let jobs = [
+        job(1, 0.0, 1, 100.0, 100.0),
+        job(2, 1.0, 1, 10.0, 10.0),
+        job(3, 2.0, 1, 10.0, 10.0),
+        job(4, 3.0, 1, 10.0, 10.0),
+    ];
+    let r = replay(&jobs, 1, Policy::Backfill { depth: 2 });
+    assert_eq!(starts(&r), [0.0, 100.0, 110.0, 120.0]);
+    // J3 got its reservation at 100, when J1 started: its earliest start
+    // then, after J2's [110, 120).
+    assert_eq!(
+        r.first_reservation,
+        [None, Some(100.0), Some(110.0), Some(120.0)]
+    );
+}
+
+/// Catalina rebuilds its reservations at every pass in priority order: no
+/// promise, so none is recorded; FCFS and greedy backfilling make none.
+#[test]
+fn policies_without_persistent_reservations_record_none() {
+    let jobs = [
+        job(1, 0.0, 2, 10.0, 100.0),
+        job(2, 1.0, 2, 10.0, 10.0),
+        job(3, 2.0, 1, 100.0, 100.0),
+    ];
+    for name in ["fcfs", "catalina", "catalina-preempt", "backfill"] {
+        let policy = classic::SCHEDULERS.get(name).unwrap().policy;
+        let r = replay(&jobs, 2, policy);
+        assert!(r.first_reservation.iter().all(Option::is_none), "{name}");
+    }
+}
+
+/// The checker reports a job that started after its first reservation
+/// when no job outran its estimate, and says nothing of it when one did
+/// (the promise then cannot be kept).
+#[test]
+fn the_checker_flags_a_broken_promise() {
+    let jobs = [
+        job(1, 0.0, 1, 10.0, 100.0),
+        job(2, 0.0, 1, 50.0, 50.0),
+        job(3, 1.0, 2, 50.0, 50.0),
+        job(4, 2.0, 1, 45.0, 45.0),
+    ];
+    let mut r = replay(&jobs, 2, CONSERVATIVE);
+    r.first_reservation[2] = Some(40.0);
+    assert_eq!(
+        capacity::check(&jobs, &r, 2),
+        [CapacityViolation::BrokenPromise {
+            job: 3,
+            reservation: 40.0,
+            start: 55.0
+        }]
+    );
+    let mut outran = jobs;
+    outran[0].estimate = 5.0;
+    assert!(capacity::check(&outran, &r, 2).is_empty());
+}
+
+/// A job that outruns its estimate delays the reservations planned on its
+/// predicted end: they are placed again, later. 1 processor; A (estimate
+/// 10 s, runs 30 s) from 0; J1 (10 s) at 1 reserved at 10; at the next
+/// pass, 15 (J2's arrival, after A's predicted end), A's prediction
+/// doubles to 20 and J1 is placed again at 20, J2 at 30; A really ends at
+/// 30: J1 starts then, J2 at 40.
+#[test]
+fn a_job_outrunning_its_estimate_delays_the_reservations_behind_it() {
+    let jobs = [
+        job(1, 0.0, 1, 30.0, 10.0),
+        job(2, 1.0, 1, 10.0, 10.0),
+        job(3, 15.0, 1, 10.0, 10.0),
+    ];
+    let r = replay(&jobs, 1, CONSERVATIVE);
+    assert_eq!(starts(&r), [0.0, 30.0, 40.0]);
+    assert_eq!(r.first_reservation[1], Some(10.0));
+}
+
+/// Generated workloads: `n` jobs on `capacity` processors, each (gap to
+/// the previous submit s, processors, run s, estimate ≥ run s).
+fn workload() -> impl Strategy<Value = (u32, Vec<ClassicJob>)> {
+    (1u32..=16).prop_flat_map(|capacity| {
+        let one = (0u32..40, 1..=capacity, 1u32..200, 0u32..300);
+        (
+            Just(capacity),
+            prop::collection::vec(one, 1..60).prop_map(|specs| {
+                let mut t = 0.0;
+                specs
+                    .into_iter()
+                    .enumerate()
+                    .map(|(k, (gap, size, run, extra))| {
+                        t += f64::from(gap);
+                        let run = f64::from(run);
+                        job(k as i64 + 1, t, size, run, run + f64::from(extra))
+                    })
+                    .collect()
+            }),
+        )
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(200))]
+
+    /// With estimates never below the run times (as Mu'alem & Feitelson
+    /// assume: jobs are killed at their estimate), every job that got a
+    /// reservation starts no later than its first one, for Conservative and
+    /// for depths 1, 2 and 3; and every invariant of the checker holds.
+    #[test]
+    fn no_job_starts_after_its_first_reservation((capacity, jobs) in workload()) {
+        for depth in [1, 2, 3, usize::MAX] {
+            let r = classic::simulate(&jobs, capacity, Policy::Backfill { depth });
+            for ((j, o), first) in jobs.iter().zip(&r.outcomes).zip(&r.first_reservation) {
+                if let Some(first) = first {
+                    prop_assert!(
+                        o.start <= *first,
+                        "depth {depth}: job {} starts at {} after its reservation {first}",
+                        j.job_number, o.start
+                    );
+                }
+            }
+            let v = capacity::check(&jobs, &r, capacity);
+            prop_assert!(v.is_empty(), "depth {depth}: {v:?}");
+        }
+    }
+}
