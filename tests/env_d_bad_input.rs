@@ -34,28 +34,30 @@ fn replay(name: &str, text: &str, heuristics: &str) -> (bool, String, String) {
 const ONE_JOB: &str = "1 0 -1 10 1 -1 -1 1 10 -1 1 1 1 -1 1 -1 -1 -1\n";
 
 /// `; MaxProcs: 4294967296` used to abort catalina-preempt with a failed
-/// allocation of 34 GB (one entry per unit): refused with the header line.
+/// allocation of 34 GB (one entry per unit); the reader now refuses values
+/// beyond 32 bits itself, and environment D refuses machines beyond 2^24
+/// units, naming the header line.
 #[test]
-fn a_machine_of_2_to_the_32_processors_is_refused_naming_the_header_line() {
+fn a_machine_beyond_2_to_the_24_processors_is_refused_naming_the_header_line() {
     let (ok, out, err) = replay(
         "huge.swf",
-        &format!("; MaxProcs: 4294967296\n{ONE_JOB}"),
+        &format!("; MaxProcs: 16777217\n{ONE_JOB}"),
         "catalina-preempt",
     );
     assert!(!ok);
     assert!(err.contains("huge.swf"), "{err}");
-    assert!(err.contains("`; MaxProcs: 4294967296`"), "{err}");
+    assert!(err.contains("`; MaxProcs: 16777217`"), "{err}");
     assert!(err.contains("at most 16,777,216 (2^24) units"), "{err}");
     assert!(!out.contains("heuristic"), "nothing ran:\n{out}");
 }
 
-/// No header and one job of 2^32 processors: the machine would be the
+/// No header and one job of 2^25 processors: the machine would be the
 /// widest job; refused the same way.
 #[test]
-fn a_headerless_log_with_a_2_to_the_32_processor_job_is_refused() {
+fn a_headerless_log_with_a_2_to_the_25_processor_job_is_refused() {
     let (ok, _, err) = replay(
         "wide.swf",
-        "1 0 -1 10 4294967296 -1 -1 4294967296 10 -1 1 1 1 -1 1 -1 -1 -1\n",
+        "1 0 -1 10 33554432 -1 -1 33554432 10 -1 1 1 1 -1 1 -1 -1 -1\n",
         "catalina-preempt",
     );
     assert!(!ok);
@@ -65,21 +67,34 @@ fn a_headerless_log_with_a_2_to_the_32_processor_job_is_refused() {
 
 /// An empty file, a header-only file and a log whose every run time is
 /// -1 or 0 used to print "machine 1 processors", NaN and "util % 0.00" and
-/// exit 0: refused, with what cleaning dropped.
+/// exit 0: refused, with what cleaning dropped (a log with no data line at
+/// all is refused by the replay before cleaning).
 #[test]
 fn a_log_with_no_job_left_after_cleaning_is_refused() {
-    for (name, text, what) in [
-        ("empty.swf", "", "the log holds no job"),
-        ("header.swf", "; MaxProcs: 8\n", "the log holds no job"),
-        (
-            "runs.swf",
-            "; MaxProcs: 8\n\
+    for name in ["empty.swf", "header.swf"] {
+        let text = if name == "empty.swf" {
+            ""
+        } else {
+            "; MaxProcs: 8\n"
+        };
+        let (ok, out, err) = replay(name, text, "easy");
+        assert!(!ok, "{name}: {out}");
+        assert!(
+            err.contains(&format!(
+                "{name}: no job: the log has no data line; nothing to replay"
+            )),
+            "{name}: {err}"
+        );
+        assert!(!out.contains("NaN"), "{name}: {out}");
+    }
+    for (name, text, what) in [(
+        "runs.swf",
+        "; MaxProcs: 8\n\
              1 0 -1 -1 1 -1 -1 1 10 -1 1 1 1 -1 1 -1 -1 -1\n\
              2 5 -1 -1 2 -1 -1 2 10 -1 1 1 1 -1 1 -1 -1 -1\n\
              3 6 -1 0 2 -1 -1 2 10 -1 1 1 1 -1 1 -1 -1 -1\n",
-            "all 3 jobs dropped: 1 for run time 0, 2 for run time unknown",
-        ),
-    ] {
+        "all 3 jobs dropped: 1 for run time 0, 2 for run time unknown",
+    )] {
         let (ok, out, err) = replay(name, text, "easy");
         assert!(!ok, "{name}: {out}");
         assert!(
