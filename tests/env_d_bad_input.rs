@@ -87,24 +87,21 @@ fn a_log_with_no_job_left_after_cleaning_is_refused() {
         );
         assert!(!out.contains("NaN"), "{name}: {out}");
     }
-    for (name, text, what) in [(
-        "runs.swf",
-        "; MaxProcs: 8\n\
-             1 0 -1 -1 1 -1 -1 1 10 -1 1 1 1 -1 1 -1 -1 -1\n\
-             2 5 -1 -1 2 -1 -1 2 10 -1 1 1 1 -1 1 -1 -1 -1\n\
-             3 6 -1 0 2 -1 -1 2 10 -1 1 1 1 -1 1 -1 -1 -1\n",
-        "all 3 jobs dropped: 1 for run time 0, 2 for run time unknown",
-    )] {
-        let (ok, out, err) = replay(name, text, "easy");
-        assert!(!ok, "{name}: {out}");
-        assert!(
-            err.contains(&format!(
-                "{name}: no job left to replay after cleaning (swftool preset): {what}"
-            )),
-            "{name}: {err}"
-        );
-        assert!(!out.contains("NaN"), "{name}: {out}");
-    }
+    let name = "runs.swf";
+    let text = "; MaxProcs: 8\n\
+                1 0 -1 -1 1 -1 -1 1 10 -1 1 1 1 -1 1 -1 -1 -1\n\
+                2 5 -1 -1 2 -1 -1 2 10 -1 1 1 1 -1 1 -1 -1 -1\n\
+                3 6 -1 0 2 -1 -1 2 10 -1 1 1 1 -1 1 -1 -1 -1\n";
+    let (ok, out, err) = replay(name, text, "easy");
+    assert!(!ok, "{name}: {out}");
+    assert!(
+        err.contains(
+            "runs.swf: no job left to replay after cleaning (swftool preset): \
+             all 3 jobs dropped: 1 for run time 0, 2 for run time unknown"
+        ),
+        "{name}: {err}"
+    );
+    assert!(!out.contains("NaN"), "{name}: {out}");
 }
 
 /// A log without user estimates (field 9 is -1): the replay says the run
