@@ -117,6 +117,11 @@ pub struct ClassicCell {
     /// What the scenario is, in words (the window and how it was chosen).
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub about: String,
+    /// The scenario in a few words for figure titles: `whole log`, or
+    /// `300 jobs, the first 200 from 2005-03-01 00:06:17 PST and the next
+    /// 100`.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub subtitle: String,
     /// The run's metrics (deterministic).
     pub summary: ClassicSummary,
     /// The schedule of every job, with `job_tables = true`.
@@ -174,6 +179,7 @@ impl Grid for Classic {
             log: log.key.clone(),
             scenario: log.days[cell.day].date.clone(),
             about: about(&plan.prepared[cell.log]),
+            subtitle: subtitle(&plan.prepared[cell.log]),
             summary: Classic::summarize(
                 &plan.prepared[cell.log],
                 scenario,
@@ -387,6 +393,21 @@ fn log_layout(key: &str, p: &ClassicPrepared) -> LogLayout {
     }
 }
 
+/// The scenario in a few words, for figure titles.
+fn subtitle(p: &ClassicPrepared) -> String {
+    match &p.window {
+        None => "whole log".into(),
+        Some(w) if w.extra > 0 => format!(
+            "{} jobs, the first {} from {} and the next {}",
+            p.scenario.jobs.len(),
+            w.jobs,
+            w.dates.0,
+            w.extra
+        ),
+        Some(w) => format!("{} jobs from {}", w.jobs, w.dates.0),
+    }
+}
+
 /// The window of a scenario in words (empty for a whole log).
 fn about(p: &ClassicPrepared) -> String {
     let Some(w) = &p.window else {
@@ -589,7 +610,11 @@ pub fn charts(layout: &Layout, cells: &[ClassicCell]) -> Vec<(String, BarChart)>
                 })
                 .collect::<Vec<_>>()
         };
-        let what = format!("{}, {} jobs, {}", l.key, first.summary.jobs, first.scenario);
+        let what = if first.subtitle.is_empty() {
+            format!("{}, {} jobs, {}", l.key, first.summary.jobs, first.scenario)
+        } else {
+            format!("{}: {}", l.key, first.subtitle)
+        };
         out.push((
             format!("{}-wait", l.key),
             BarChart {
