@@ -307,6 +307,13 @@ impl ClassicArgs {
         if self.procs_per_node.is_some() && !self.whole_nodes {
             return Err(ClassicArgsError::ProcsPerNodeWithoutWholeNodes);
         }
+        if self.procs_per_node == Some(0) {
+            return Err(ClassicArgsError::OutOfRange {
+                flag: "--procs-per-node",
+                want: "at least 1 processor per node",
+                got: 0.0,
+            });
+        }
         if self.window_jobs.is_none() {
             if self.extra_jobs.is_some() {
                 return Err(ClassicArgsError::WindowFlagWithoutWindow("--extra-jobs"));

@@ -1,7 +1,7 @@
-//! Environment A refuses what it cannot run, before any work, with a
-//! message that names the flag or the file and what to give instead
-//! (regression tests of the inputs found by trying; each in its smallest
-//! form).
+//! The replay refuses what it cannot run (environment A above all, and one
+//! case of D), before any work, with a message that names the flag or the
+//! file and what to give instead (regression tests of the inputs found by
+//! trying; each in its smallest form).
 
 use std::process::Command;
 
@@ -183,4 +183,24 @@ fn days_of_a_log_without_a_calendar_are_named_by_number() {
     assert_eq!(code, Some(0), "{err}");
     assert!(out.contains("day      day-44"), "{out}");
     assert!(!out.contains("1970-"), "{out}");
+}
+
+/// Environment D's counterpart found by the same trial: nodes of zero
+/// processors used to run "100 nodes of 0 processors".
+#[test]
+fn nodes_of_zero_processors_are_refused() {
+    refused(
+        &[
+            "replay",
+            "kth-sp2",
+            "--env",
+            "classic",
+            "-H",
+            "fcfs",
+            "--whole-nodes",
+            "--procs-per-node",
+            "0",
+        ],
+        &["--procs-per-node must be at least 1 processor per node, not 0"],
+    );
 }
