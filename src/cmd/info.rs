@@ -386,17 +386,10 @@ impl LogSummary {
         if self.filter.kept > 0 {
             return None;
         }
-        let reasons: Vec<String> = self
-            .filter
-            .reasons()
-            .iter()
-            .filter(|(_, n)| *n > 0)
-            .map(|(label, n)| format!("{label}: {n}"))
-            .collect();
         Some(format!(
             "no usable job for replay: the simulation filter removes all {} ({})",
             jobs(self.jobs),
-            reasons.join(", ")
+            self.filter.removed_by_reason()
         ))
     }
 }

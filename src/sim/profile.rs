@@ -86,26 +86,7 @@ impl Profile {
     /// The earliest start ≥ the clock at which `size` units are free for
     /// `duration` s. Always found when `size` ≤ what is free at the end.
     pub fn earliest(&self, duration: f64, size: i64) -> Option<f64> {
-        let n = self.time.len();
-        let mut i = 0;
-        'candidates: while i < n {
-            if self.free[i] < size {
-                i += 1;
-                continue;
-            }
-            let start = self.time[i];
-            let end = start + duration;
-            let mut j = i + 1;
-            while j < n && self.time[j] < end {
-                if self.free[j] < size {
-                    i = j + 1;
-                    continue 'candidates;
-                }
-                j += 1;
-            }
-            return Some(start);
-        }
-        None
+        self.first_window(duration, size, f64::INFINITY, |j| self.free[j])
     }
 
     /// The earliest start ≥ the clock and < `limit` (s) at which `size`
@@ -119,10 +100,23 @@ impl Profile {
     /// checked from them).
     pub fn earliest_before(&self, duration: f64, size: i64, limit: f64, own: f64) -> Option<f64> {
         let own_end = own + duration;
-        let free_at = |j: usize| {
+        self.first_window(duration, size, limit, |j| {
             let t = self.time[j];
             self.free[j] + if t >= own && t < own_end { size } else { 0 }
-        };
+        })
+    }
+
+    /// The first breakpoint before `limit` from which `free_at` (the free
+    /// units of each breakpoint) stays ≥ `size` for `duration` s: one
+    /// linear scan, a failed window resuming after the breakpoint that
+    /// broke it.
+    fn first_window(
+        &self,
+        duration: f64,
+        size: i64,
+        limit: f64,
+        free_at: impl Fn(usize) -> i64,
+    ) -> Option<f64> {
         let n = self.time.len();
         let mut i = 0;
         'candidates: while i < n && self.time[i] < limit {

@@ -86,6 +86,19 @@ impl FilterReport {
     }
 }
 
+impl FilterReport {
+    /// The reasons that removed jobs, as `label: count` joined by `, `
+    /// (empty when none did).
+    pub fn removed_by_reason(&self) -> String {
+        self.reasons()
+            .iter()
+            .filter(|(_, n)| *n > 0)
+            .map(|(label, n)| format!("{label}: {n}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+}
+
 impl fmt::Display for FilterReport {
     /// `kept K of N jobs (R removed)`, then one indented line per non-zero reason.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

@@ -361,20 +361,14 @@ impl Workload {
     /// no usable job at all, or the span its usable jobs cover.
     pub fn why_no_days(&self) -> String {
         let (Some(first), Some(last)) = (self.jobs.first(), self.jobs.last()) else {
-            let reasons: Vec<String> = self
-                .filter
-                .reasons()
-                .iter()
-                .filter(|(_, n)| *n > 0)
-                .map(|(label, n)| format!("{label}: {n}"))
-                .collect();
+            let reasons = self.filter.removed_by_reason();
             return format!(
                 "none of its {} jobs is usable in environment A{}",
                 self.filter.input,
                 if reasons.is_empty() {
                     String::new()
                 } else {
-                    format!(" (removed: {})", reasons.join(", "))
+                    format!(" (removed: {reasons})")
                 }
             );
         };

@@ -50,6 +50,34 @@ fn find<'a>(
         .find(|r| r.log_key == log && r.variant == *variant && r.heuristic == heuristic)
 }
 
+/// A chart of the % of the maximum value bound (axis clipped to 0–100):
+/// one group per level, one bar per heuristic, `bar(level index,
+/// heuristic)` giving each.
+fn percent_chart(
+    title: String,
+    x_label: String,
+    levels: Vec<String>,
+    heuristics: &[String],
+    bar: impl Fn(usize, &str) -> Option<Bar>,
+) -> BarChart {
+    let series = heuristics
+        .iter()
+        .map(|h| BarSeries {
+            name: h.clone(),
+            bars: (0..levels.len()).map(|i| bar(i, h)).collect(),
+        })
+        .collect();
+    BarChart {
+        title,
+        x_label,
+        y_label: "value earned (% of maximum value bound)".into(),
+        levels,
+        series,
+        log_y: false,
+        y_clip: Some((0.0, 100.0)),
+    }
+}
+
 fn days_phrase(rows: &[AggRow]) -> String {
     let lo = rows.iter().map(|r| r.n).min().unwrap_or(0);
     let hi = rows.iter().map(|r| r.n).max().unwrap_or(0);
@@ -89,25 +117,13 @@ pub fn experiment_figures(
             if levels.len() < 2 {
                 continue;
             }
-            let chart = BarChart {
-                title: format!("{key}: value earned by {axis} level (mean of {days}, 95 % CI)"),
-                x_label: format!("{axis} level (other axes at their defaults)"),
-                y_label: "value earned (% of maximum value bound)".into(),
-                levels: levels.iter().map(|v| axis.level_label(v)).collect(),
-                series: layout
-                    .heuristics
-                    .iter()
-                    .map(|h| BarSeries {
-                        name: h.clone(),
-                        bars: levels
-                            .iter()
-                            .map(|v| bar_of(find(&log_rows, key, v, h)))
-                            .collect(),
-                    })
-                    .collect(),
-                log_y: false,
-                y_clip: Some((0.0, 100.0)),
-            };
+            let chart = percent_chart(
+                format!("{key}: value earned by {axis} level (mean of {days}, 95 % CI)"),
+                format!("{axis} level (other axes at their defaults)"),
+                levels.iter().map(|v| axis.level_label(v)).collect(),
+                &layout.heuristics,
+                |i, h| bar_of(find(&log_rows, key, &levels[i], h)),
+            );
             out.extend(report::grouped_bars(
                 &chart,
                 fig,
@@ -119,26 +135,13 @@ pub fn experiment_figures(
             .iter()
             .any(|v| !Axis::ALL.iter().any(|a| a.holds_others_at_default(v)));
         if off_axis {
-            let chart = BarChart {
-                title: format!("{key}: value earned by variant (mean of {days}, 95 % CI)"),
-                x_label: "variant".into(),
-                y_label: "value earned (% of maximum value bound)".into(),
-                levels: layout.variants.iter().map(Variant::label).collect(),
-                series: layout
-                    .heuristics
-                    .iter()
-                    .map(|h| BarSeries {
-                        name: h.clone(),
-                        bars: layout
-                            .variants
-                            .iter()
-                            .map(|v| bar_of(find(&log_rows, key, v, h)))
-                            .collect(),
-                    })
-                    .collect(),
-                log_y: false,
-                y_clip: Some((0.0, 100.0)),
-            };
+            let chart = percent_chart(
+                format!("{key}: value earned by variant (mean of {days}, 95 % CI)"),
+                "variant".into(),
+                layout.variants.iter().map(Variant::label).collect(),
+                &layout.heuristics,
+                |i, h| bar_of(find(&log_rows, key, &layout.variants[i], h)),
+            );
             out.extend(report::grouped_bars(
                 &chart,
                 fig,
@@ -415,29 +418,16 @@ pub fn compare_figure(
     stem: &Path,
 ) -> Result<Vec<PathBuf>, ExperimentError> {
     let variant = layout.variants.first().copied().unwrap_or_default();
-    let chart = BarChart {
-        title: format!(
+    let chart = percent_chart(
+        format!(
             "value earned across logs ({} variant; mean of {}, 95 % CI)",
             variant.label(),
             days_phrase(rows)
         ),
-        x_label: "log (system sized from its own MaxProcs)".into(),
-        y_label: "value earned (% of maximum value bound)".into(),
-        levels: layout.logs.iter().map(|l| l.key.clone()).collect(),
-        series: layout
-            .heuristics
-            .iter()
-            .map(|h| BarSeries {
-                name: h.clone(),
-                bars: layout
-                    .logs
-                    .iter()
-                    .map(|l| bar_of(find(rows, &l.key, &variant, h)))
-                    .collect(),
-            })
-            .collect(),
-        log_y: false,
-        y_clip: Some((0.0, 100.0)),
-    };
+        "log (system sized from its own MaxProcs)".into(),
+        layout.logs.iter().map(|l| l.key.clone()).collect(),
+        &layout.heuristics,
+        |i, h| bar_of(find(rows, &layout.logs[i].key, &variant, h)),
+    );
     Ok(report::grouped_bars(&chart, fig, stem)?)
 }
