@@ -13,6 +13,7 @@
 pub mod classic;
 pub mod parallel;
 pub mod registry;
+pub mod serial;
 
 pub use registry::{Entry, Registry, UnknownName};
 

@@ -11,6 +11,7 @@ pub mod etc;
 pub mod rng;
 pub mod system;
 pub mod task;
+pub mod utility;
 pub mod value;
 
 pub use system::{Cluster, System};
