@@ -13,6 +13,7 @@ use super::experiment::{AggregateOptions, aggregate_into, default_out};
 use super::with_threads;
 use crate::env::EnvKind;
 use crate::env::classic::environment::Classic;
+use crate::env::serial::environment::Serial;
 use crate::env::parallel::environment::Parallel;
 use crate::experiment::{ExperimentError, Manifest};
 
@@ -134,6 +135,10 @@ pub fn run(args: &AggregateArgs) -> anyhow::Result<()> {
     with_threads(args.threads, || match config.environment {
         EnvKind::Parallel => {
             aggregate_into::<Parallel>(config, layout, &args.dirs, &out, &mut manifest, &opts)
+                .map(|_| ())
+        }
+        EnvKind::Serial => {
+            aggregate_into::<Serial>(config, layout, &args.dirs, &out, &mut manifest, &opts)
                 .map(|_| ())
         }
         EnvKind::Classic => {

@@ -22,6 +22,8 @@ use crate::env::classic::ClassicArgs;
 use crate::env::classic::environment::Classic;
 use crate::env::parallel::environment::Parallel;
 use crate::env::parallel::params::{ParallelArgs, STANDARD_DAYS};
+use crate::env::serial::environment::Serial;
+use crate::env::serial::params::SerialArgs;
 use crate::experiment::runner::log_key;
 use crate::experiment::{ExperimentConfig, Grid, Variant};
 
@@ -30,6 +32,7 @@ use crate::experiment::{ExperimentConfig, Grid, Variant};
 #[command(after_help = "Examples:
   swftool compare curie datastar sdsc-sp2 --heuristics easy,maxvpr-ph
   swftool compare kth-sp2 ctc-sp2 --heuristics all --days 8 --oversubscription higher
+  swftool compare curie hpc2n --env serial --heuristics maxupt,maxupt-preempt-greedy --days 4
   swftool compare datastar sdsc-sp2 ctc-sp2 kth-sp2 --env classic --heuristics fcfs,easy,conservative")]
 pub struct CompareArgs {
     /// Logs: short names or paths of .swf / .swf.gz files.
@@ -47,12 +50,15 @@ pub struct CompareArgs {
     /// Skip the schedule invariant check after each run.
     #[arg(long)]
     pub no_check: bool,
-    /// Environment: `parallel` (A, value-based days) or `classic` (D: whole logs on their own machines).
+    /// Environment: `parallel` (A, value-based days), `serial` (B: days of each log as serial tasks) or `classic` (D: whole logs on their own machines).
     #[arg(long, value_enum, default_value_t = EnvKind::Parallel)]
     pub env: EnvKind,
     /// Flags of environment A (each log sized from its own MaxProcs).
     #[command(flatten)]
     pub parallel: ParallelArgs,
+    /// Flags of environment B (days of each log as serial tasks).
+    #[command(flatten)]
+    pub serial: SerialArgs,
     /// Flags of environment D.
     #[command(flatten)]
     pub classic: ClassicArgs,
@@ -75,6 +81,7 @@ pub fn config_of(args: &CompareArgs) -> ExperimentConfig {
         variants: Vec::new(),
         classic: Default::default(),
         job_tables: false,
+        ..ExperimentConfig::empty()
     };
     match args.env {
         EnvKind::Parallel => {
@@ -89,6 +96,13 @@ pub fn config_of(args: &CompareArgs) -> ExperimentConfig {
                 ..base
             }
         }
+        EnvKind::Serial => ExperimentConfig {
+            name: format!("compare-serial-{}", keys.join("-")),
+            days: Some(args.parallel.days.unwrap_or(STANDARD_DAYS)),
+            day_arrivals: args.parallel.day_arrivals,
+            serial: args.serial.clone(),
+            ..base
+        },
         EnvKind::Classic => ExperimentConfig {
             name: format!("compare-classic-{}", keys.join("-")),
             classic: args.classic.clone(),
@@ -103,7 +117,10 @@ pub fn config_of(args: &CompareArgs) -> ExperimentConfig {
 /// A flag of another environment, unknown log or heuristic, unreadable log,
 /// cells that broke invariants, unwritable outputs.
 pub fn run(args: &CompareArgs) -> anyhow::Result<()> {
-    super::refuse_foreign_flags(args.env, &args.parallel, &args.classic)?;
+    super::refuse_foreign_flags(args.env, &args.parallel, &args.serial, &args.classic)?;
+    if let Some(flag) = args.serial.misplaced(true).first() {
+        bail!("{flag} applies to synthetic trials (replay --env serial without LOG); compare replays logs");
+    }
     if args.parallel.day.is_some() {
         bail!("--day applies to replay; compare takes --days N (evenly spaced over each log)");
     }
@@ -112,6 +129,7 @@ pub fn run(args: &CompareArgs) -> anyhow::Result<()> {
     }
     match args.env {
         EnvKind::Parallel => compare::<Parallel>(args),
+        EnvKind::Serial => compare::<Serial>(args),
         EnvKind::Classic => compare::<Classic>(args),
     }
 }

@@ -20,6 +20,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use super::with_threads;
 use crate::env::EnvKind;
 use crate::env::classic::environment::Classic;
+use crate::env::serial::environment::Serial;
 use crate::env::parallel::environment::Parallel;
 use crate::experiment::runner::{self, CellEvent, RunOptions, RunReport};
 use crate::experiment::{
@@ -126,6 +127,7 @@ pub fn run(args: &ExperimentArgs) -> anyhow::Result<()> {
     };
     with_threads(args.threads, || match config.environment {
         EnvKind::Parallel => run_grid::<Parallel>(&config, &out, &opts, "experiment").map(|_| ()),
+        EnvKind::Serial => run_grid::<Serial>(&config, &out, &opts, "experiment").map(|_| ()),
         EnvKind::Classic => run_grid::<Classic>(&config, &out, &opts, "experiment").map(|_| ()),
     })
 }
@@ -177,7 +179,7 @@ pub fn run_grid<E: Grid>(
         config.name,
         config.environment,
         layout.logs.len(),
-        layout.variants.len().max(1),
+        layout.variant_count(),
         layout.heuristics.len(),
         layout
             .logs

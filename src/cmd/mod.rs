@@ -15,6 +15,7 @@ use anyhow::{Context, bail};
 use crate::env::EnvKind;
 use crate::env::classic::ClassicArgs;
 use crate::env::parallel::params::ParallelArgs;
+use crate::env::serial::params::SerialArgs;
 
 /// The one-line message of an error and its causes, each said once.
 ///
@@ -85,28 +86,60 @@ pub fn with_threads<T: Send>(
     }
 }
 
+/// The flags of environment A that environment B shares: the user seed
+/// and, for logs, the choice of days.
+pub const SHARED_WITH_SERIAL: [&str; 4] = ["--seed", "--day", "--days", "--day-arrivals"];
+
 /// Refuses the flags of an environment other than `env`: a flag that does
 /// not apply is an error that names the environment it belongs to, never
-/// silently ignored.
+/// silently ignored. Environment B takes environment A's `--seed`, `--day`,
+/// `--days` and `--day-arrivals` ([`SHARED_WITH_SERIAL`]).
 ///
 /// # Errors
 /// The first foreign flag given.
 pub fn refuse_foreign_flags(
     env: EnvKind,
     parallel: &ParallelArgs,
+    serial: &SerialArgs,
     classic: &ClassicArgs,
 ) -> anyhow::Result<()> {
-    let (foreign, owner) = match env {
-        EnvKind::Parallel => (classic.given(), EnvKind::Classic),
-        EnvKind::Classic => (parallel.given(), EnvKind::Parallel),
-    };
-    if let Some(flag) = foreign.first() {
-        bail!(
-            "{flag} belongs to --env {owner} ({}); it does not apply to --env {env}",
-            owner.title()
-        );
+    let groups = [
+        (EnvKind::Parallel, parallel.given()),
+        (EnvKind::Serial, serial.given()),
+        (EnvKind::Classic, classic.given()),
+    ];
+    for (owner, given) in groups {
+        if owner == env {
+            continue;
+        }
+        let foreign = given.iter().find(|f| {
+            !(env == EnvKind::Serial && owner == EnvKind::Parallel && SHARED_WITH_SERIAL.contains(f))
+        });
+        if let Some(flag) = foreign {
+            let shared = if owner == EnvKind::Parallel && SHARED_WITH_SERIAL.contains(flag) {
+                " and --env serial"
+            } else {
+                ""
+            };
+            bail!(
+                "{flag} belongs to --env {owner}{shared} ({}); it does not apply to --env {env}",
+                owner.title()
+            );
+        }
     }
     Ok(())
+}
+
+/// Environment B's flags with the ones it shares with environment A
+/// ([`SHARED_WITH_SERIAL`]) filled in.
+pub fn serial_args(serial: &SerialArgs, parallel: &ParallelArgs) -> SerialArgs {
+    SerialArgs {
+        seed: parallel.seed,
+        day: parallel.day.clone(),
+        days: parallel.days,
+        day_arrivals: parallel.day_arrivals,
+        ..serial.clone()
+    }
 }
 
 #[cfg(test)]

@@ -21,7 +21,9 @@ use crate::env::classic::ClassicArgs;
 use crate::env::classic::environment::Classic;
 use crate::env::parallel::environment::Parallel;
 use crate::env::parallel::params::ParallelArgs;
-use crate::env::{EnvKind, Replayed};
+use crate::env::serial::environment::Serial;
+use crate::env::serial::params::SerialArgs;
+use crate::env::{EnvKind, Input, Replayed};
 use crate::experiment::{Grid, Manifest};
 use crate::swf::ReadOptions;
 
@@ -32,18 +34,21 @@ use crate::swf::ReadOptions;
   swftool replay curie --heuristic all --day 2012-03-14
   swftool replay curie --heuristic easy,maxvpr-ph --days 48 --oversubscription higher --out results/curie
   swftool replay ./my-log.swf.gz --heuristic maxvalue --seed 7 --heterogeneity high
+  swftool replay --env serial -H all --trial 3
+  swftool replay --env serial -H maxupt,maxupt-preempt-greedy --trials 4 --burst-size 128
+  swftool replay curie --env serial -H maxupt-preempt-greedy --load 2.2
   swftool replay sdsc-sp2 --env classic --heuristic fcfs,easy,conservative
   swftool replay datastar --env classic -H backfill --reservation-depth 4 --exact-estimates --clean pyss")]
 pub struct ReplayArgs {
-    /// Log: a path to a .swf or .swf.gz file, or a short name (curie, datastar, sdsc-sp2, hpc2n, ctc-sp2, kth-sp2, lublin256).
-    pub log: String,
+    /// Log: a path to a .swf or .swf.gz file, or a short name (curie, datastar, sdsc-sp2, hpc2n, ctc-sp2, kth-sp2, lublin256). Optional with --env serial, which then runs a synthetic trial.
+    pub log: Option<String>,
     /// Heuristic(s), comma-separated, or `all` (see `swftool heuristics`).
     #[arg(long, short = 'H', value_delimiter = ',', required = true)]
     pub heuristic: Vec<String>,
     /// Output directory for the tables (default: notebooks-out/replay, or notebooks-out/replay-classic with --env classic).
     #[arg(long)]
     pub out: Option<PathBuf>,
-    /// Scheduling environment: `parallel` (A: value-based, heterogeneous clusters, one day at a time) or `classic` (D: the whole log on its own machine).
+    /// Scheduling environment: `parallel` (A: value-based, heterogeneous clusters, one day at a time), `serial` (B: serial tasks, utility functions, preemption) or `classic` (D: the whole log on its own machine).
     #[arg(long, value_enum, default_value_t = EnvKind::Parallel)]
     pub env: EnvKind,
     /// Skip lines that do not parse (counted and reported) instead of stopping.
@@ -58,6 +63,9 @@ pub struct ReplayArgs {
     /// Flags of environment A.
     #[command(flatten)]
     pub parallel: ParallelArgs,
+    /// Flags of environment B.
+    #[command(flatten)]
+    pub serial: SerialArgs,
     /// Flags of environment D.
     #[command(flatten)]
     pub classic: ClassicArgs,
@@ -69,9 +77,10 @@ pub struct ReplayArgs {
 /// A flag of another environment, an unknown log or heuristic, an
 /// unreadable log, a bad day, invariant violations, unwritable output.
 pub fn run(args: &ReplayArgs) -> anyhow::Result<()> {
-    super::refuse_foreign_flags(args.env, &args.parallel, &args.classic)?;
+    super::refuse_foreign_flags(args.env, &args.parallel, &args.serial, &args.classic)?;
     match args.env {
         EnvKind::Parallel => replay::<Parallel>(args, &args.parallel),
+        EnvKind::Serial => replay::<Serial>(args, &super::serial_args(&args.serial, &args.parallel)),
         EnvKind::Classic => replay::<Classic>(args, &args.classic),
     }
 }
@@ -165,25 +174,41 @@ pub fn default_out(env: EnvKind) -> PathBuf {
 
 fn replay<E: Grid>(args: &ReplayArgs, env_args: &E::Args) -> anyhow::Result<()> {
     let heuristics = E::heuristics(&args.heuristic, env_args)?;
-    let path = catalog::resolve(&args.log)?;
-    let log = crate::swf::read_log(
-        &path,
-        &ReadOptions {
-            lenient: args.lenient,
-        },
-    )?;
-    if log.skipped.total() > 0 {
-        eprintln!("{}: {}", log.name, log.skipped);
-    }
-    if !log.order.is_empty() {
-        eprintln!("note: {}: {}", log.name, log.order);
-    }
-    refuse_empty(&log)?;
-    let (prepared, scenarios) = E::scenarios(&log, env_args)?;
+    let read = match &args.log {
+        Some(spec) => {
+            let path = catalog::resolve(spec)?;
+            let log = crate::swf::read_log(
+                &path,
+                &ReadOptions {
+                    lenient: args.lenient,
+                },
+            )?;
+            if log.skipped.total() > 0 {
+                eprintln!("{}: {}", log.name, log.skipped);
+            }
+            if !log.order.is_empty() {
+                eprintln!("note: {}: {}", log.name, log.order);
+            }
+            refuse_empty(&log)?;
+            Some((path, log))
+        }
+        None if E::KIND == EnvKind::Serial => {
+            if args.lenient {
+                bail!("--lenient applies to reading a LOG; without LOG, replay --env serial runs a synthetic trial");
+            }
+            None
+        }
+        None => bail!(
+            "--env {} replays a log: give LOG (a path, or a short name such as curie)",
+            E::KIND
+        ),
+    };
+    let input = read.as_ref().map(|(path, log)| Input { log, path });
+    let (prepared, scenarios) = E::scenarios(input, env_args)?;
     let out = args.out.clone().unwrap_or_else(|| default_out(E::KIND));
     let earlier = earlier_replay(&out)?;
     super::prepare_out(&out)?;
-    println!("{}", E::describe(&log, &prepared, &scenarios, env_args));
+    println!("{}", E::describe(input, &prepared, &scenarios, env_args));
 
     let pairs: Vec<(&E::Scenario, &E::Heuristic)> = scenarios
         .iter()
@@ -252,9 +277,13 @@ fn replay<E: Grid>(args: &ReplayArgs, env_args: &E::Args) -> anyhow::Result<()> 
     }
 
     let tables = E::write_tables(&out, &prepared, &runs, env_args)?;
-    let (config, layout) = E::replay_grid(&args.log, &heuristics, &prepared, &scenarios, env_args);
+    let spec = args.log.as_deref().unwrap_or("synthetic");
+    let (config, layout) = E::replay_grid(spec, &heuristics, &prepared, &scenarios, env_args);
     let mut manifest = Manifest::new("replay", &config, &layout);
-    manifest.log_paths = vec![path.display().to_string()];
+    manifest.log_paths = read
+        .iter()
+        .map(|(path, _)| path.display().to_string())
+        .collect();
     manifest.cells_present = runs.len();
     manifest.files = tables
         .iter()

@@ -7,6 +7,8 @@
 //!
 //! - [`parallel`] — environment A: value-based scheduling on heterogeneous
 //!   parallel clusters with place-holders (Khemka et al. 2015).
+//! - [`serial`] — environment B: serial tasks with utility functions and
+//!   preemption on heterogeneous clusters of cores (Machovec et al. 2017).
 //! - [`classic`] — environment D: trace replay on the log's own machine with
 //!   FCFS, backfilling and Catalina's priority and preemption (Margo et al.).
 
@@ -42,18 +44,22 @@ pub enum EnvKind {
     /// at a time.
     #[default]
     Parallel,
+    /// Environment B: serial tasks on heterogeneous clusters of cores,
+    /// utility functions and preemption.
+    Serial,
     /// Environment D: classic replay of the whole log on its own machine.
     Classic,
 }
 
 impl EnvKind {
     /// Every environment, in listing order.
-    pub const ALL: [EnvKind; 2] = [EnvKind::Parallel, EnvKind::Classic];
+    pub const ALL: [EnvKind; 3] = [EnvKind::Parallel, EnvKind::Serial, EnvKind::Classic];
 
     /// The CLI name.
     pub fn name(self) -> &'static str {
         match self {
             EnvKind::Parallel => "parallel",
+            EnvKind::Serial => "serial",
             EnvKind::Classic => "classic",
         }
     }
@@ -63,6 +69,9 @@ impl EnvKind {
         match self {
             EnvKind::Parallel => {
                 "Environment A (heterogeneous parallel clusters, value-based; Khemka et al. 2015)"
+            }
+            EnvKind::Serial => {
+                "Environment B (serial tasks, utility functions, preemption; Machovec et al. 2017)"
             }
             EnvKind::Classic => {
                 "Environment D (classic replay on the log's own machine; Margo et al.)"
@@ -75,6 +84,10 @@ impl EnvKind {
     pub fn heuristics(self) -> Vec<(&'static str, &'static str)> {
         match self {
             EnvKind::Parallel => parallel::HEURISTICS
+                .iter()
+                .map(|e| (e.name, e.summary))
+                .collect(),
+            EnvKind::Serial => serial::HEURISTICS
                 .iter()
                 .map(|e| (e.name, e.summary))
                 .collect(),
@@ -109,6 +122,12 @@ pub enum EnvError {
     /// A system size environment A cannot build.
     #[error(transparent)]
     SystemSize(#[from] parallel::params::SystemSizeRefused),
+    /// No log was given to an environment that replays logs only.
+    #[error("--env {0} replays a log: give LOG (a path or a short name such as curie)")]
+    NoLog(EnvKind),
+    /// A flag of environment B that does not fit.
+    #[error(transparent)]
+    Serial(#[from] serial::SerialArgsError),
     /// A scenario of environment A could not be generated.
     #[error("{log} {date}: cannot generate the scenario: {source}")]
     Scenario {
@@ -119,6 +138,15 @@ pub enum EnvError {
         /// The generator's error.
         source: crate::workload::ScenarioError,
     },
+}
+
+/// The log a replay reads, with the file it came from.
+#[derive(Debug, Clone, Copy)]
+pub struct Input<'a> {
+    /// The parsed log.
+    pub log: &'a SwfLog,
+    /// Its file.
+    pub path: &'a Path,
 }
 
 /// One finished run of a replay: which scenario and heuristic, the
@@ -177,19 +205,20 @@ pub trait Environment: Sized + Sync + 'static {
     /// The CLI name of a resolved heuristic.
     fn heuristic_name(h: &Self::Heuristic) -> &'static str;
 
-    /// Prepares `log` and builds the scenarios a replay runs.
+    /// Prepares the log given (or, for an environment with synthetic
+    /// workloads, none) and builds the scenarios a replay runs.
     ///
     /// # Errors
-    /// A flag that does not fit the log, a day it does not have, a scenario
-    /// that cannot be generated.
+    /// No log where the environment needs one, a flag that does not fit the
+    /// log, a day it does not have, a scenario that cannot be generated.
     fn scenarios(
-        log: &SwfLog,
+        input: Option<Input<'_>>,
         args: &Self::Args,
     ) -> Result<(Self::Prepared, Vec<Self::Scenario>), EnvError>;
 
     /// The lines printed before the runs: the log, the setup, the scenarios.
     fn describe(
-        log: &SwfLog,
+        input: Option<Input<'_>>,
         prepared: &Self::Prepared,
         scenarios: &[Self::Scenario],
         args: &Self::Args,

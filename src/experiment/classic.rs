@@ -265,11 +265,13 @@ impl Grid for Classic {
             variants: Vec::new(),
             classic: args.clone(),
             job_tables: true,
+            ..ExperimentConfig::empty()
         };
         let layout = Layout {
             environment: EnvKind::Classic,
             logs: vec![log_layout(&log_key(spec), p)],
             variants: Vec::new(),
+            serial_variants: Vec::new(),
             heuristics: names,
         };
         (config, layout)

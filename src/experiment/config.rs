@@ -37,6 +37,8 @@ use serde::{Deserialize, Serialize};
 use crate::env::classic::window::WindowRule;
 use crate::env::classic::{ClassicArgs, ClassicArgsError};
 use crate::env::parallel;
+use crate::env::serial::{self, params::SerialArgs};
+use crate::experiment::serial::variant::{SerialAxis, SerialVariant};
 use crate::env::{EnvKind, UnknownName};
 use crate::workload::{ArrivalRange, Correlation, Heterogeneity, Oversubscription, ScenarioParams};
 
@@ -46,7 +48,12 @@ pub const DEFAULT_DAYS: usize = 48;
 pub const DEFAULT_SEED: u64 = 1;
 
 /// Names of the built-in presets, in display order.
-pub const PRESETS: &[&str] = &["khemka2015-parallel", "smoke", "margo2008-datastar"];
+pub const PRESETS: &[&str] = &[
+    "khemka2015-parallel",
+    "smoke",
+    "machovec2017-serial",
+    "margo2008-datastar",
+];
 
 /// One axis of the environment A variants (docs/parallel.md).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
@@ -254,7 +261,27 @@ pub struct ExperimentConfig {
     /// `jobs` and `suspensions` tables.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub job_tables: bool,
+    /// Environment B without logs: the number of synthetic trials (default
+    /// 64, Machovec et al. §IV.A).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub trials: Option<u64>,
+    /// Environment B: workload axes expanded to the paper's levels (the
+    /// others at the `[serial]` base).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub serial_axes: Vec<SerialAxis>,
+    /// Environment B's parameters (`[serial]`: the flags of
+    /// `replay --env serial` without the dashes, `-` as `_`).
+    #[serde(default, skip_serializing_if = "is_default_serial")]
+    pub serial: SerialArgs,
 }
+
+fn is_default_serial(s: &SerialArgs) -> bool {
+    *s == SerialArgs::default()
+}
+
+/// Default number of synthetic trials of environment B (Machovec et al.,
+/// §IV.A: 64).
+pub const DEFAULT_TRIALS: u64 = 64;
 
 fn is_default_classic(c: &ClassicArgs) -> bool {
     *c == ClassicArgs::default()
@@ -372,6 +399,7 @@ impl ExperimentConfig {
                 variants: Vec::new(),
                 classic: ClassicArgs::default(),
                 job_tables: false,
+                ..Self::empty()
             }),
             "smoke" => Ok(ExperimentConfig {
                 name: name.to_string(),
@@ -387,6 +415,7 @@ impl ExperimentConfig {
                 variants: Vec::new(),
                 classic: ClassicArgs::default(),
                 job_tables: false,
+                ..Self::empty()
             }),
             "margo2008-datastar" => Ok(ExperimentConfig {
                 name: name.to_string(),
@@ -412,9 +441,58 @@ impl ExperimentConfig {
                     ..ClassicArgs::default()
                 },
                 job_tables: true,
+                ..Self::empty()
+            }),
+            "machovec2017-serial" => Ok(ExperimentConfig {
+                name: name.to_string(),
+                environment: EnvKind::Serial,
+                heuristics: serial::HEURISTICS
+                    .names()
+                    .into_iter()
+                    .map(String::from)
+                    .collect(),
+                trials: Some(DEFAULT_TRIALS),
+                serial_axes: SerialAxis::ALL.to_vec(),
+                ..Self::empty()
             }),
             _ => Err(ConfigError::UnknownPreset(name.to_string())),
         }
+    }
+
+    /// A configuration with no log, heuristic or key set (the base of the
+    /// presets).
+    pub fn empty() -> ExperimentConfig {
+        ExperimentConfig {
+            name: String::new(),
+            environment: EnvKind::Parallel,
+            logs: Vec::new(),
+            heuristics: Vec::new(),
+            days: None,
+            dates: None,
+            day_arrivals: None,
+            seed: DEFAULT_SEED,
+            cores_base: None,
+            axes: Vec::new(),
+            variants: Vec::new(),
+            classic: ClassicArgs::default(),
+            job_tables: false,
+            trials: None,
+            serial_axes: Vec::new(),
+            serial: SerialArgs::default(),
+        }
+    }
+
+    /// The synthetic trials of an environment B grid without logs.
+    pub fn trial_count(&self) -> u64 {
+        self.trials.unwrap_or(DEFAULT_TRIALS)
+    }
+
+    /// The distinct workload variants of an environment B grid.
+    pub fn serial_variant_list(&self) -> Vec<SerialVariant> {
+        crate::experiment::serial::variant::variant_list(
+            &self.serial_axes,
+            SerialVariant::of_args(&self.serial),
+        )
     }
 
     /// The configuration as TOML, with a commented header explaining the
@@ -453,8 +531,21 @@ impl ExperimentConfig {
                 ),
             ));
         }
-        if self.logs.is_empty() {
+        if self.logs.is_empty() && self.environment != EnvKind::Serial {
             return Err(invalid("logs", "at least one log is needed".into()));
+        }
+        if self.environment != EnvKind::Serial {
+            let foreign = [
+                ("trials", self.trials.is_some()),
+                ("serial_axes", !self.serial_axes.is_empty()),
+                ("serial", !is_default_serial(&self.serial)),
+            ];
+            if let Some((key, _)) = foreign.iter().find(|(_, set)| *set) {
+                return Err(invalid(
+                    key,
+                    format!("`{key}` belongs to environment = \"serial\" (environment B)"),
+                ));
+            }
         }
         if self.heuristics.is_empty() {
             return Err(invalid(
@@ -483,6 +574,7 @@ impl ExperimentConfig {
                     ));
                 }
             }
+            EnvKind::Serial => self.validate_serial(origin)?,
             EnvKind::Classic => {
                 self.classic
                     .policies(&self.heuristics)
@@ -544,6 +636,108 @@ impl ExperimentConfig {
         Ok(())
     }
 
+    fn validate_serial(&self, origin: &Path) -> Result<(), ConfigError> {
+        let invalid = |key: &'static str, message: String| ConfigError::Invalid {
+            path: origin.to_path_buf(),
+            key,
+            message,
+        };
+        serial::HEURISTICS
+            .resolve(&self.heuristics, |_| true)
+            .map_err(|source| ConfigError::Heuristic {
+                path: origin.to_path_buf(),
+                source,
+            })?;
+        let foreign = [
+            ("cores_base", self.cores_base.is_some()),
+            ("axes", !self.axes.is_empty()),
+            ("variants", !self.variants.is_empty()),
+            ("classic", !is_default_classic(&self.classic)),
+            ("job_tables", self.job_tables),
+        ];
+        if let Some((key, _)) = foreign.iter().find(|(_, set)| *set) {
+            return Err(invalid(
+                key,
+                format!("`{key}` does not apply to environment = \"serial\" (environment B)"),
+            ));
+        }
+        let s = &self.serial;
+        if s.trial.is_some() || s.trials.is_some() {
+            return Err(invalid(
+                "serial",
+                "give the number of trials as the top-level key `trials`, not in [serial]".into(),
+            ));
+        }
+        let with_logs = !self.logs.is_empty();
+        let day_keys = [
+            ("days", self.days.is_some()),
+            ("dates", self.dates.is_some()),
+            ("day_arrivals", self.day_arrivals.is_some()),
+        ];
+        if with_logs {
+            if self.trials.is_some() {
+                return Err(invalid(
+                    "trials",
+                    "`trials` counts synthetic trials (no logs); with logs, give `days` or `dates`".into(),
+                ));
+            }
+        } else if let Some((key, _)) = day_keys.iter().find(|(_, set)| *set) {
+            return Err(invalid(
+                key,
+                format!("`{key}` picks days of logs; without logs the grid runs synthetic trials (`trials`)"),
+            ));
+        }
+        if let Some(flag) = s.misplaced(with_logs).first() {
+            return Err(invalid(
+                "serial",
+                format!(
+                    "{} {}",
+                    flag.trim_start_matches("--").replace('-', "_"),
+                    if with_logs {
+                        "applies to synthetic trials (no logs)"
+                    } else {
+                        "applies to logs"
+                    }
+                ),
+            ));
+        }
+        if with_logs && !self.serial_axes.is_empty() {
+            let synthetic_only = self
+                .serial_axes
+                .iter()
+                .find(|a| matches!(a, SerialAxis::BurstSize | SerialAxis::CriticalEtc));
+            if let Some(a) = synthetic_only {
+                return Err(invalid(
+                    "serial_axes",
+                    format!("`{}` varies the synthetic workload; it does not apply to logs", a.name()),
+                ));
+            }
+        }
+        if self.trials == Some(0) {
+            return Err(invalid("trials", "must be at least 1".into()));
+        }
+        if let Some(p) = s.flag_probability
+            && ((p * 100.0).round() - p * 100.0).abs() > 1e-9
+        {
+            return Err(invalid(
+                "serial",
+                format!("flag_probability {p}: grids take whole percents (0.01 steps)"),
+            ));
+        }
+        if let Some(m) = s.critical_etc
+            && m.fract() != 0.0
+        {
+            return Err(invalid(
+                "serial",
+                format!("critical_etc {m}: grids take whole minutes"),
+            ));
+        }
+        if s.burst_size == Some(0) {
+            return Err(invalid("serial", "burst_size must be at least 1".into()));
+        }
+        Ok(())
+    }
+
     /// The heuristics of the grid, `all` expanded, duplicates removed, in
     /// the order given.
     ///
@@ -585,7 +779,8 @@ const TOML_HEADER: &str = "\
 # swftool experiment configuration (run it with `swftool experiment FILE.toml`).
 #
 # name         experiment name; results go to notebooks-out/<name>/ unless --out
-# environment  \"parallel\" (environment A, docs/parallel.md) or \"classic\" (D, docs/classic.md)
+# environment  \"parallel\" (environment A, docs/parallel.md), \"serial\" (B,
+#              docs/serial.md) or \"classic\" (D, docs/classic.md)
 # logs         short names (curie, datastar, sdsc-sp2, hpc2n, ctc-sp2, kth-sp2,
 #              lublin256) or paths of .swf / .swf.gz files
 # heuristics   names from `swftool heuristics`, or \"all\"
@@ -611,6 +806,14 @@ const TOML_HEADER: &str = "\
 #              window_jobs = 200, extra_jobs = 100, window = \"month:2005-03\"
 #              (or \"most-wide\", or window_start = 538),
 #              preempting_above = 64, tau = 10.0, ...)
+# trials       environment B without logs: synthetic trials 0..N (default 64)
+# serial_axes  environment B: any of \"shape\", \"burst_size\", \"flag_probability\",
+#              \"critical_etc\": each at the levels of Machovec et al. (step,
+#              decaying, classes; 1-128; 0-100 %; 10-50 min), the others at [serial]
+# [serial]     environment B: the flags of `swftool replay --env serial` without
+#              the dashes (shape = \"classes\", burst_size = 64,
+#              flag_probability = 1.0, critical_etc = 10.0, fixed_cores = true,
+#              theta = 10.0; with logs: load = 2.2)
 
 ";
 

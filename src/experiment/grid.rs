@@ -16,6 +16,7 @@ use serde::{Deserialize, Serialize};
 
 use super::ExperimentError;
 use super::config::{ExperimentConfig, Variant};
+use super::serial::variant::SerialVariant;
 use crate::catalog;
 use crate::env::{EnvKind, Environment};
 use crate::swf::{ReadOptions, SwfLog};
@@ -61,6 +62,21 @@ pub trait Grid: Environment {
         config: &ExperimentConfig,
         args: &Self::Args,
     ) -> Result<(Self::Prepared, LogLayout), ExperimentError>;
+
+    /// The workload variants of environment B (none elsewhere).
+    fn serial_variants(_config: &ExperimentConfig) -> Vec<SerialVariant> {
+        Vec::new()
+    }
+
+    /// A grid without logs (environment B's synthetic trials): what its
+    /// scenarios are prepared from and its one pseudo-log's layout; `None`
+    /// for an environment that needs logs.
+    fn synthetic(
+        _config: &ExperimentConfig,
+        _args: &Self::Args,
+    ) -> Option<(Self::Prepared, LogLayout)> {
+        None
+    }
 
     /// The scenario of `cell` (shared by the cells that differ only in the
     /// heuristic).
@@ -209,6 +225,10 @@ pub struct Layout {
     /// without variant axes: its cells have the variant id `default`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub variants: Vec<Variant>,
+    /// The distinct workload variants of environment B (empty for the
+    /// other environments).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub serial_variants: Vec<SerialVariant>,
     /// The heuristic names, `all` expanded.
     pub heuristics: Vec<String>,
 }
@@ -231,10 +251,23 @@ pub struct CellSpec {
 }
 
 impl Layout {
+    /// Number of distinct variants (1 for a grid without variant axes).
+    pub fn variant_count(&self) -> usize {
+        self.variants.len().max(self.serial_variants.len()).max(1)
+    }
+
+    /// The id of variant `vi`: environment A's or B's, or `default`.
+    pub fn variant_id(&self, vi: usize) -> String {
+        if let Some(v) = self.serial_variants.get(vi) {
+            return v.id();
+        }
+        self.variants.get(vi).map_or("default".into(), Variant::id)
+    }
+
     /// Number of cells.
     pub fn cell_count(&self) -> usize {
         self.logs.iter().map(|l| l.days.len()).sum::<usize>()
-            * self.variants.len().max(1)
+            * self.variant_count()
             * self.heuristics.len()
     }
 
@@ -242,8 +275,8 @@ impl Layout {
     pub fn cells(&self) -> Vec<CellSpec> {
         let mut out = Vec::with_capacity(self.cell_count());
         for (li, log) in self.logs.iter().enumerate() {
-            for vi in 0..self.variants.len().max(1) {
-                let vid = self.variants.get(vi).map_or("default".into(), Variant::id);
+            for vi in 0..self.variant_count() {
+                let vid = self.variant_id(vi);
                 for (di, d) in log.days.iter().enumerate() {
                     for (hi, h) in self.heuristics.iter().enumerate() {
                         out.push(CellSpec {
@@ -263,6 +296,13 @@ impl Layout {
 
     /// The variant of the figure scenario: the default one, else the first.
     pub fn figure_variant(&self) -> usize {
+        if !self.serial_variants.is_empty() {
+            return self
+                .serial_variants
+                .iter()
+                .position(|v| *v == SerialVariant::default())
+                .unwrap_or(0);
+        }
         self.variants
             .iter()
             .position(Variant::is_default)
@@ -338,7 +378,7 @@ impl<E: Grid> Plan<E> {
             .iter()
             .map(|l| catalog::resolve(l))
             .collect::<Result<_, _>>()?;
-        let laid: Vec<(E::Prepared, LogLayout, Option<String>)> = paths
+        let mut laid: Vec<(E::Prepared, LogLayout, Option<String>)> = paths
             .par_iter()
             .zip(&keys)
             .map(|(p, (_, key))| {
@@ -348,6 +388,11 @@ impl<E: Grid> Plan<E> {
                 Ok((prepared, layout, note))
             })
             .collect::<Result<_, ExperimentError>>()?;
+        if config.logs.is_empty()
+            && let Some((prepared, layout)) = E::synthetic(config, &args)
+        {
+            laid.push((prepared, layout, None));
+        }
         let mut prepared = Vec::with_capacity(laid.len());
         let mut logs = Vec::with_capacity(laid.len());
         let mut log_notes = Vec::new();
@@ -360,6 +405,7 @@ impl<E: Grid> Plan<E> {
             environment: E::KIND,
             logs,
             variants: E::variants(config),
+            serial_variants: E::serial_variants(config),
             heuristics: heuristics
                 .iter()
                 .map(|h| E::heuristic_name(h).to_string())

@@ -19,6 +19,7 @@ pub mod grid;
 pub mod manifest;
 pub mod parallel;
 pub mod runner;
+pub mod serial;
 
 pub use config::{Axis, ConfigError, ExperimentConfig, Variant};
 pub use grid::{CellSpec, Layout, Plan};

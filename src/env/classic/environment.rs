@@ -13,7 +13,7 @@ use super::summary::{ClassicSummary, RunLabel, summarize};
 use super::tables::{clean_frame, jobs_frame, summary_frame, suspensions_frame};
 use super::window::{WindowError, WindowRule, build_window, default_window_start, month_start};
 use super::{ClassicJob, ClassicRun, CleanPreset, CleanReport, Machine, Policy, SCHEDULERS, Unit};
-use crate::env::{EnvError, EnvKind, Environment, Registry, Replayed};
+use crate::env::{EnvError, EnvKind, Environment, Input, Registry, Replayed};
 use crate::metrics::tables::{TableError, write_both};
 use crate::model::calendar::LogClock;
 use crate::swf::SwfLog;
@@ -202,20 +202,24 @@ impl Environment for Classic {
     }
 
     fn scenarios(
-        log: &SwfLog,
+        input: Option<Input<'_>>,
         args: &ClassicArgs,
     ) -> Result<(ClassicPrepared, Vec<ClassicScenario>), EnvError> {
+        let log = input.ok_or(EnvError::NoLog(Self::KIND))?.log;
         let p = prepare(log, args)?;
         let scenario = p.scenario.clone();
         Ok((p, vec![scenario]))
     }
 
     fn describe(
-        log: &SwfLog,
+        input: Option<Input<'_>>,
         p: &ClassicPrepared,
         scenarios: &[ClassicScenario],
         args: &ClassicArgs,
     ) -> String {
+        let Some(Input { log, .. }) = input else {
+            return String::new();
+        };
         let mut out = format!("log      {} ({} jobs)\n", log.name, log.jobs.len());
         if let Some(s) = scenarios.first() {
             let unit = match s.machine.unit {

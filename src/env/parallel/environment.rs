@@ -12,10 +12,9 @@ use super::params::{DayPick, ParallelArgs, check_system_size, pick_days};
 use super::summary::{RunSummary, summarize};
 use super::tables::{self, RunRecord};
 use super::{Build, HEURISTICS, HeuristicInfo, RunResult, simulate};
-use crate::env::{EnvError, EnvKind, Environment, Registry, Replayed};
+use crate::env::{EnvError, EnvKind, Environment, Input, Registry, Replayed};
 use crate::metrics::aggregate::{f64_column, mean_ci, n_column, pm, stat_column, str_column};
 use crate::metrics::tables::{TableError, write_both};
-use crate::swf::SwfLog;
 use crate::workload::days::CURIE_PAPER_TOTALS;
 use crate::workload::{DaySet, DayTotals, DayWindow, Scenario, Workload};
 
@@ -45,7 +44,11 @@ impl Environment for Parallel {
         h.name
     }
 
-    fn scenarios(log: &SwfLog, args: &ParallelArgs) -> Result<(Workload, Vec<Scenario>), EnvError> {
+    fn scenarios(
+        input: Option<Input<'_>>,
+        args: &ParallelArgs,
+    ) -> Result<(Workload, Vec<Scenario>), EnvError> {
+        let log = input.ok_or(EnvError::NoLog(Self::KIND))?.log;
         let w = Workload::from_log(log);
         let pick = match args.days {
             Some(n) => DayPick::Count(n),
@@ -67,12 +70,18 @@ impl Environment for Parallel {
         Ok((w, scenarios))
     }
 
-    fn describe(log: &SwfLog, w: &Workload, scenarios: &[Scenario], args: &ParallelArgs) -> String {
+    fn describe(
+        input: Option<Input<'_>>,
+        w: &Workload,
+        scenarios: &[Scenario],
+        args: &ParallelArgs,
+    ) -> String {
+        let jobs = input.map_or(0, |i| i.log.jobs.len());
         let params = args.scenario_params();
         let mut out = format!(
             "log      {} ({} jobs; {} usable in environment A, {} filtered out)\n",
             w.name,
-            log.jobs.len(),
+            jobs,
             w.jobs.len(),
             w.filter.input - w.filter.kept
         );

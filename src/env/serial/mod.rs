@@ -13,6 +13,19 @@
 //! ([`Policy`]): `random`, `fcfs` ([`simple`]) and the Min-Min loop of
 //! [`minmin`] given an [`Objective`] and a [`Preemption`] technique.
 
+pub mod check;
+pub mod engine;
+pub mod environment;
+pub mod minmin;
+pub mod params;
+pub mod simple;
+pub mod summary;
+pub mod synth_file;
+pub mod tables;
+pub mod workload;
+
+pub use engine::{SerialPiece, SerialRun, TaskFate, simulate};
+
 use serde::{Deserialize, Serialize};
 
 use super::registry::{Entry, Registry};
@@ -121,6 +134,35 @@ impl SerialScenario {
         let a = self.tasks[i].arrival;
         a >= self.window.0 && a < self.window.1
     }
+}
+
+/// A flag or workload of environment B that does not fit.
+#[derive(Debug, thiserror::Error)]
+pub enum SerialArgsError {
+    /// A flag for synthetic trials given with a log, or one for logs given
+    /// without.
+    #[error("{flag} {}", if *log {
+        "applies to synthetic trials (replay --env serial without LOG, or swftool synth serial); it does not apply to a LOG"
+    } else {
+        "applies to a LOG replayed as serial tasks; without LOG, replay --env serial runs a synthetic trial"
+    })]
+    Misplaced {
+        /// The flag.
+        flag: &'static str,
+        /// Whether a log was given.
+        log: bool,
+    },
+    /// A generation flag given with a workload `swftool synth serial` wrote.
+    #[error("{flag} does not apply to {file}: a workload written by swftool synth serial carries its own tasks, utilities, flags and seed (its header and sidecar table); generate another with synth serial instead")]
+    Written {
+        /// The flag.
+        flag: &'static str,
+        /// The file.
+        file: String,
+    },
+    /// The workload cannot be generated or read.
+    #[error(transparent)]
+    Workload(#[from] workload::WorkloadError),
 }
 
 /// What the Min-Min heuristics maximise (Machovec et al., §III.D.2).

@@ -219,6 +219,7 @@ impl Grid for Parallel {
             variants: vec![variant],
             classic: Default::default(),
             job_tables: false,
+            ..ExperimentConfig::empty()
         };
         let layout = Layout {
             environment: EnvKind::Parallel,
@@ -242,6 +243,7 @@ impl Grid for Parallel {
                     .collect(),
             }],
             variants: vec![variant],
+            serial_variants: Vec::new(),
             heuristics: names,
         };
         (config, layout)

@@ -1,0 +1,346 @@
+//! Environment B behind the [`Environment`] trait: synthetic trials (no
+//! log), a workload written by `swftool synth serial` (a log with its
+//! sidecar table), or days of any SWF log as serial workloads; the ten
+//! heuristics, the invariant checker, the run summary, the printed table
+//! with its mean rows, and the `summary`, `jobs`, `pieces` and `timing`
+//! tables.
+
+use std::path::{Path, PathBuf};
+
+use polars::prelude::*;
+
+use super::params::SerialArgs;
+use super::summary::{SerialSummary, summarize};
+use super::tables::{self, RunRecord};
+use super::workload::{self, LogParams, SyntheticParams};
+use super::{HEURISTICS, HeuristicInfo, Policy, SerialArgsError, SerialRun, SerialScenario};
+use crate::env::parallel::params::{DayPick, pick_days};
+use crate::env::{EnvError, EnvKind, Environment, Input, Registry, Replayed};
+use crate::metrics::aggregate::{f64_column, mean_ci, n_column, pm, stat_column, str_column};
+use crate::metrics::tables::{TableError, write_both};
+use crate::workload::{DayWindow, Workload};
+
+/// Environment B: serial tasks, utility functions and preemption
+/// (Machovec et al. 2017; docs/serial.md).
+pub struct Serial;
+
+/// Where the scenarios of a replay came from.
+#[derive(Debug, Clone)]
+pub enum SerialSource {
+    /// Synthetic trials generated from these parameters.
+    Synthetic(SyntheticParams),
+    /// A workload written by `swftool synth serial`, read back.
+    File(PathBuf),
+    /// Days of a log, each job one serial task.
+    Log {
+        /// The log prepared as in environment A.
+        workload: Box<Workload>,
+        /// How its jobs became serial tasks.
+        params: LogParams,
+        /// The days replayed.
+        days: Vec<DayWindow>,
+    },
+}
+
+impl Environment for Serial {
+    const KIND: EnvKind = EnvKind::Serial;
+    type Policy = Policy;
+    type Args = SerialArgs;
+    type Heuristic = &'static HeuristicInfo;
+    type Prepared = SerialSource;
+    type Scenario = SerialScenario;
+    type Run = SerialRun;
+    type Summary = SerialSummary;
+
+    fn registry() -> Registry<Policy> {
+        HEURISTICS
+    }
+
+    fn heuristics(names: &[String], _: &SerialArgs) -> Result<Vec<Self::Heuristic>, EnvError> {
+        Ok(HEURISTICS.resolve(names, |_| true)?)
+    }
+
+    fn heuristic_name(h: &Self::Heuristic) -> &'static str {
+        h.name
+    }
+
+    fn scenarios(
+        input: Option<Input<'_>>,
+        args: &SerialArgs,
+    ) -> Result<(SerialSource, Vec<SerialScenario>), EnvError> {
+        if let Some(flag) = args.misplaced(input.is_some()).first() {
+            return Err(SerialArgsError::Misplaced {
+                flag,
+                log: input.is_some(),
+            }
+            .into());
+        }
+        let Some(Input { log, path }) = input else {
+            let params = args.synthetic();
+            let scenarios = args
+                .trial_list()
+                .into_iter()
+                .map(|trial| workload::synthetic(&params, args.seed(), trial))
+                .collect::<Result<_, _>>()
+                .map_err(SerialArgsError::Workload)?;
+            return Ok((SerialSource::Synthetic(params), scenarios));
+        };
+        if let Some(s) = super::synth_file::read_synthetic(path).map_err(SerialArgsError::Workload)? {
+            let given: Vec<&str> = args
+                .given()
+                .into_iter()
+                .filter(|f| *f != "--seed")
+                .collect();
+            if let Some(flag) = given.first().copied().or(args.seed.map(|_| "--seed")) {
+                return Err(SerialArgsError::Written {
+                    flag,
+                    file: path.display().to_string(),
+                }
+                .into());
+            }
+            return Ok((SerialSource::File(path.to_path_buf()), vec![s]));
+        }
+        let w = Workload::from_log(log);
+        let pick = match args.days {
+            Some(n) => DayPick::Count(n),
+            None => DayPick::One(args.day.as_deref()),
+        };
+        let (_, days) = pick_days(&w, pick, args.day_arrivals.unwrap_or_default())?;
+        let params = args.log_params();
+        let scenarios = days
+            .iter()
+            .map(|d| workload::from_day(&w, d, &params, args.seed()))
+            .collect::<Result<_, _>>()
+            .map_err(SerialArgsError::Workload)?;
+        Ok((
+            SerialSource::Log {
+                workload: Box::new(w),
+                params,
+                days,
+            },
+            scenarios,
+        ))
+    }
+
+    fn describe(
+        input: Option<Input<'_>>,
+        source: &SerialSource,
+        scenarios: &[SerialScenario],
+        args: &SerialArgs,
+    ) -> String {
+        let mut out = String::new();
+        match source {
+            SerialSource::Synthetic(p) => out.push_str(&format!(
+                "workload synthetic (Machovec et al. 2017, §IV): seed {}, {} types ({} critical, mean ETC {:.0} / {:.0} min), bursts of {} on average, utility {}, flag probability {}, θ {:.0} min\n",
+                args.seed(),
+                p.types,
+                p.critical_types,
+                p.critical_etc_s / 60.0,
+                p.noncritical_etc_s / 60.0,
+                p.burst_size,
+                p.shape,
+                p.flag_probability,
+                p.theta_s / 60.0
+            )),
+            SerialSource::File(path) => out.push_str(&format!(
+                "workload {} (written by swftool synth serial; tasks, utilities and flags from its sidecar table)\n",
+                path.display()
+            )),
+            SerialSource::Log { workload, params, .. } => out.push_str(&format!(
+                "log      {} ({} jobs; {} usable, each one serial task)\nsetup    seed {}, load {}, utility {}, flag probability {}, 20 % critical\n",
+                workload.name,
+                input.map_or(0, |i| i.log.jobs.len()),
+                workload.jobs.len(),
+                args.seed(),
+                params.load,
+                params.shape,
+                params.flag_probability
+            )),
+        }
+        for s in scenarios.iter().take(4) {
+            let counted = (0..s.tasks.len()).filter(|&i| s.counted(i)).count();
+            out.push_str(&format!(
+                "scenario {}: {} tasks ({} counted, {} in the 4 h warm-up), {} cores in {} clusters ({})\n",
+                s.name,
+                s.tasks.len(),
+                counted,
+                s.tasks.len() - counted,
+                s.total_cores(),
+                s.cores.len(),
+                s.cores
+                    .iter()
+                    .map(u32::to_string)
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ));
+        }
+        if scenarios.len() > 4 {
+            out.push_str(&format!("         … {} scenarios in all\n", scenarios.len()));
+        }
+        out.push_str("utility  the 20 classes are swftool's construction after Khemka et al. (TC 2015); docs/utility.md\n");
+        out
+    }
+
+    fn scenario_name(s: &SerialScenario) -> String {
+        s.name.clone()
+    }
+
+    fn simulate(s: &SerialScenario, h: &Self::Heuristic) -> SerialRun {
+        super::simulate(s, h.policy)
+    }
+
+    fn check(s: &SerialScenario, run: &SerialRun) -> Vec<String> {
+        super::check::check(s, run)
+    }
+
+    fn summarize(
+        _: &SerialSource,
+        s: &SerialScenario,
+        h: &Self::Heuristic,
+        run: &SerialRun,
+        _: &SerialArgs,
+    ) -> SerialSummary {
+        summarize(s, h.name, run)
+    }
+
+    fn table(runs: &[Replayed<'_, Self>], _: &SerialArgs) -> String {
+        let mut out = format!(
+            "{:<18} {:<24} {:>10} {:>10} {:>7} {:>7} {:>7} {:>7} {:>8} {:>7} {:>11} {:>10}\n",
+            "scenario",
+            "heuristic",
+            "utility",
+            "max",
+            "% max",
+            "counted",
+            "% done",
+            "dropped",
+            "preempt",
+            "events",
+            "mean ms/ev",
+            "max ms/ev"
+        );
+        for r in runs {
+            let x = &r.summary;
+            out.push_str(&format!(
+                "{:<18} {:<24} {:>10.1} {:>10.1} {:>7.2} {:>7} {:>7.2} {:>7} {:>8} {:>7} {:>11.4} {:>10.3}\n",
+                x.scenario,
+                x.heuristic,
+                x.utility,
+                x.max_utility,
+                x.percent(),
+                x.counted,
+                x.percent_completed(),
+                x.dropped,
+                x.preemptions,
+                x.events,
+                r.run.heuristic_seconds.0 * 1e3,
+                r.run.heuristic_seconds.1 * 1e3
+            ));
+        }
+        let scenarios: std::collections::BTreeSet<&str> =
+            runs.iter().map(|r| r.summary.scenario.as_str()).collect();
+        if scenarios.len() > 1 {
+            out.push('\n');
+            out.push_str(&mean_rows(runs));
+        }
+        out
+    }
+
+    fn write_tables(
+        dir: &Path,
+        _: &SerialSource,
+        runs: &[Replayed<'_, Self>],
+        _: &SerialArgs,
+    ) -> Result<Vec<&'static str>, TableError> {
+        let records: Vec<RunRecord<'_>> = runs
+            .iter()
+            .map(|r| RunRecord {
+                scenario: r.scenario,
+                heuristic: r.heuristic.name,
+                run: &r.run,
+                summary: &r.summary,
+            })
+            .collect();
+        let summaries: Vec<&SerialSummary> = runs.iter().map(|r| &r.summary).collect();
+        let wall: Vec<f64> = runs.iter().map(|r| r.seconds).collect();
+        let frame = |name: &str, f: PolarsResult<DataFrame>| {
+            f.map_err(|source| TableError::Write {
+                path: dir.join(format!("{name}.csv")),
+                source,
+            })
+        };
+        write_both(
+            &mut frame("summary", tables::summary_frame(&summaries))?,
+            dir,
+            "summary",
+        )?;
+        write_both(&mut frame("jobs", tables::jobs_frame(&records))?, dir, "jobs")?;
+        write_both(
+            &mut frame("pieces", tables::pieces_frame(&records))?,
+            dir,
+            "pieces",
+        )?;
+        write_both(
+            &mut frame("timing", tables::timing_frame(&records, &wall))?,
+            dir,
+            "timing",
+        )?;
+        Ok(vec!["summary", "jobs", "pieces", "timing"])
+    }
+}
+
+/// The mean over scenarios of each heuristic of a replay of several
+/// trials or days: % of the maximum system utility and % completed as
+/// mean ± half-width of the 95 % Student-t confidence interval
+/// ([`mean_ci`]), mean preemptions.
+fn mean_rows(runs: &[Replayed<'_, Serial>]) -> String {
+    let rows = (|| -> PolarsResult<String> {
+        let work = DataFrame::new_infer_height(vec![
+            Column::new(
+                "heuristic".into(),
+                runs.iter()
+                    .map(|r| r.summary.heuristic.clone())
+                    .collect::<Vec<_>>(),
+            ),
+            Column::new(
+                "pct".into(),
+                runs.iter().map(|r| r.summary.percent()).collect::<Vec<f64>>(),
+            ),
+            Column::new(
+                "done".into(),
+                runs.iter()
+                    .map(|r| r.summary.percent_completed())
+                    .collect::<Vec<f64>>(),
+            ),
+            Column::new(
+                "preemptions".into(),
+                runs.iter()
+                    .map(|r| r.summary.preemptions as f64)
+                    .collect::<Vec<f64>>(),
+            ),
+        ])?;
+        let g = mean_ci(work, &["heuristic"], &["pct", "done", "preemptions"], vec![])?;
+        let names = str_column(&g, "heuristic")?;
+        let n = n_column(&g)?;
+        let pct = stat_column(&g, "pct")?;
+        let done = stat_column(&g, "done")?;
+        let pre = f64_column(&g, "preemptions_mean")?;
+        let mut out = format!(
+            "{:<24} {:>4} {:>18} {:>18} {:>12}\n",
+            "heuristic", "n", "% max (mean ± CI)", "% done", "preemptions"
+        );
+        for i in 0..names.len() {
+            out.push_str(&format!(
+                "{:<24} {:>4} {:>18} {:>18} {:>12.1}\n",
+                names[i],
+                n[i],
+                pm(&pct[i], 2),
+                pm(&done[i], 2),
+                pre[i].unwrap_or(f64::NAN)
+            ));
+        }
+        out.push_str("(means over scenarios ± half-width of the 95 % confidence interval, Student t)\n");
+        Ok(out)
+    })();
+    rows.unwrap_or_else(|e| format!("(no mean rows: {e})\n"))
+}

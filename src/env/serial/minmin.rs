@@ -1,0 +1,388 @@
+//! The utility-aware heuristics of environment B as one two-phase Min-Min
+//! loop (Ibarra and Kim 1977) given an [`Objective`] (Util or UPT) and a
+//! [`Preemption`] technique (Machovec et al., §III.D–E, Algorithms 1–3).
+//!
+//! Phase 1 finds, for every mappable group, its best core; phase 2 takes
+//! the group whose best is the highest and maps its next task there. The
+//! loop repeats until no group has a valid choice. A core is "idle" or
+//! "running a preemptible task" (a victim); cores of a cluster are alike,
+//! so phase 1 looks at one idle core per cluster and at one member of each
+//! victim class ([`super::engine::VictimClass`]).
+//!
+//! Ties are broken the same way everywhere: in phase 1 an idle core beats
+//! a victim, a victim of lower objective beats one of higher, a lower
+//! cluster beats a higher; in phase 2 the earlier arrival, then the lower
+//! task index. No choice ever earns zero utility (§III.B).
+
+use super::engine::{Group, State, objective};
+use super::{Objective, Preemption};
+
+/// Where a candidate goes.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Target {
+    /// An idle core of this cluster.
+    Idle(usize),
+    /// A member of this victim class, preempted.
+    Victim(usize),
+    /// Nowhere at this event: its best pair puts it second (Pair only).
+    Wait,
+}
+
+/// A group's best choice: the phase-2 score and where it goes.
+#[derive(Debug, Clone, Copy)]
+struct Choice {
+    score: f64,
+    target: Target,
+}
+
+/// Runs the Min-Min heuristic `objective` × `preemption` at one mapping
+/// event.
+pub fn map(st: &mut State<'_>, kind: Objective, preemption: Preemption) {
+    if preemption == Preemption::None {
+        if st.idle_total() > 0 {
+            single(st, kind, preemption);
+        }
+        return;
+    }
+    st.build_victims(kind);
+    match preemption {
+        Preemption::Pair => pair(st, kind),
+        _ => single(st, kind, preemption),
+    }
+}
+
+/// Whether `(score, arrival, task)` beats the best so far in phase 2.
+fn phase2_better(c: &Choice, g: &Group, best: Option<(Choice, f64, usize)>) -> bool {
+    let task = g.next_task().unwrap_or(usize::MAX);
+    match best {
+        None => true,
+        Some((b, arrival, t)) => c
+            .score
+            .total_cmp(&b.score)
+            .then(arrival.total_cmp(&g.arrival))
+            .then(t.cmp(&task))
+            .is_gt(),
+    }
+}
+
+/// The objective of every group on every cluster at this event (0 where
+/// it may not run or would earn nothing), extended as groups appear.
+fn extend_table(st: &State<'_>, kind: Objective, table: &mut Vec<f64>) {
+    let clusters = st.clusters();
+    for g in &st.groups[table.len() / clusters..] {
+        for j in 0..clusters {
+            table.push(match g.ret(st.s, j) {
+                Some(ret) => objective(kind, &g.utility, g.arrival, st.now, ret),
+                None => 0.0,
+            });
+        }
+    }
+}
+
+/// Max Util / Max UPT (Algorithm 1), Preempt Greedy (Algorithm 2) and
+/// Preempt Diff (§III.E.3).
+fn single(st: &mut State<'_>, kind: Objective, preemption: Preemption) {
+    let clusters = st.clusters();
+    let mut table = Vec::new();
+    loop {
+        extend_table(st, kind, &mut table);
+        let mut best: Option<(Choice, f64, usize)> = None;
+        let mut best_group = 0;
+        for (g, group) in st.groups.iter().enumerate() {
+            if group.is_empty() {
+                continue;
+            }
+            let row = &table[g * clusters..(g + 1) * clusters];
+            if let Some(c) = phase1(st, row, group.can_preempt, preemption)
+                && phase2_better(&c, group, best)
+            {
+                best = Some((c, group.arrival, group.next_task().unwrap_or(usize::MAX)));
+                best_group = g;
+            }
+        }
+        let Some((choice, _, _)) = best else {
+            return;
+        };
+        match choice.target {
+            Target::Idle(j) => {
+                st.start_idle(best_group, j);
+            }
+            Target::Victim(v) => {
+                st.start_preempting(best_group, v);
+            }
+            Target::Wait => unreachable!("only Pair waits"),
+        }
+    }
+}
+
+/// Phase 1 of Algorithms 1 and 2 for one group: its best core.
+///
+/// Greedy: the highest objective over idle cores and cores whose victim has
+/// a lower objective than the candidate; on a tie an idle core, then the
+/// victim of lowest objective. Diff: the same with the candidate's
+/// objective minus the victim's (an idle core: the candidate's objective).
+fn phase1(st: &State<'_>, row: &[f64], can_preempt: bool, preemption: Preemption) -> Option<Choice> {
+    // (score, idle?, victim objective) ranks options; lower cluster wins ties.
+    let mut best: Option<(Choice, bool, f64)> = None;
+    for (j, &o) in row.iter().enumerate() {
+        if o <= 0.0 {
+            continue;
+        }
+        let option = if st.idle(j) > 0 {
+            Some((
+                Choice {
+                    score: o,
+                    target: Target::Idle(j),
+                },
+                true,
+                0.0,
+            ))
+        } else if can_preempt && preemption != Preemption::None {
+            st.min_victim(j).and_then(|v| {
+                let victim = st.victim_classes()[v].objective;
+                (o > victim).then(|| {
+                    let score = if preemption == Preemption::Diff {
+                        o - victim
+                    } else {
+                        o
+                    };
+                    (
+                        Choice {
+                            score,
+                            target: Target::Victim(v),
+                        },
+                        false,
+                        victim,
+                    )
+                })
+            })
+        } else {
+            None
+        };
+        let Some(option) = option else {
+            continue;
+        };
+        let better = match best {
+            None => true,
+            Some((b, b_idle, b_victim)) => option
+                .0
+                .score
+                .total_cmp(&b.score)
+                .then(option.1.cmp(&b_idle))
+                .then(b_victim.total_cmp(&option.2))
+                .is_gt(),
+        };
+        if better {
+            best = Some(option);
+        }
+    }
+    best.map(|b| b.0)
+}
+
+/// A group's pair option: the net objective of the two tasks on the
+/// victim's core, the class, whether the candidate goes first, and the
+/// candidate's own objective in that order.
+#[derive(Debug, Clone, Copy)]
+struct PairOption {
+    net: f64,
+    class: usize,
+    first: bool,
+    own: f64,
+}
+
+/// What Pair keeps per group between the iterations of one event.
+#[derive(Debug, Clone, Copy, Default)]
+struct PairCache {
+    /// Best idle cluster and the candidate's objective there.
+    idle: Option<(usize, f64)>,
+    /// Best pair.
+    pair: Option<PairOption>,
+    /// Decided to wait for a later event.
+    waiting: bool,
+}
+
+/// Both orders of group `g` (RET `e` on the victim's cluster, objective
+/// `o` if it starts now) and victim class `v` on one core (Algorithm 3,
+/// line 6): the better one, if the candidate earns in it.
+fn pair_with(st: &State<'_>, kind: Objective, g: &Group, e: f64, o: f64, v: usize) -> PairOption {
+    let victim = &st.victim_classes()[v];
+    // Candidate first: it completes at now + e, the victim after it.
+    let later_victim = objective(kind, &victim.utility, victim.arrival, st.now + e, victim.ret);
+    let first = o + later_victim;
+    // Victim first: it completes at now + ret, the candidate after it.
+    let later_own = objective(kind, &g.utility, g.arrival, st.now + victim.ret, e);
+    let second = victim.objective + later_own;
+    if later_own > 0.0 && second >= first {
+        PairOption {
+            net: second,
+            class: v,
+            first: false,
+            own: later_own,
+        }
+    } else {
+        PairOption {
+            net: first,
+            class: v,
+            first: true,
+            own: o,
+        }
+    }
+}
+
+/// The best pair of group `g` over every victim class (Algorithm 3, lines
+/// 5–7). Classes are visited in descending victim objective per cluster,
+/// and a cluster is left once `o + victim objective`, a bound on either
+/// order's net, cannot beat the best found.
+fn best_pair(st: &State<'_>, kind: Objective, g: &Group, row: &[f64]) -> Option<PairOption> {
+    let mut best: Option<PairOption> = None;
+    for (j, &o) in row.iter().enumerate() {
+        if o <= 0.0 {
+            continue;
+        }
+        let Some(e) = g.ret(st.s, j) else { continue };
+        for &v in st.victims_of(j).iter().rev() {
+            let class = &st.victim_classes()[v];
+            if class.is_empty() {
+                continue;
+            }
+            if best.is_some_and(|b| o + class.objective <= b.net) {
+                break;
+            }
+            let p = pair_with(st, kind, g, e, o, v);
+            if best.is_none_or(|b| p.net > b.net) {
+                best = Some(p);
+            }
+        }
+    }
+    best
+}
+
+/// The best idle cluster of a group: the highest objective (lower cluster
+/// on ties).
+fn best_idle(st: &State<'_>, row: &[f64]) -> Option<(usize, f64)> {
+    let mut best: Option<(usize, f64)> = None;
+    for (j, &o) in row.iter().enumerate() {
+        if o > 0.0 && st.idle(j) > 0 && best.is_none_or(|(_, b)| o > b) {
+            best = Some((j, o));
+        }
+    }
+    best
+}
+
+/// The choice of a group from its best idle core and best pair
+/// (Algorithm 3, lines 8–15): the pair when its net beats the candidate on
+/// the idle core plus the victim going on undisturbed.
+fn pair_choice(st: &State<'_>, cache: &PairCache) -> Option<Choice> {
+    let from_pair = |p: PairOption| Choice {
+        score: p.own,
+        target: if p.first {
+            Target::Victim(p.class)
+        } else {
+            Target::Wait
+        },
+    };
+    let from_idle = |(j, o): (usize, f64)| Choice {
+        score: o,
+        target: Target::Idle(j),
+    };
+    match (cache.idle, cache.pair) {
+        (None, None) => None,
+        (Some(i), None) => Some(from_idle(i)),
+        (None, Some(p)) => Some(from_pair(p)),
+        (Some(i), Some(p)) => {
+            let victim = st.victim_classes()[p.class].objective;
+            if p.net > i.1 + victim {
+                Some(from_pair(p))
+            } else {
+                Some(from_idle(i))
+            }
+        }
+    }
+}
+
+/// Preempt Pair (Algorithm 3). Each group's best idle core and best pair
+/// are kept between iterations and brought up to date with what the last
+/// assignment changed: a cluster that lost its last idle core, a victim
+/// class that lost its last member, victim classes added by the tasks just
+/// started, groups added by the tasks just preempted.
+fn pair(st: &mut State<'_>, kind: Objective) {
+    let clusters = st.clusters();
+    let mut table = Vec::new();
+    let mut caches: Vec<PairCache> = Vec::new();
+    let mut seen_classes = st.victim_classes().len();
+    loop {
+        extend_table(st, kind, &mut table);
+        let new_classes = st.victims_since(seen_classes);
+        seen_classes = new_classes.end;
+        for (g, group) in st.groups.iter().enumerate() {
+            let row = &table[g * clusters..(g + 1) * clusters];
+            if g >= caches.len() {
+                caches.push(PairCache {
+                    idle: best_idle(st, row),
+                    pair: if group.can_preempt {
+                        best_pair(st, kind, group, row)
+                    } else {
+                        None
+                    },
+                    waiting: false,
+                });
+                continue;
+            }
+            let cache = &mut caches[g];
+            if group.is_empty() || cache.waiting {
+                continue;
+            }
+            if cache.idle.is_some_and(|(j, _)| st.idle(j) == 0) {
+                cache.idle = best_idle(st, row);
+            }
+            if !group.can_preempt {
+                continue;
+            }
+            if cache
+                .pair
+                .is_some_and(|p| st.victim_classes()[p.class].is_empty())
+            {
+                cache.pair = best_pair(st, kind, group, row);
+            } else {
+                for v in new_classes.clone() {
+                    let j = st.victim_classes()[v].cluster;
+                    let (o, Some(e)) = (row[j], group.ret(st.s, j)) else {
+                        continue;
+                    };
+                    if o <= 0.0 {
+                        continue;
+                    }
+                    let p = pair_with(st, kind, group, e, o, v);
+                    if cache.pair.is_none_or(|b| p.net > b.net) {
+                        cache.pair = Some(p);
+                    }
+                }
+            }
+        }
+        let mut best: Option<(Choice, f64, usize)> = None;
+        let mut best_group = 0;
+        for (g, group) in st.groups.iter().enumerate() {
+            if group.is_empty() || caches[g].waiting {
+                continue;
+            }
+            if let Some(c) = pair_choice(st, &caches[g])
+                && phase2_better(&c, group, best)
+            {
+                best = Some((c, group.arrival, group.next_task().unwrap_or(usize::MAX)));
+                best_group = g;
+            }
+        }
+        let Some((choice, _, _)) = best else {
+            return;
+        };
+        match choice.target {
+            Target::Idle(j) => {
+                st.start_idle(best_group, j);
+            }
+            Target::Victim(v) => {
+                st.start_preempting(best_group, v);
+            }
+            Target::Wait => caches[best_group].waiting = true,
+        }
+    }
+}

@@ -1,0 +1,215 @@
+//! The command-line parameters of environment B, as one clap argument
+//! group shown under its own heading in `--help`. Every flag is optional so
+//! that a flag given with another environment, or with the wrong kind of
+//! workload (a synthetic trial or a log), can be named and refused; the
+//! defaults are those of Machovec et al. (§IV) and are applied here.
+
+use serde::{Deserialize, Serialize};
+
+use super::workload::{LogParams, SyntheticParams};
+use crate::model::utility::Shape;
+use crate::workload::ArrivalRange;
+
+/// Parses `--flag-probability`: a fraction in [0, 1] or a percentage
+/// (`40%`).
+pub fn parse_probability(s: &str) -> Result<f64, String> {
+    let t = s.trim();
+    let (number, scale) = match t.strip_suffix('%') {
+        Some(p) => (p.trim(), 100.0),
+        None => (t, 1.0),
+    };
+    let p = number
+        .parse::<f64>()
+        .ok()
+        .map(|x| x / scale)
+        .filter(|p| (0.0..=1.0).contains(p))
+        .ok_or_else(|| {
+            format!("`{s}`: --flag-probability takes a probability 0 to 1 (or 0% to 100%)")
+        })?;
+    Ok(p)
+}
+
+fn parse_positive(s: &str) -> Result<f64, String> {
+    s.trim()
+        .parse::<f64>()
+        .ok()
+        .filter(|x| x.is_finite() && *x > 0.0)
+        .ok_or_else(|| format!("`{s}`: expected a positive number"))
+}
+
+/// Flags of environment B (`--env serial`). `--seed`, `--day`, `--days`
+/// and `--day-arrivals` are shared with environment A and filled in by the
+/// command.
+#[derive(Debug, Clone, Default, PartialEq, clap::Args, Serialize, Deserialize)]
+#[command(next_help_heading = "Environment B: --env serial (serial tasks, utility functions, preemption)")]
+#[serde(default, deny_unknown_fields)]
+pub struct SerialArgs {
+    /// Synthetic trial number (no LOG): the trial's draws come from the seed and this number [default: 0].
+    #[arg(long, conflicts_with = "trials")]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub trial: Option<u64>,
+    /// Synthetic trials 0..N (no LOG), one run per trial and heuristic.
+    #[arg(long)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub trials: Option<u64>,
+    /// Mean burst size B̄ of the synthetic workload: bursts of ⌈B̄/2⌉..⌊1.5·B̄⌋ identical tasks [default: 64].
+    #[arg(long)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub burst_size: Option<u32>,
+    /// Utility functions: step, decaying, or the 20 classes [default: classes].
+    #[arg(long, value_enum)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub shape: Option<Shape>,
+    /// Probability that a task may preempt, and (drawn apart) that it may be preempted: 0-1 or 0%-100% [default: 1].
+    #[arg(long, value_parser = parse_probability)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub flag_probability: Option<f64>,
+    /// Mean ETC of the critical task types, minutes (synthetic) [default: 10].
+    #[arg(long, value_name = "MINUTES", value_parser = parse_positive)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub critical_etc: Option<f64>,
+    /// Exactly 160 cores per cluster instead of a gamma draw (mean 160, COV 0.2) (synthetic).
+    #[arg(long)]
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub fixed_cores: bool,
+    /// Offered load of a log's day: Σ mean ETC / (cores × 24 h); sizes the system (LOG only) [default: 2.2].
+    #[arg(long, value_parser = parse_positive)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub load: Option<f64>,
+    /// Urgency time constant θ, minutes: an urgency is a decay rate per θ [default: 10].
+    #[arg(long, value_name = "MINUTES", value_parser = parse_positive)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub theta: Option<f64>,
+    /// The user seed (`--seed`, shared with environment A).
+    #[arg(skip)]
+    #[serde(skip)]
+    pub seed: Option<u64>,
+    /// A log's day (`--day`, shared with environment A).
+    #[arg(skip)]
+    #[serde(skip)]
+    pub day: Option<String>,
+    /// A log's number of days (`--days`, shared with environment A).
+    #[arg(skip)]
+    #[serde(skip)]
+    pub days: Option<usize>,
+    /// Which days of a log may be picked (`--day-arrivals`, shared).
+    #[arg(skip)]
+    #[serde(skip)]
+    pub day_arrivals: Option<ArrivalRange>,
+}
+
+/// Flags of environment B that apply to synthetic trials only.
+pub const SYNTHETIC_ONLY: &[&str] = &[
+    "--trial",
+    "--trials",
+    "--burst-size",
+    "--critical-etc",
+    "--fixed-cores",
+];
+
+/// Flags of environment B that apply to logs only.
+pub const LOG_ONLY: &[&str] = &["--load", "--day", "--days", "--day-arrivals"];
+
+impl SerialArgs {
+    /// The flags of this group given on the command line, as `--name`.
+    pub fn given(&self) -> Vec<&'static str> {
+        [
+            (self.trial.is_some(), "--trial"),
+            (self.trials.is_some(), "--trials"),
+            (self.burst_size.is_some(), "--burst-size"),
+            (self.shape.is_some(), "--shape"),
+            (self.flag_probability.is_some(), "--flag-probability"),
+            (self.critical_etc.is_some(), "--critical-etc"),
+            (self.fixed_cores, "--fixed-cores"),
+            (self.load.is_some(), "--load"),
+            (self.theta.is_some(), "--theta"),
+        ]
+        .into_iter()
+        .filter_map(|(set, name)| set.then_some(name))
+        .collect()
+    }
+
+    /// The given flags that do not apply to a synthetic trial (`log`
+    /// false) or to a log (`log` true).
+    pub fn misplaced(&self, log: bool) -> Vec<&'static str> {
+        let mut given = self.given();
+        given.extend(
+            [
+                (self.day.is_some(), "--day"),
+                (self.days.is_some(), "--days"),
+                (self.day_arrivals.is_some(), "--day-arrivals"),
+            ]
+            .into_iter()
+            .filter_map(|(set, name)| set.then_some(name)),
+        );
+        let wrong = if log { SYNTHETIC_ONLY } else { LOG_ONLY };
+        given.into_iter().filter(|f| wrong.contains(f)).collect()
+    }
+
+    /// The user seed [default: 1].
+    pub fn seed(&self) -> u64 {
+        self.seed.unwrap_or(crate::env::parallel::params::DEFAULT_SEED)
+    }
+
+    /// The synthetic trials to run: `--trials N` gives 0..N, `--trial K`
+    /// gives K, neither gives 0.
+    pub fn trial_list(&self) -> Vec<u64> {
+        match (self.trials, self.trial) {
+            (Some(n), _) => (0..n).collect(),
+            (None, Some(k)) => vec![k],
+            (None, None) => vec![0],
+        }
+    }
+
+    /// The synthetic workload's parameters, defaults filled in.
+    pub fn synthetic(&self) -> SyntheticParams {
+        let d = SyntheticParams::default();
+        SyntheticParams {
+            burst_size: self.burst_size.unwrap_or(d.burst_size),
+            shape: self.shape.unwrap_or(d.shape),
+            flag_probability: self.flag_probability.unwrap_or(d.flag_probability),
+            critical_etc_s: self.critical_etc.map_or(d.critical_etc_s, |m| m * 60.0),
+            fixed_cores: self.fixed_cores || d.fixed_cores,
+            theta_s: self.theta.map_or(d.theta_s, |m| m * 60.0),
+            ..d
+        }
+    }
+
+    /// A log's parameters as a serial workload, defaults filled in.
+    pub fn log_params(&self) -> LogParams {
+        let d = LogParams::default();
+        LogParams {
+            load: self.load.unwrap_or(d.load),
+            shape: self.shape.unwrap_or(d.shape),
+            flag_probability: self.flag_probability.unwrap_or(d.flag_probability),
+            theta_s: self.theta.map_or(d.theta_s, |m| m * 60.0),
+            ..d
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn probabilities_take_fractions_and_percentages() {
+        assert_eq!(parse_probability("0.4"), Ok(0.4));
+        assert_eq!(parse_probability("40%"), Ok(0.4));
+        assert_eq!(parse_probability("100 %"), Ok(1.0));
+        assert!(parse_probability("1.5").is_err());
+        assert!(parse_probability("-0.1").is_err());
+        assert!(parse_probability("x").is_err());
+    }
+
+    #[test]
+    fn synthetic_flags_are_refused_with_a_log_and_log_flags_without() {
+        let a = SerialArgs {
+            trial: Some(2),
+            load: Some(2.0),
+            ..SerialArgs::default()
+        };
+        assert_eq!(a.misplaced(true), vec!["--trial"]);
+        assert_eq!(a.misplaced(false), vec!["--load"]);
+    }
+}

@@ -1,0 +1,280 @@
+//! Output tables of environment B, as polars DataFrames written to CSV and
+//! Parquet ([`crate::metrics::tables::write_both`]); columns are documented
+//! in docs/serial.md.
+//!
+//! - `summary`: one row per run, the fields of
+//!   [`super::summary::SerialSummary`] with the two priority levels of the
+//!   paper (8: critical, 1: non-critical) as columns;
+//! - `jobs`: one row per task per run: its arrival, type, utility, flags,
+//!   what became of it, its completion utility and what it earned;
+//! - `pieces`: one row per piece a task ran (core, cluster, start, end);
+//! - `timing`: heuristic wall time per mapping event (mean, max), which is
+//!   wall clock and the only table that differs between two runs of the
+//!   same seed.
+
+use polars::prelude::*;
+
+use super::engine::{SerialRun, TaskFate};
+use super::summary::{SerialSummary, earned};
+use super::SerialScenario;
+
+/// One replayed run, for the tables.
+pub struct RunRecord<'a> {
+    /// The scenario.
+    pub scenario: &'a SerialScenario,
+    /// The heuristic's name.
+    pub heuristic: &'a str,
+    /// The run.
+    pub run: &'a SerialRun,
+    /// Its summary.
+    pub summary: &'a SerialSummary,
+}
+
+fn col<T>(name: &str, v: Vec<T>) -> Column
+where
+    Series: NamedFrom<Vec<T>, [T]>,
+{
+    Column::new(name.into(), v)
+}
+
+/// The priority levels given their own columns (Machovec et al., §IV.C).
+pub const PRIORITY_COLUMNS: [f64; 2] = [8.0, 1.0];
+
+/// The `summary` table.
+///
+/// # Errors
+/// A polars error if the columns cannot be assembled (a bug).
+pub fn summary_frame(rows: &[&SerialSummary]) -> PolarsResult<DataFrame> {
+    let mut cols = vec![
+        col("scenario", rows.iter().map(|r| r.scenario.clone()).collect()),
+        col("heuristic", rows.iter().map(|r| r.heuristic.clone()).collect()),
+        col("seed", rows.iter().map(|r| r.seed).collect::<Vec<u64>>()),
+        col("cores", rows.iter().map(|r| r.cores).collect::<Vec<u32>>()),
+        col("tasks", rows.iter().map(|r| r.tasks as u64).collect::<Vec<u64>>()),
+        col("counted", rows.iter().map(|r| r.counted as u64).collect::<Vec<u64>>()),
+        col("completed", rows.iter().map(|r| r.completed as u64).collect::<Vec<u64>>()),
+        col("dropped", rows.iter().map(|r| r.dropped as u64).collect::<Vec<u64>>()),
+        col("unfinished", rows.iter().map(|r| r.unfinished as u64).collect::<Vec<u64>>()),
+        col("pct_completed", rows.iter().map(|r| r.percent_completed()).collect::<Vec<f64>>()),
+        col("utility", rows.iter().map(|r| r.utility).collect::<Vec<f64>>()),
+        col("max_utility", rows.iter().map(|r| r.max_utility).collect::<Vec<f64>>()),
+        col("pct_max_utility", rows.iter().map(|r| r.percent()).collect::<Vec<f64>>()),
+    ];
+    for p in PRIORITY_COLUMNS {
+        let share = |r: &SerialSummary| r.priority(p).cloned();
+        cols.push(col(
+            &format!("utility_p{p}"),
+            rows.iter().map(|r| share(r).map_or(0.0, |s| s.utility)).collect::<Vec<f64>>(),
+        ));
+        cols.push(col(
+            &format!("max_utility_p{p}"),
+            rows.iter().map(|r| share(r).map_or(0.0, |s| s.max_utility)).collect::<Vec<f64>>(),
+        ));
+        cols.push(col(
+            &format!("pct_max_utility_p{p}"),
+            rows.iter()
+                .map(|r| {
+                    share(r).and_then(|s| {
+                        (s.max_utility > 0.0).then(|| 100.0 * s.utility / s.max_utility)
+                    })
+                })
+                .collect::<Vec<Option<f64>>>(),
+        ));
+        cols.push(col(
+            &format!("pct_completed_p{p}"),
+            rows.iter()
+                .map(|r| {
+                    share(r).and_then(|s| {
+                        (s.tasks > 0).then(|| 100.0 * s.completed as f64 / s.tasks as f64)
+                    })
+                })
+                .collect::<Vec<Option<f64>>>(),
+        ));
+    }
+    cols.extend([
+        col("preemptions", rows.iter().map(|r| r.preemptions).collect::<Vec<u64>>()),
+        col("mapping_events", rows.iter().map(|r| r.events).collect::<Vec<u64>>()),
+        col("end_s", rows.iter().map(|r| r.end_s).collect::<Vec<f64>>()),
+    ]);
+    DataFrame::new_infer_height(cols)
+}
+
+/// The `jobs` table of several runs.
+///
+/// # Errors
+/// A polars error if the columns cannot be assembled (a bug).
+pub fn jobs_frame(runs: &[RunRecord<'_>]) -> PolarsResult<DataFrame> {
+    let n: usize = runs.iter().map(|r| r.scenario.tasks.len()).sum();
+    let mut scenario = Vec::with_capacity(n);
+    let mut heuristic = Vec::with_capacity(n);
+    let mut job = Vec::with_capacity(n);
+    let mut arrival = Vec::with_capacity(n);
+    let mut counted = Vec::with_capacity(n);
+    let mut task_type = Vec::with_capacity(n);
+    let mut burst = Vec::with_capacity(n);
+    let mut critical = Vec::with_capacity(n);
+    let mut priority = Vec::with_capacity(n);
+    let mut urgency = Vec::with_capacity(n);
+    let mut shape = Vec::with_capacity(n);
+    let mut class = Vec::with_capacity(n);
+    let mut can_preempt = Vec::with_capacity(n);
+    let mut preemptible = Vec::with_capacity(n);
+    let mut status = Vec::with_capacity(n);
+    let mut cluster = Vec::with_capacity(n);
+    let mut etc = Vec::with_capacity(n);
+    let mut first_start = Vec::with_capacity(n);
+    let mut end = Vec::with_capacity(n);
+    let mut pieces = Vec::with_capacity(n);
+    let mut completion_utility = Vec::with_capacity(n);
+    let mut inside = Vec::with_capacity(n);
+    let mut utility = Vec::with_capacity(n);
+    let mut dropped_at = Vec::with_capacity(n);
+    for r in runs {
+        let s = r.scenario;
+        let earned = earned(s, r.run);
+        let mut first: Vec<Option<f64>> = vec![None; s.tasks.len()];
+        let mut count = vec![0u32; s.tasks.len()];
+        let mut ran_on: Vec<Option<usize>> = vec![None; s.tasks.len()];
+        for p in &r.run.pieces {
+            count[p.task] += 1;
+            ran_on[p.task] = Some(p.cluster);
+            if first[p.task].is_none_or(|f| p.start < f) {
+                first[p.task] = Some(p.start);
+            }
+        }
+        for (i, t) in s.tasks.iter().enumerate() {
+            scenario.push(s.name.clone());
+            heuristic.push(r.heuristic.to_string());
+            job.push(t.job_number);
+            arrival.push(t.arrival);
+            counted.push(s.counted(i));
+            task_type.push(t.task_type as u64);
+            burst.push(t.burst as u64);
+            critical.push(s.types[t.task_type].critical);
+            priority.push(t.spec.priority);
+            urgency.push(t.spec.urgency.name().to_string());
+            shape.push(t.spec.shape.name().to_string());
+            class.push((t.spec.class > 0).then_some(u32::from(t.spec.class)));
+            can_preempt.push(t.can_preempt);
+            preemptible.push(t.preemptible);
+            let fate = r.run.fates[i];
+            status.push(
+                match fate {
+                    TaskFate::Completed { .. } => "completed",
+                    TaskFate::Dropped { .. } => "dropped",
+                    TaskFate::Unfinished => "unfinished",
+                }
+                .to_string(),
+            );
+            cluster.push(ran_on[i].map(|c| c as u32));
+            etc.push(ran_on[i].map(|c| s.etc(i, c)));
+            first_start.push(first[i]);
+            end.push(match fate {
+                TaskFate::Completed { at, .. } => Some(at),
+                _ => None,
+            });
+            pieces.push(count[i]);
+            completion_utility.push(earned[i].map(|e| e.completion_utility));
+            inside.push(earned[i].map(|e| e.inside));
+            utility.push(earned[i].map_or(0.0, |e| e.utility()));
+            dropped_at.push(match fate {
+                TaskFate::Dropped { at } => Some(at),
+                _ => None,
+            });
+        }
+    }
+    DataFrame::new_infer_height(vec![
+        col("scenario", scenario),
+        col("heuristic", heuristic),
+        col("job_number", job),
+        col("arrival_s", arrival),
+        col("counted", counted),
+        col("task_type", task_type),
+        col("burst", burst),
+        col("critical", critical),
+        col("priority", priority),
+        col("urgency", urgency),
+        col("shape", shape),
+        col("class", class),
+        col("can_preempt", can_preempt),
+        col("preemptible", preemptible),
+        col("status", status),
+        col("cluster", cluster),
+        col("etc_s", etc),
+        col("start_s", first_start),
+        col("end_s", end),
+        col("pieces", pieces),
+        col("completion_utility", completion_utility),
+        col("fraction_in_window", inside),
+        col("utility_earned", utility),
+        col("dropped_at_s", dropped_at),
+    ])
+}
+
+/// The `pieces` table: every piece of every task, per run.
+///
+/// # Errors
+/// A polars error if the columns cannot be assembled (a bug).
+pub fn pieces_frame(runs: &[RunRecord<'_>]) -> PolarsResult<DataFrame> {
+    let mut scenario = Vec::new();
+    let mut heuristic = Vec::new();
+    let mut job = Vec::new();
+    let mut cluster = Vec::new();
+    let mut core = Vec::new();
+    let mut start = Vec::new();
+    let mut end = Vec::new();
+    let mut completes = Vec::new();
+    for r in runs {
+        let mut pieces: Vec<_> = r.run.pieces.iter().collect();
+        pieces.sort_by(|a, b| {
+            a.start
+                .total_cmp(&b.start)
+                .then(a.cluster.cmp(&b.cluster))
+                .then(a.core.cmp(&b.core))
+        });
+        for p in pieces {
+            scenario.push(r.scenario.name.clone());
+            heuristic.push(r.heuristic.to_string());
+            job.push(r.scenario.tasks[p.task].job_number);
+            cluster.push(p.cluster as u32);
+            core.push(p.core);
+            start.push(p.start);
+            end.push(p.end);
+            completes.push(matches!(
+                r.run.fates[p.task],
+                TaskFate::Completed { at, .. } if at == p.end
+            ));
+        }
+    }
+    DataFrame::new_infer_height(vec![
+        col("scenario", scenario),
+        col("heuristic", heuristic),
+        col("job_number", job),
+        col("cluster", cluster),
+        col("core", core),
+        col("start_s", start),
+        col("end_s", end),
+        col("completes", completes),
+    ])
+}
+
+/// The `timing` table: heuristic wall time per mapping event.
+///
+/// # Errors
+/// A polars error if the columns cannot be assembled (a bug).
+pub fn timing_frame(runs: &[RunRecord<'_>], wall: &[f64]) -> PolarsResult<DataFrame> {
+    DataFrame::new_infer_height(vec![
+        col("scenario", runs.iter().map(|r| r.scenario.name.clone()).collect()),
+        col("heuristic", runs.iter().map(|r| r.heuristic.to_string()).collect()),
+        col("mapping_events", runs.iter().map(|r| r.run.events).collect::<Vec<u64>>()),
+        col(
+            "heuristic_mean_s",
+            runs.iter().map(|r| r.run.heuristic_seconds.0).collect::<Vec<f64>>(),
+        ),
+        col(
+            "heuristic_max_s",
+            runs.iter().map(|r| r.run.heuristic_seconds.1).collect::<Vec<f64>>(),
+        ),
+        col("simulation_s", wall.to_vec()),
+    ])
+}

@@ -1,0 +1,385 @@
+//! Environment B, from cells to tables (polars): one row per run, and per
+//! (log, variant, heuristic) the number of trials (or days) n, the mean,
+//! the sample standard deviation and the half-width of the 95 % confidence
+//! interval of the mean ([`crate::metrics::aggregate::mean_ci`]).
+//!
+//! Tables (each written as CSV and Parquet; columns in docs/serial.md):
+//!
+//! - `runs` — one row per cell, in cell order: `log_key`, `variant`, the
+//!   four variant levels, then the `summary` table of a replay
+//!   ([`crate::env::serial::tables::summary_frame`]). Deterministic.
+//! - `runs_timing` — one row per cell: keys, mapping events, heuristic mean
+//!   and max seconds per mapping event (wall clock).
+//! - `aggregate` — per (log, variant, heuristic): keys, `n`, and for
+//!   `pct_max_utility`, `pct_completed`, `pct_max_utility_p8`,
+//!   `pct_max_utility_p1`, `utility`, `max_utility`, `preemptions`,
+//!   `dropped` each of `_mean`, `_sd`, `_ci95`. Deterministic.
+//! - `timing` — per (log, variant, heuristic): `n`, mean mapping events,
+//!   heuristic seconds per mapping event (`_mean`, `_sd`, `_ci95` of the
+//!   per-run means), the mean and the largest per-run maximum (s).
+
+use polars::prelude::*;
+
+use super::SerialCell;
+use super::variant::{SerialAxis, SerialVariant};
+use crate::env::serial::summary::SerialSummary;
+use crate::env::serial::tables::summary_frame;
+use crate::experiment::config::ExperimentConfig;
+use crate::experiment::grid::Layout;
+pub use crate::metrics::aggregate::{Stat, pm};
+use crate::metrics::aggregate::{f64_column, mean_ci, n_column, stat_column, str_column};
+
+/// One aggregated row (log, variant, heuristic).
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct SerialAggRow {
+    /// Log key (`synthetic` for synthetic trials).
+    pub log: String,
+    /// The variant.
+    pub variant: SerialVariant,
+    /// Heuristic name.
+    pub heuristic: String,
+    /// Number of trials (or days).
+    pub n: u64,
+    /// Utility earned, % of the maximum system utility.
+    pub pct_max_utility: Stat,
+    /// Counted tasks completed, %.
+    pub pct_completed: Stat,
+    /// Critical tasks (priority 8): utility, % of their maximum.
+    pub pct_p8: Stat,
+    /// Non-critical tasks (priority 1): utility, % of their maximum.
+    pub pct_p1: Stat,
+    /// Preemptions per run.
+    pub preemptions: Stat,
+    /// Mean heuristic seconds per mapping event (s; wall clock).
+    pub heuristic_seconds_mean: Stat,
+    /// Largest heuristic seconds of one mapping event over the runs (s).
+    pub heuristic_seconds_max: f64,
+}
+
+/// Every table of an environment B grid, and the aggregated rows.
+#[derive(Debug, Clone)]
+pub struct SerialTables {
+    /// One row per run (deterministic).
+    pub runs: DataFrame,
+    /// One row per run, wall-clock timing.
+    pub runs_timing: DataFrame,
+    /// Per (log, variant, heuristic) statistics (deterministic).
+    pub aggregate: DataFrame,
+    /// Per (log, variant, heuristic) timing statistics.
+    pub timing: DataFrame,
+    /// The aggregated rows, in table order.
+    pub rows: Vec<SerialAggRow>,
+}
+
+const KEYS: [&str; 7] = [
+    "log_key",
+    "variant",
+    "shape",
+    "burst_size",
+    "flag_percent",
+    "critical_etc_min",
+    "heuristic",
+];
+
+const METRICS: [&str; 8] = [
+    "pct_max_utility",
+    "pct_completed",
+    "pct_max_utility_p8",
+    "pct_max_utility_p1",
+    "utility",
+    "max_utility",
+    "preemptions",
+    "dropped",
+];
+
+fn key_columns(cells: &[SerialCell]) -> Vec<Column> {
+    let text = |name: &str, f: &dyn Fn(&SerialCell) -> String| {
+        Column::new(name.into(), cells.iter().map(f).collect::<Vec<_>>())
+    };
+    let num = |name: &str, f: &dyn Fn(&SerialCell) -> u32| {
+        Column::new(name.into(), cells.iter().map(f).collect::<Vec<u32>>())
+    };
+    vec![
+        text("log_key", &|c| c.log.clone()),
+        text("variant", &|c| c.variant.id()),
+        text("shape", &|c| c.variant.shape.name().to_string()),
+        num("burst_size", &|c| c.variant.burst_size),
+        num("flag_percent", &|c| c.variant.flag_percent),
+        num("critical_etc_min", &|c| c.variant.critical_etc_min),
+    ]
+}
+
+fn share(s: &SerialSummary, p: f64) -> Option<f64> {
+    s.priority(p)
+        .and_then(|x| (x.max_utility > 0.0).then(|| 100.0 * x.utility / x.max_utility))
+}
+
+/// Builds every table from `cells` (in cell order).
+///
+/// # Errors
+/// A polars error (a bug: the columns are built here).
+pub fn tables(cells: &[SerialCell]) -> PolarsResult<SerialTables> {
+    let summaries: Vec<&SerialSummary> = cells.iter().map(|c| &c.summary).collect();
+    let keys = key_columns(cells);
+    let mut runs = summary_frame(&summaries)?;
+    for (i, c) in keys.iter().enumerate() {
+        runs.insert_column(i, c.clone())?;
+    }
+    let f64s = |name: &str, f: &dyn Fn(&SerialCell) -> f64| {
+        Column::new(name.into(), cells.iter().map(f).collect::<Vec<f64>>())
+    };
+    let opt = |name: &str, f: &dyn Fn(&SerialCell) -> Option<f64>| {
+        Column::new(name.into(), cells.iter().map(f).collect::<Vec<Option<f64>>>())
+    };
+    let heuristic = Column::new(
+        "heuristic".into(),
+        cells
+            .iter()
+            .map(|c| c.summary.heuristic.clone())
+            .collect::<Vec<_>>(),
+    );
+    let mut timing_cols = keys.clone();
+    timing_cols.extend([
+        heuristic.clone(),
+        Column::new(
+            "scenario".into(),
+            cells
+                .iter()
+                .map(|c| c.summary.scenario.clone())
+                .collect::<Vec<_>>(),
+        ),
+        f64s("mapping_events", &|c| c.summary.events as f64),
+        f64s("heuristic_mean_s", &|c| c.heuristic_seconds.0),
+        f64s("heuristic_max_s", &|c| c.heuristic_seconds.1),
+    ]);
+    let runs_timing = DataFrame::new_infer_height(timing_cols)?;
+
+    let mut work_cols = keys;
+    work_cols.extend([
+        heuristic,
+        f64s("pct_max_utility", &|c| c.summary.percent()),
+        f64s("pct_completed", &|c| c.summary.percent_completed()),
+        opt("pct_max_utility_p8", &|c| share(&c.summary, 8.0)),
+        opt("pct_max_utility_p1", &|c| share(&c.summary, 1.0)),
+        f64s("utility", &|c| c.summary.utility),
+        f64s("max_utility", &|c| c.summary.max_utility),
+        f64s("preemptions", &|c| c.summary.preemptions as f64),
+        f64s("dropped", &|c| c.summary.dropped as f64),
+        f64s("mapping_events", &|c| c.summary.events as f64),
+        f64s("heuristic_seconds_mean", &|c| c.heuristic_seconds.0),
+        f64s("heuristic_seconds_max", &|c| c.heuristic_seconds.1),
+    ]);
+    let work = DataFrame::new_infer_height(work_cols)?;
+    let extra = vec![
+        col("mapping_events").mean().alias("mapping_events_mean"),
+        col("heuristic_seconds_max")
+            .mean()
+            .alias("heuristic_seconds_max_mean"),
+        col("heuristic_seconds_max")
+            .max()
+            .alias("heuristic_seconds_max_max"),
+    ];
+    let stat_metrics: Vec<&str> = METRICS
+        .iter()
+        .copied()
+        .chain(["heuristic_seconds_mean"])
+        .collect();
+    let grouped = mean_ci(work, &KEYS, &stat_metrics, extra)?;
+    let mut agg_cols: Vec<String> = KEYS.iter().map(|s| s.to_string()).collect();
+    agg_cols.push("n".into());
+    for m in METRICS {
+        for s in ["mean", "sd", "ci95"] {
+            agg_cols.push(format!("{m}_{s}"));
+        }
+    }
+    let aggregate = grouped.select(agg_cols)?;
+    let mut timing_cols: Vec<String> = KEYS.iter().map(|s| s.to_string()).collect();
+    timing_cols.extend(
+        [
+            "n",
+            "mapping_events_mean",
+            "heuristic_seconds_mean_mean",
+            "heuristic_seconds_mean_sd",
+            "heuristic_seconds_mean_ci95",
+            "heuristic_seconds_max_mean",
+            "heuristic_seconds_max_max",
+        ]
+        .map(String::from),
+    );
+    let timing = grouped.select(timing_cols)?;
+    let rows = agg_rows(&grouped, cells)?;
+    Ok(SerialTables {
+        runs,
+        runs_timing,
+        aggregate,
+        timing,
+        rows,
+    })
+}
+
+fn agg_rows(g: &DataFrame, cells: &[SerialCell]) -> PolarsResult<Vec<SerialAggRow>> {
+    let stat = |m: &str| stat_column(g, m);
+    let logs = str_column(g, "log_key")?;
+    let variants = str_column(g, "variant")?;
+    let heuristics = str_column(g, "heuristic")?;
+    let n = n_column(g)?;
+    let pct = stat("pct_max_utility")?;
+    let done = stat("pct_completed")?;
+    let p8 = stat("pct_max_utility_p8")?;
+    let p1 = stat("pct_max_utility_p1")?;
+    let pre = stat("preemptions")?;
+    let secs = stat("heuristic_seconds_mean")?;
+    let max = f64_column(g, "heuristic_seconds_max_max")?;
+    let mut rows = Vec::with_capacity(n.len());
+    for i in 0..n.len() {
+        let variant = cells
+            .iter()
+            .find(|c| c.log == logs[i] && c.variant.id() == variants[i])
+            .map(|c| c.variant)
+            .unwrap_or_default();
+        rows.push(SerialAggRow {
+            log: logs[i].clone(),
+            variant,
+            heuristic: heuristics[i].clone(),
+            n: n[i],
+            pct_max_utility: pct[i],
+            pct_completed: done[i],
+            pct_p8: p8[i],
+            pct_p1: p1[i],
+            preemptions: pre[i],
+            heuristic_seconds_mean: secs[i],
+            heuristic_seconds_max: max[i].unwrap_or(f64::NAN),
+        });
+    }
+    Ok(rows)
+}
+
+/// The row of (`log`, `variant`, `heuristic`), if any.
+pub fn find<'a>(
+    rows: &'a [SerialAggRow],
+    log: &str,
+    variant: &SerialVariant,
+    heuristic: &str,
+) -> Option<&'a SerialAggRow> {
+    rows.iter()
+        .find(|r| r.log == log && r.variant == *variant && r.heuristic == heuristic)
+}
+
+/// The Markdown summary of a grid: per log, one table per axis of the
+/// configuration (heuristic × level: mean % of the maximum system utility
+/// ± 95 % CI half-width; the critical-ETC axis also as % of tasks
+/// completed, the paper's Fig. 7), or, without axes, one row per variant
+/// and heuristic; then the heuristic time per mapping event.
+pub fn markdown(layout: &Layout, config: &ExperimentConfig, rows: &[SerialAggRow]) -> String {
+    let mut out = String::new();
+    let base = SerialVariant::of_args(&config.serial);
+    for log in &layout.logs {
+        let mine: Vec<&SerialAggRow> = rows.iter().filter(|r| r.log == log.key).collect();
+        if layout.logs.len() > 1 || log.key != super::SYNTHETIC_KEY {
+            out.push_str(&format!("## {}\n\n", log.key));
+        }
+        let mut axis_table = |axis: SerialAxis, what: &str, stat: fn(&SerialAggRow) -> Stat| {
+            let levels: Vec<SerialVariant> = layout
+                .serial_variants
+                .iter()
+                .filter(|v| axis.holds_others(v, &base))
+                .copied()
+                .collect();
+            if levels.len() < 2 {
+                return;
+            }
+            out.push_str(&format!(
+                "{what} by {} (mean ± 95 % CI over {} runs)\n\n| heuristic |",
+                axis.title(),
+                mine.first().map_or(0, |r| r.n)
+            ));
+            for v in &levels {
+                out.push_str(&format!(" {} |", axis.level(v)));
+            }
+            out.push_str("\n|---|");
+            out.push_str(&"---:|".repeat(levels.len()));
+            out.push('\n');
+            for h in &layout.heuristics {
+                out.push_str(&format!("| {h} |"));
+                for v in &levels {
+                    match find(rows, &log.key, v, h) {
+                        Some(r) => out.push_str(&format!(" {} |", pm(&stat(r), 1))),
+                        None => out.push_str(" – |"),
+                    }
+                }
+                out.push('\n');
+            }
+            out.push('\n');
+        };
+        for &axis in &config.serial_axes {
+            axis_table(axis, "% of maximum system utility", |r| r.pct_max_utility);
+            if axis == SerialAxis::CriticalEtc {
+                axis_table(axis, "% of tasks completed", |r| r.pct_completed);
+            }
+        }
+        if config.serial_axes.is_empty() {
+            out.push_str("| variant | heuristic | n | % of max utility | % completed | critical % of max | non-critical % of max | preemptions |\n|---|---|---:|---:|---:|---:|---:|---:|\n");
+            for r in &mine {
+                out.push_str(&format!(
+                    "| {} | {} | {} | {} | {} | {} | {} | {:.0} |\n",
+                    r.variant.label(),
+                    r.heuristic,
+                    r.n,
+                    pm(&r.pct_max_utility, 2),
+                    pm(&r.pct_completed, 2),
+                    pm(&r.pct_p8, 1),
+                    pm(&r.pct_p1, 1),
+                    r.preemptions.mean
+                ));
+            }
+            out.push('\n');
+        }
+        out.push_str("Heuristic time per mapping event (wall clock), default variant\n\n| heuristic | mean ms | max ms |\n|---|---:|---:|\n");
+        let figure = layout
+            .serial_variants
+            .get(layout.figure_variant())
+            .copied()
+            .unwrap_or_default();
+        for h in &layout.heuristics {
+            if let Some(r) = find(rows, &log.key, &figure, h) {
+                out.push_str(&format!(
+                    "| {h} | {:.4} | {:.3} |\n",
+                    r.heuristic_seconds_mean.mean * 1e3,
+                    r.heuristic_seconds_max * 1e3
+                ));
+            }
+        }
+        out.push('\n');
+    }
+    out
+}
+
+/// `compare`'s side-by-side Markdown: one row per heuristic; per log, the
+/// mean % of the maximum system utility ± 95 % CI and the mean % of tasks
+/// completed.
+pub fn side_by_side(layout: &Layout, rows: &[SerialAggRow]) -> String {
+    let mut out = String::from("| heuristic |");
+    let mut rule = String::from("|---|");
+    for l in &layout.logs {
+        out.push_str(&format!(" {} % of max utility | {} % completed |", l.key, l.key));
+        rule.push_str("---:|---:|");
+    }
+    out.push('\n');
+    out.push_str(&rule);
+    out.push('\n');
+    for h in &layout.heuristics {
+        out.push_str(&format!("| {h} |"));
+        for l in &layout.logs {
+            match rows.iter().find(|r| r.log == l.key && &r.heuristic == h) {
+                Some(r) => out.push_str(&format!(
+                    " {} | {} |",
+                    pm(&r.pct_max_utility, 2),
+                    pm(&r.pct_completed, 1)
+                )),
+                None => out.push_str(" – | – |"),
+            }
+        }
+        out.push('\n');
+    }
+    out
+}

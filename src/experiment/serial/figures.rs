@@ -1,0 +1,349 @@
+//! The figures of an environment B grid (PNG and SVG, drawn by
+//! [`crate::report`]) under `<out>/figures/`, one set per log (`synthetic`
+//! for synthetic trials), file names starting with the log key:
+//!
+//! - `<log>-percent-of-max-<axis>`: for each workload axis of the grid,
+//!   grouped bars of the mean % of the maximum system utility with 95 % CI
+//!   error bars; x = the axis level (the other axes at the base), one bar
+//!   per heuristic (Machovec et al. 2017, Figs. 3–6);
+//! - `<log>-percent-completed-critical_etc`: the % of tasks completed by
+//!   critical mean ETC (Fig. 7), when that axis is in the grid;
+//! - `<log>-percent-of-max-variants`: every variant, when the grid has no
+//!   axis but several variants;
+//! - `<log>-heuristic-time`: mean (95 % CI over runs) heuristic time per
+//!   mapping event, ms, logarithmic y, one bar per heuristic, default
+//!   variant;
+//! - `<log>-cumulative-utility`: utility earned in the window over the
+//!   figure scenario, one line per heuristic, against the maximum system
+//!   utility;
+//! - `<log>-gantt`: one cluster over the busiest hour of the figure
+//!   scenario for `maxupt-preempt-greedy` (or the first heuristic): pieces
+//!   by core, preemptions and resumptions marked.
+//!
+//! A heuristic has the same colour in every figure.
+
+use std::path::{Path, PathBuf};
+
+use super::aggregate::{SerialAggRow, find};
+use super::variant::{SerialAxis, SerialVariant};
+use super::{SerialCell, SerialGantt};
+use crate::env::serial::WARMUP_SECONDS;
+use crate::experiment::ExperimentError;
+use crate::experiment::config::ExperimentConfig;
+use crate::experiment::grid::Layout;
+use crate::metrics::aggregate::Stat;
+use crate::report::{
+    self, Band, Bar, BarChart, BarSeries, Figure, GanttBar, GanttChart, LineChart, LineSeries,
+    Reference,
+};
+
+fn bar(s: Stat) -> Bar {
+    Bar {
+        mean: s.mean,
+        ci95: s.ci95,
+    }
+}
+
+fn runs_phrase(rows: &[SerialAggRow], log: &str) -> String {
+    let n = rows.iter().filter(|r| r.log == log).map(|r| r.n).max().unwrap_or(0);
+    let what = if log == super::SYNTHETIC_KEY { "trial" } else { "day" };
+    format!("{n} {what}{}", if n == 1 { "" } else { "s" })
+}
+
+/// A chart of a percentage (axis clipped to 0–100): one group per level,
+/// one bar per heuristic.
+fn percent_chart(
+    title: String,
+    x_label: String,
+    y_label: &str,
+    levels: Vec<String>,
+    heuristics: &[String],
+    value: impl Fn(usize, &str) -> Option<Bar>,
+) -> BarChart {
+    BarChart {
+        title,
+        x_label,
+        y_label: y_label.into(),
+        series: heuristics
+            .iter()
+            .map(|h| BarSeries {
+                name: h.clone(),
+                bars: (0..levels.len()).map(|i| value(i, h)).collect(),
+            })
+            .collect(),
+        levels,
+        log_y: false,
+        y_clip: Some((0.0, 100.0)),
+    }
+}
+
+const PCT_MAX: &str = "utility earned (% of maximum system utility)";
+
+/// Draws every figure of an environment B grid into `dir` and returns the
+/// files written (PNG then SVG of each), in a fixed order.
+///
+/// # Errors
+/// [`ExperimentError::Report`] when a figure cannot be drawn or written.
+pub fn experiment_figures(
+    layout: &Layout,
+    config: &ExperimentConfig,
+    rows: &[SerialAggRow],
+    cells: &[SerialCell],
+    dir: &Path,
+    fig: &Figure,
+) -> Result<Vec<PathBuf>, ExperimentError> {
+    let mut out = Vec::new();
+    let base = SerialVariant::of_args(&config.serial);
+    for log in &layout.logs {
+        let key = log.key.as_str();
+        let runs = runs_phrase(rows, key);
+        for &axis in &config.serial_axes {
+            let levels: Vec<SerialVariant> = layout
+                .serial_variants
+                .iter()
+                .filter(|v| axis.holds_others(v, &base))
+                .copied()
+                .collect();
+            if levels.len() < 2 {
+                continue;
+            }
+            let labels: Vec<String> = levels.iter().map(|v| axis.level(v)).collect();
+            let chart = percent_chart(
+                format!("{key}: utility earned by {} (mean of {runs}, 95 % CI)", axis.title()),
+                axis.title().to_string(),
+                PCT_MAX,
+                labels.clone(),
+                &layout.heuristics,
+                |i, h| find(rows, key, &levels[i], h).map(|r| bar(r.pct_max_utility)),
+            );
+            out.extend(report::grouped_bars(
+                &chart,
+                fig,
+                &dir.join(format!("{key}-percent-of-max-{}", axis.name())),
+            )?);
+            if axis == SerialAxis::CriticalEtc {
+                let chart = percent_chart(
+                    format!("{key}: tasks completed by {} (mean of {runs}, 95 % CI)", axis.title()),
+                    axis.title().to_string(),
+                    "counted tasks completed (%)",
+                    labels,
+                    &layout.heuristics,
+                    |i, h| find(rows, key, &levels[i], h).map(|r| bar(r.pct_completed)),
+                );
+                out.extend(report::grouped_bars(
+                    &chart,
+                    fig,
+                    &dir.join(format!("{key}-percent-completed-{}", axis.name())),
+                )?);
+            }
+        }
+        if config.serial_axes.is_empty() && layout.serial_variants.len() > 1 {
+            let chart = percent_chart(
+                format!("{key}: utility earned per variant (mean of {runs}, 95 % CI)"),
+                "variant".into(),
+                PCT_MAX,
+                layout.serial_variants.iter().map(SerialVariant::label).collect(),
+                &layout.heuristics,
+                |i, h| find(rows, key, &layout.serial_variants[i], h).map(|r| bar(r.pct_max_utility)),
+            );
+            out.extend(report::grouped_bars(
+                &chart,
+                fig,
+                &dir.join(format!("{key}-percent-of-max-variants")),
+            )?);
+        }
+        out.extend(time_figure(layout, rows, key, &runs, fig, dir)?);
+        out.extend(cumulative_figure(layout, cells, key, fig, dir)?);
+        if let Some((cell, g)) = cells
+            .iter()
+            .filter(|c| c.log == key)
+            .find_map(|c| c.gantt.as_ref().map(|g| (c, g)))
+        {
+            out.extend(gantt_figure(key, cell, g, fig, dir)?);
+        }
+    }
+    Ok(out)
+}
+
+fn time_figure(
+    layout: &Layout,
+    rows: &[SerialAggRow],
+    key: &str,
+    runs: &str,
+    fig: &Figure,
+    dir: &Path,
+) -> Result<Vec<PathBuf>, ExperimentError> {
+    let variant = layout
+        .serial_variants
+        .get(layout.figure_variant())
+        .copied()
+        .unwrap_or_default();
+    let chart = BarChart {
+        title: format!(
+            "{key}: heuristic time per mapping event ({} variant, mean of {runs}, 95 % CI)",
+            variant.label()
+        ),
+        x_label: "heuristic".into(),
+        y_label: "heuristic wall time per mapping event (ms)".into(),
+        levels: vec!["mean per run".into()],
+        series: layout
+            .heuristics
+            .iter()
+            .map(|h| BarSeries {
+                name: h.clone(),
+                bars: vec![find(rows, key, &variant, h).map(|r| Bar {
+                    mean: r.heuristic_seconds_mean.mean * 1e3,
+                    ci95: r.heuristic_seconds_mean.ci95.map(|c| c * 1e3),
+                })],
+            })
+            .collect(),
+        log_y: true,
+        y_clip: None,
+    };
+    Ok(report::grouped_bars(
+        &chart,
+        fig,
+        &dir.join(format!("{key}-heuristic-time")),
+    )?)
+}
+
+fn cumulative_figure(
+    layout: &Layout,
+    cells: &[SerialCell],
+    key: &str,
+    fig: &Figure,
+    dir: &Path,
+) -> Result<Vec<PathBuf>, ExperimentError> {
+    let mine: Vec<&SerialCell> = cells
+        .iter()
+        .filter(|c| c.log == key && c.cumulative.is_some())
+        .collect();
+    let Some(first) = mine.first() else {
+        return Ok(Vec::new());
+    };
+    let origin = WARMUP_SECONDS;
+    let mut series: Vec<LineSeries> = Vec::new();
+    let mut end: f64 = 24.0;
+    for h in &layout.heuristics {
+        let Some(c) = mine.iter().find(|c| &c.summary.heuristic == h) else {
+            continue;
+        };
+        let points = report::cumulative(c.cumulative.as_deref().unwrap_or(&[]), origin);
+        end = end.max(points.last().map_or(0.0, |p| p.0));
+        if let Some(same) = series.iter_mut().find(|s| s.points == points) {
+            let legend = same.legend.get_or_insert_with(|| same.name.clone());
+            legend.push_str(" = ");
+            legend.push_str(h);
+            continue;
+        }
+        series.push(LineSeries {
+            name: h.clone(),
+            points,
+            legend: None,
+        });
+    }
+    let bound = first.summary.max_utility;
+    let hi = (end / 2.0).ceil() * 2.0;
+    let chart = LineChart {
+        title: format!(
+            "{key} {} ({} variant): utility earned in the 24 h window",
+            first.summary.scenario,
+            first.variant.label()
+        ),
+        x_label: "time since the start of the window (h)".into(),
+        y_label: "cumulative utility earned (utility units)".into(),
+        series,
+        x_range: Some((-WARMUP_SECONDS / 3600.0, hi)),
+        bands: vec![
+            Band {
+                from: -WARMUP_SECONDS / 3600.0,
+                to: 0.0,
+                label: "warm-up".into(),
+                light: false,
+            },
+            Band {
+                from: 24.0,
+                to: hi.max(24.0),
+                label: "after the window".into(),
+                light: true,
+            },
+        ],
+        references: vec![Reference {
+            y: bound,
+            label: format!("maximum system utility {bound:.0}"),
+        }],
+    };
+    Ok(report::line_chart(
+        &chart,
+        fig,
+        &dir.join(format!("{key}-cumulative-utility")),
+    )?)
+}
+
+fn gantt_figure(
+    key: &str,
+    cell: &SerialCell,
+    g: &SerialGantt,
+    fig: &Figure,
+    dir: &Path,
+) -> Result<Vec<PathBuf>, ExperimentError> {
+    if g.cores == 0 {
+        return Ok(Vec::new());
+    }
+    let hours = |t: f64| (t - WARMUP_SECONDS) / 3600.0;
+    let chart = GanttChart {
+        title: format!(
+            "{key} {}, {}: cluster {} ({} cores), {:.0}–{:.0} h, {} preemptions",
+            cell.summary.scenario,
+            g.heuristic,
+            g.cluster,
+            g.cores,
+            hours(g.window.0),
+            hours(g.window.1),
+            g.preemptions
+        ),
+        nodes: g.cores,
+        window: g.window,
+        time_origin: WARMUP_SECONDS,
+        bars: g
+            .pieces
+            .iter()
+            .map(|p| GanttBar {
+                job: p.job,
+                nodes: vec![p.core..p.core + 1],
+                start: p.start,
+                end: p.end,
+                value_fraction: if p.completes { 1.0 } else { 0.0 },
+            })
+            .collect(),
+    };
+    Ok(report::gantt_chart(
+        &chart,
+        fig,
+        &dir.join(format!("{key}-gantt")),
+    )?)
+}
+
+/// The figure of `swftool compare --env serial`: grouped bars of the mean %
+/// of the maximum system utility with 95 % CI, x = log, one bar per
+/// heuristic.
+///
+/// # Errors
+/// [`ExperimentError::Report`] when it cannot be drawn or written.
+pub fn compare_figure(
+    layout: &Layout,
+    rows: &[SerialAggRow],
+    fig: &Figure,
+    stem: &Path,
+) -> Result<Vec<PathBuf>, ExperimentError> {
+    let variant = layout.serial_variants.first().copied().unwrap_or_default();
+    let chart = percent_chart(
+        format!("utility earned across logs ({} variant; 95 % CI)", variant.label()),
+        "log (one day at a time, each job one serial task)".into(),
+        PCT_MAX,
+        layout.logs.iter().map(|l| l.key.clone()).collect(),
+        &layout.heuristics,
+        |i, h| find(rows, &layout.logs[i].key, &variant, h).map(|r| bar(r.pct_max_utility)),
+    );
+    Ok(report::grouped_bars(&chart, fig, stem)?)
+}
