@@ -15,6 +15,8 @@
 
 use serde::{Deserialize, Serialize};
 
+pub mod workload;
+
 use super::registry::{Entry, Registry};
 use crate::model::utility::{UtilityFunction, UtilitySpec};
 
