@@ -15,6 +15,7 @@
 
 use serde::{Deserialize, Serialize};
 
+pub mod synth_file;
 pub mod workload;
 
 use super::registry::{Entry, Registry};
