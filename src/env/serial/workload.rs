@@ -271,8 +271,12 @@ impl SyntheticParams {
             return Err(bad("mean_cores", 0, "a cluster has at least one core"));
         }
         check_positive("cores_cov", self.cores_cov, "the COV of the cluster sizes")?;
-        if self.types == 0 {
-            return Err(bad("types", 0, "a workload has at least one task type"));
+        if self.types == 0 || self.types > MAX_TASKS {
+            return Err(bad(
+                "types",
+                self.types,
+                format!("a workload has 1 to {MAX_TASKS} task types"),
+            ));
         }
         if self.critical_types > self.types {
             return Err(bad(
