@@ -33,6 +33,8 @@ enum Command {
     Aggregate(cmd::aggregate::AggregateArgs),
     /// The same metrics side by side across logs and heuristics: a table and a figure.
     Compare(cmd::compare::CompareArgs),
+    /// Synthetic workloads written as SWF with a sidecar table: `synth serial` (environment B, Machovec et al. 2017).
+    Synth(cmd::synth::SynthArgs),
 }
 
 /// Exit code of a program stopped by a closed output pipe (128 + SIGPIPE).
@@ -66,6 +68,7 @@ fn main() {
         Command::Experiment(a) => cmd::experiment::run(a),
         Command::Aggregate(a) => cmd::aggregate::run(a),
         Command::Compare(a) => cmd::compare::run(a),
+        Command::Synth(a) => cmd::synth::run(a),
     };
     if let Err(e) = result {
         if cmd::is_broken_pipe(&e) {

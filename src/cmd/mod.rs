@@ -9,6 +9,7 @@ pub mod experiment;
 pub mod heuristics;
 pub mod info;
 pub mod replay;
+pub mod synth;
 
 use anyhow::{Context, bail};
 

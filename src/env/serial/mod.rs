@@ -28,6 +28,9 @@ pub use engine::{SerialPiece, SerialRun, TaskFate, simulate};
 
 use serde::{Deserialize, Serialize};
 
+pub mod synth_file;
+pub mod workload;
+
 use super::registry::{Entry, Registry};
 use crate::model::utility::{UtilityFunction, UtilitySpec};
 

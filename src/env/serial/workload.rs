@@ -1,0 +1,1091 @@
+//! Workloads of environment B: the synthetic bursty trials of Machovec et
+//! al. (IPDPSW 2017, §IV) and one day of an SWF log as serial tasks
+//! (SPEC §3.B; docs/serial.md, "Synthetic workload").
+//!
+//! Every draw comes from a seeded stream ([`crate::model::rng::stream`]) of
+//! the trial (or day) seed, one stream per purpose, so that the paper's
+//! variants share everything they do not change (common random numbers):
+//!
+//! | stream | synthetic trial | SWF day |
+//! |---|---|---|
+//! | system | cores per cluster (gamma) | cluster weights (gamma) |
+//! | ETC | reference cluster and gamma draws, per type | the same, per job |
+//! | arrivals | one per type: phase φ_i, then the thinned Poisson process | – (the log's submit times) |
+//! | burst sizes | one per type | – (one task per burst) |
+//! | utility | one per type: urgency and class per burst | urgency and class per job |
+//! | critical | – (types 0..critical_types are critical) | one uniform per job |
+//! | flags | two uniforms per task, in job-number order | the same |
+//!
+//! So a change of the flag probability changes neither arrivals nor
+//! utilities (and the tasks allowed to preempt at p = 0.2 are among those
+//! allowed at p = 0.4); a change of shape changes only the utility
+//! functions; a change of the critical mean ETC scales the critical types'
+//! ETC rows and their utility functions, nothing else.
+
+use std::f64::consts::TAU;
+
+use rand::RngExt;
+use rand_distr::Exp1;
+
+use super::{SerialScenario, SerialTask, TaskType, WARMUP_SECONDS, WINDOW_SECONDS};
+use crate::metrics::tables::TableError;
+use crate::model::etc::{self, CovError};
+use crate::model::rng::{ChaCha8Rng, derive_seed, stream};
+use crate::model::utility::{DEFAULT_THETA_S, Shape, Urgency, UtilityError, UtilitySpec};
+use crate::swf::SwfError;
+use crate::workload::{DayWindow, Workload};
+
+/// Seconds in a day: the period of the arrival rate's sinusoid.
+const DAY_S: f64 = 24.0 * 3600.0;
+
+/// The most tasks a workload may have: 10 million (about 140 times the
+/// paper's default of ≈ 70,000 over 28 h; each task holds about 200 bytes).
+pub const MAX_TASKS: usize = 10_000_000;
+
+/// Priority P of a critical task (Machovec et al., §IV.C).
+pub const CRITICAL_PRIORITY: f64 = 8.0;
+/// Priority P of a non-critical task (Machovec et al., §IV.C).
+pub const NONCRITICAL_PRIORITY: f64 = 1.0;
+/// Width of a non-critical task's step, in multiples of its mean ETC ē
+/// (Machovec et al., §IV.C; a critical task's step is ē wide).
+pub const NONCRITICAL_STEP_FACTOR: f64 = 10.0;
+/// The urgencies a non-critical task's utility is drawn from, uniformly
+/// (a critical task's is [`Urgency::Extreme`]).
+pub const NONCRITICAL_URGENCIES: [Urgency; 3] = [Urgency::High, Urgency::Medium, Urgency::Low];
+/// COV of the ETC draw on a type's reference cluster (Machovec et al.,
+/// §IV.C).
+pub const TYPE_ETC_COV: f64 = 0.1;
+/// COV of the ETC draws on the other clusters around the reference one
+/// (the COV method, Machovec et al., §IV.C).
+pub const CLUSTER_ETC_COV: f64 = 0.3;
+/// Smallest ETC, s: draws are floored here so that every ETC is positive.
+pub const MIN_ETC_S: f64 = 1e-3;
+
+// Stream labels (see the module documentation). Per-type streams add the
+// type index to their base.
+const STREAM_SYSTEM: u64 = 1;
+const STREAM_ETC: u64 = 2;
+const STREAM_FLAGS: u64 = 3;
+const STREAM_CRITICAL: u64 = 4;
+const STREAM_UTILITY: u64 = 5;
+const STREAM_ARRIVALS: u64 = 1 << 32;
+const STREAM_BURST_SIZES: u64 = 2 << 32;
+const STREAM_TYPE_UTILITY: u64 = 3 << 32;
+
+/// A workload of environment B that cannot be built, read or written.
+#[derive(Debug, thiserror::Error)]
+pub enum WorkloadError {
+    /// A parameter out of its range; `flag` is the command-line flag
+    /// (`--burst-size`) or, for parameters without one, the config field.
+    #[error("{flag} {value}: {reason}")]
+    Parameter {
+        /// The flag or field.
+        flag: &'static str,
+        /// Its value as given.
+        value: String,
+        /// What it must be.
+        reason: String,
+    },
+    /// The workload would be larger than [`MAX_TASKS`].
+    #[error(
+        "the workload would have {what} tasks, more than swftool builds ({MAX_TASKS}); \
+         lower the burst size, the cores or the tasks per core and day"
+    )]
+    TooManyTasks {
+        /// How many (expected or reached).
+        what: String,
+    },
+    /// An ETC or system draw got degenerate parameters.
+    #[error(transparent)]
+    Draw(#[from] CovError),
+    /// A utility function could not be built.
+    #[error(transparent)]
+    Utility(#[from] UtilityError),
+    /// No usable job of the log arrives in the day's counted 24 h.
+    #[error(
+        "{log}, day {date}: no usable job arrives in the counted 24 h, so there is nothing to size the system on; pick another day"
+    )]
+    EmptyDay {
+        /// The log.
+        log: String,
+        /// The day.
+        date: String,
+    },
+    /// The SWF log of a synthetic workload could not be read.
+    #[error(transparent)]
+    Swf(#[from] SwfError),
+    /// A header value a synthetic workload needs is missing or bad.
+    #[error("{path}: header `; {key}:` {problem}")]
+    Header {
+        /// The SWF file.
+        path: String,
+        /// The key.
+        key: &'static str,
+        /// What is wrong.
+        problem: String,
+    },
+    /// A bad line of a sidecar table.
+    #[error("{path}:{line}: {problem}")]
+    Sidecar {
+        /// The table.
+        path: String,
+        /// 1-based line (1 is the column names).
+        line: usize,
+        /// What is wrong.
+        problem: String,
+    },
+    /// The SWF log and its sidecar table do not describe the same tasks.
+    #[error("{path}: {problem}")]
+    Mismatch {
+        /// The file the problem is reported against.
+        path: String,
+        /// What is wrong.
+        problem: String,
+    },
+    /// A file could not be read.
+    #[error("cannot read {path}: {source}")]
+    Read {
+        /// The file.
+        path: String,
+        /// The I/O error.
+        source: std::io::Error,
+    },
+    /// A file could not be written.
+    #[error("cannot write {path}: {source}")]
+    Write {
+        /// The file.
+        path: String,
+        /// The I/O error.
+        source: std::io::Error,
+    },
+    /// A sidecar table could not be built or written.
+    #[error(transparent)]
+    Table(#[from] TableError),
+}
+
+fn bad(flag: &'static str, value: impl ToString, reason: impl Into<String>) -> WorkloadError {
+    WorkloadError::Parameter {
+        flag,
+        value: value.to_string(),
+        reason: reason.into(),
+    }
+}
+
+fn check_positive(flag: &'static str, value: f64, what: &str) -> Result<(), WorkloadError> {
+    if value.is_finite() && value > 0.0 {
+        Ok(())
+    } else {
+        Err(bad(
+            flag,
+            value,
+            format!("{what} must be a positive number"),
+        ))
+    }
+}
+
+fn check_probability(flag: &'static str, p: f64) -> Result<(), WorkloadError> {
+    if (0.0..=1.0).contains(&p) {
+        Ok(())
+    } else {
+        Err(bad(
+            flag,
+            p,
+            "a probability is between 0 and 1 (or 0% and 100%, e.g. 0.4 or 40%)",
+        ))
+    }
+}
+
+/// Parameters of a synthetic trial of environment B. The defaults are the
+/// paper's (Machovec et al., IPDPSW 2017, §IV.B–C).
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct SyntheticParams {
+    /// Number of clusters (5, §IV.B).
+    pub clusters: usize,
+    /// Mean cores per cluster (160, §IV.B).
+    pub mean_cores: u32,
+    /// COV of the cores-per-cluster gamma draw (0.2).
+    pub cores_cov: f64,
+    /// `false`: each cluster's cores are a gamma draw (mean `mean_cores`,
+    /// COV `cores_cov`), rounded, at least 1; `true`: exactly `mean_cores`
+    /// each (`--fixed-cores`).
+    pub fixed_cores: bool,
+    /// Number of task types (100).
+    pub types: usize,
+    /// How many of them are critical (20): types `0..critical_types`.
+    pub critical_types: usize,
+    /// Mean execution time of a critical type, s (600 = 10 min,
+    /// `--critical-etc` in minutes).
+    pub critical_etc_s: f64,
+    /// Mean execution time of a non-critical type, s (3,000 = 50 min).
+    pub noncritical_etc_s: f64,
+    /// Mean burst size B̄, tasks (64, `--burst-size`): a burst has B tasks,
+    /// B uniform in ⌈B̄/2⌉..=⌊1.5·B̄⌋.
+    pub burst_size: u32,
+    /// Mean arrivals per core per 24 h, tasks (75, §IV.C).
+    pub tasks_per_core_day: f64,
+    /// The utility shape (`--shape`; default the twenty classes).
+    pub shape: Shape,
+    /// Probability that a task may preempt, and independently that it may
+    /// be preempted (1.0, `--flag-probability`).
+    pub flag_probability: f64,
+    /// The urgency time constant θ, s (600).
+    pub theta_s: f64,
+    /// Seconds between mapping events (60, §III.A).
+    pub event_interval_s: f64,
+}
+
+impl Default for SyntheticParams {
+    fn default() -> Self {
+        SyntheticParams {
+            clusters: 5,
+            mean_cores: 160,
+            cores_cov: 0.2,
+            fixed_cores: false,
+            types: 100,
+            critical_types: 20,
+            critical_etc_s: 600.0,
+            noncritical_etc_s: 3000.0,
+            burst_size: 64,
+            tasks_per_core_day: 75.0,
+            shape: Shape::Classes,
+            flag_probability: 1.0,
+            theta_s: DEFAULT_THETA_S,
+            event_interval_s: super::EVENT_INTERVAL_S,
+        }
+    }
+}
+
+impl SyntheticParams {
+    /// Checks every parameter.
+    ///
+    /// # Errors
+    /// [`WorkloadError::Parameter`] naming the flag (or field) of the first
+    /// bad one; [`WorkloadError::TooManyTasks`] when the expected workload
+    /// exceeds [`MAX_TASKS`].
+    pub fn validate(&self) -> Result<(), WorkloadError> {
+        if self.clusters == 0 {
+            return Err(bad("clusters", 0, "a system has at least one cluster"));
+        }
+        if self.mean_cores == 0 {
+            return Err(bad("mean_cores", 0, "a cluster has at least one core"));
+        }
+        check_positive("cores_cov", self.cores_cov, "the COV of the cluster sizes")?;
+        if self.types == 0 || self.types > MAX_TASKS {
+            return Err(bad(
+                "types",
+                self.types,
+                format!("a workload has 1 to {MAX_TASKS} task types"),
+            ));
+        }
+        if self.critical_types > self.types {
+            return Err(bad(
+                "critical_types",
+                self.critical_types,
+                format!("at most the number of types ({})", self.types),
+            ));
+        }
+        if !(self.critical_etc_s.is_finite() && self.critical_etc_s > 0.0) {
+            return Err(bad(
+                "--critical-etc",
+                self.critical_etc_s / 60.0,
+                "the critical types' mean execution time must be a positive number of minutes",
+            ));
+        }
+        check_positive(
+            "noncritical_etc_s",
+            self.noncritical_etc_s,
+            "the non-critical types' mean execution time (s)",
+        )?;
+        if self.burst_size == 0 {
+            return Err(bad(
+                "--burst-size",
+                0,
+                "a burst has at least one task; give 1 or more (the paper uses 1 to 128)",
+            ));
+        }
+        check_positive(
+            "tasks_per_core_day",
+            self.tasks_per_core_day,
+            "the arrivals per core and day",
+        )?;
+        check_probability("--flag-probability", self.flag_probability)?;
+        check_positive("theta_s", self.theta_s, "the urgency time constant θ (s)")?;
+        check_positive(
+            "event_interval_s",
+            self.event_interval_s,
+            "the mapping-event interval (s)",
+        )?;
+        let hours = (WARMUP_SECONDS + WINDOW_SECONDS) / DAY_S;
+        let expected =
+            self.tasks_per_core_day * self.clusters as f64 * f64::from(self.mean_cores) * hours;
+        if expected > MAX_TASKS as f64 {
+            return Err(WorkloadError::TooManyTasks {
+                what: format!("about {expected:.0}"),
+            });
+        }
+        Ok(())
+    }
+}
+
+/// The burst sizes of mean `burst_size` B̄: `⌈B̄/2⌉..=⌊1.5·B̄⌋` tasks
+/// (Machovec et al., §IV.C: "between 32 and 96, inclusive" for 64; 1 for 1).
+pub fn burst_size_range(burst_size: u32) -> (u64, u64) {
+    let b = u64::from(burst_size);
+    (b.div_ceil(2), (3 * b) / 2)
+}
+
+/// The utility of a burst (or a job): what it was drawn as.
+///
+/// `urgency_index` and `class` are drawn whatever the shape and
+/// criticality, so every shape sees the same draws.
+fn utility_spec(
+    shape: Shape,
+    critical: bool,
+    mean_etc: f64,
+    theta: f64,
+    urgency_index: usize,
+    class: u8,
+) -> UtilitySpec {
+    let (priority, urgency) = if critical {
+        (CRITICAL_PRIORITY, Urgency::Extreme)
+    } else {
+        (
+            NONCRITICAL_PRIORITY,
+            NONCRITICAL_URGENCIES[urgency_index % NONCRITICAL_URGENCIES.len()],
+        )
+    };
+    match shape {
+        Shape::Step => UtilitySpec {
+            shape,
+            class: 0,
+            priority,
+            urgency,
+            scale: if critical {
+                mean_etc
+            } else {
+                NONCRITICAL_STEP_FACTOR * mean_etc
+            },
+            theta,
+        },
+        Shape::Decaying => UtilitySpec {
+            shape,
+            class: 0,
+            priority,
+            urgency: Urgency::Medium,
+            scale: mean_etc,
+            theta,
+        },
+        Shape::Classes => UtilitySpec {
+            shape,
+            class,
+            priority,
+            urgency,
+            scale: mean_etc,
+            theta,
+        },
+    }
+}
+
+/// Draws the urgency index and class of one burst or job (two draws, in
+/// this order, whatever the shape).
+fn draw_utility(rng: &mut ChaCha8Rng) -> (usize, u8) {
+    let urgency = rng.random_range(0..NONCRITICAL_URGENCIES.len());
+    let class = rng.random_range(1..=crate::model::utility::CLASS_COUNT);
+    (urgency, class)
+}
+
+/// An ETC row by the COV method: a uniform reference cluster gets `base`
+/// (already drawn), every other cluster a gamma draw around it with COV
+/// [`CLUSTER_ETC_COV`]. Draw order: the reference index, then one gamma per
+/// other cluster in index order.
+fn etc_row(
+    rng: &mut ChaCha8Rng,
+    clusters: usize,
+    base: impl FnOnce(&mut ChaCha8Rng) -> Result<f64, CovError>,
+) -> Result<Vec<f64>, CovError> {
+    let reference = rng.random_range(0..clusters);
+    let base = base(rng)?.max(MIN_ETC_S);
+    let gamma = etc::gamma_mean_cov(base, CLUSTER_ETC_COV)?;
+    let mut row = Vec::with_capacity(clusters);
+    for j in 0..clusters {
+        if j == reference {
+            row.push(base);
+        } else {
+            row.push(rand_distr::Distribution::sample(&gamma, rng).max(MIN_ETC_S));
+        }
+    }
+    Ok(row)
+}
+
+/// Preemption flags of `tasks` (in job-number order): two uniforms u₁, u₂
+/// per task from the flags stream; can-preempt is u₁ < p, preemptible
+/// u₂ < p, so the sets are nested in p.
+fn draw_flags(tasks: &mut [SerialTask], seed: u64, p: f64) {
+    let mut rng = stream(seed, STREAM_FLAGS);
+    for t in tasks {
+        let u1: f64 = rng.random();
+        let u2: f64 = rng.random();
+        t.can_preempt = u1 < p;
+        t.preemptible = u2 < p;
+    }
+}
+
+/// One burst before numbering.
+struct Burst {
+    arrival: f64,
+    task_type: usize,
+    size: u64,
+    spec: UtilitySpec,
+}
+
+/// Synthetic trial `trial` of seed `seed`: SPEC §3.B "System", "Task types
+/// and ETC" and "Synthetic workload", after Machovec et al. (IPDPSW 2017,
+/// §IV).
+///
+/// * Trial seed `derive_seed(seed, trial)`; one stream per purpose (module
+///   documentation).
+/// * System: `clusters` clusters, each a gamma draw (mean `mean_cores`,
+///   COV `cores_cov`) rounded, at least 1 core, or exactly `mean_cores`.
+/// * Types `0..critical_types` are critical (mean ETC `critical_etc_s`),
+///   the others not (`noncritical_etc_s`); per type a uniform reference
+///   cluster gets a gamma draw (COV 0.1) of the mean, every other cluster a
+///   gamma draw (COV 0.3) around that value.
+/// * Bursts per type over `[0, 28 h)`: a Poisson process of rate
+///   λ_i(t) = λ̄_i·(1 + 0.5·sin(2πt/24 h + φ_i)), φ_i uniform in [0, 2π),
+///   sampled by thinning, with λ̄_i = `tasks_per_core_day` × total cores /
+///   `types` / mean burst size per 24 h; arrivals rounded down to whole
+///   seconds; sizes uniform in [`burst_size_range`].
+/// * Utility once per burst: critical P = 8 at extreme urgency, otherwise
+///   P = 1 at high, medium or low urgency (uniform); step widths ē and
+///   10·ē, the decaying class of ē, or one of the twenty classes (uniform),
+///   ē the type's mean ETC over the clusters.
+/// * Tasks by (arrival, type), numbered 1.. in that order; bursts 0..
+///   likewise. Flags as in the module documentation.
+///
+/// # Errors
+/// [`WorkloadError`] for bad parameters ([`SyntheticParams::validate`]) or
+/// more than [`MAX_TASKS`] tasks.
+pub fn synthetic(
+    params: &SyntheticParams,
+    seed: u64,
+    trial: u64,
+) -> Result<SerialScenario, WorkloadError> {
+    params.validate()?;
+    let trial_seed = derive_seed(seed, trial);
+
+    let mut rng = stream(trial_seed, STREAM_SYSTEM);
+    let mut cores = Vec::with_capacity(params.clusters);
+    for _ in 0..params.clusters {
+        cores.push(if params.fixed_cores {
+            params.mean_cores
+        } else {
+            let x = etc::draw(&mut rng, f64::from(params.mean_cores), params.cores_cov)?;
+            x.round().clamp(1.0, f64::from(u32::MAX)) as u32
+        });
+    }
+    let total_cores: u64 = cores.iter().map(|&c| u64::from(c)).sum();
+
+    let mut rng = stream(trial_seed, STREAM_ETC);
+    let mut types = Vec::with_capacity(params.types);
+    for i in 0..params.types {
+        let critical = i < params.critical_types;
+        let mean = if critical {
+            params.critical_etc_s
+        } else {
+            params.noncritical_etc_s
+        };
+        let etc = etc_row(&mut rng, params.clusters, |r| {
+            etc::draw(r, mean, TYPE_ETC_COV)
+        })?;
+        types.push(TaskType { critical, etc });
+    }
+
+    let (lo, hi) = burst_size_range(params.burst_size);
+    let mean_size = (lo + hi) as f64 / 2.0;
+    let tasks_per_type_s =
+        params.tasks_per_core_day * total_cores as f64 / params.types as f64 / DAY_S;
+    let lambda_bar = tasks_per_type_s / mean_size;
+    let lambda_max = 1.5 * lambda_bar;
+    let horizon = WARMUP_SECONDS + WINDOW_SECONDS;
+    let mut bursts: Vec<Burst> = Vec::new();
+    let mut total: u64 = 0;
+    for (i, ty) in types.iter().enumerate() {
+        let mut arrivals = stream(trial_seed, STREAM_ARRIVALS + i as u64);
+        let mut sizes = stream(trial_seed, STREAM_BURST_SIZES + i as u64);
+        let mut utilities = stream(trial_seed, STREAM_TYPE_UTILITY + i as u64);
+        let phase = arrivals.random::<f64>() * TAU;
+        let mean_etc = ty.mean_etc();
+        let mut t = 0.0;
+        loop {
+            let e: f64 = arrivals.sample(Exp1);
+            t += e / lambda_max;
+            if t >= horizon || t.is_nan() {
+                break;
+            }
+            let u: f64 = arrivals.random();
+            let rate = lambda_bar * (1.0 + 0.5 * (TAU * t / DAY_S + phase).sin());
+            if u * lambda_max >= rate {
+                continue;
+            }
+            let size = sizes.random_range(lo..=hi);
+            let (urgency, class) = draw_utility(&mut utilities);
+            total += size;
+            if total > MAX_TASKS as u64 {
+                return Err(WorkloadError::TooManyTasks {
+                    what: format!("at least {total}"),
+                });
+            }
+            bursts.push(Burst {
+                arrival: t.floor(),
+                task_type: i,
+                size,
+                spec: utility_spec(
+                    params.shape,
+                    ty.critical,
+                    mean_etc,
+                    params.theta_s,
+                    urgency,
+                    class,
+                ),
+            });
+        }
+    }
+    // Stable: two bursts of one type in the same second keep their order.
+    bursts.sort_by(|a, b| {
+        a.arrival
+            .total_cmp(&b.arrival)
+            .then(a.task_type.cmp(&b.task_type))
+    });
+
+    let mut tasks = Vec::with_capacity(total as usize);
+    for (b, burst) in bursts.iter().enumerate() {
+        let utility = burst.spec.build()?;
+        for _ in 0..burst.size {
+            tasks.push(SerialTask {
+                job_number: tasks.len() as i64 + 1,
+                arrival: burst.arrival,
+                task_type: burst.task_type,
+                burst: b,
+                utility,
+                spec: burst.spec,
+                can_preempt: false,
+                preemptible: false,
+            });
+        }
+    }
+    draw_flags(&mut tasks, trial_seed, params.flag_probability);
+
+    Ok(SerialScenario {
+        name: format!("trial-{trial}"),
+        seed: trial_seed,
+        cores,
+        types,
+        tasks,
+        window: (WARMUP_SECONDS, WARMUP_SECONDS + WINDOW_SECONDS),
+        event_interval: params.event_interval_s,
+        origin: 0.0,
+    })
+}
+
+/// Parameters of an SWF log day as a workload of environment B (SPEC §3.B,
+/// "SWF workload").
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct LogParams {
+    /// Offered load of the day: Σ mean ETC of the tasks arriving in the
+    /// counted 24 h / (cores × 24 h) (2.2, the synthetic default's ratio:
+    /// 75 tasks per core and day × their mean ETC of 42 min / 1,440 min).
+    pub load: f64,
+    /// Number of clusters (5).
+    pub clusters: usize,
+    /// The utility shape.
+    pub shape: Shape,
+    /// Probability of each preemption flag (1.0).
+    pub flag_probability: f64,
+    /// The urgency time constant θ, s (600).
+    pub theta_s: f64,
+    /// Share of the jobs that are critical (0.2, drawn per job).
+    pub critical_fraction: f64,
+    /// Seconds between mapping events (60).
+    pub event_interval_s: f64,
+}
+
+impl Default for LogParams {
+    fn default() -> Self {
+        LogParams {
+            load: 2.2,
+            clusters: 5,
+            shape: Shape::Classes,
+            flag_probability: 1.0,
+            theta_s: DEFAULT_THETA_S,
+            critical_fraction: 0.2,
+            event_interval_s: super::EVENT_INTERVAL_S,
+        }
+    }
+}
+
+impl LogParams {
+    /// Checks every parameter.
+    ///
+    /// # Errors
+    /// [`WorkloadError::Parameter`] naming the flag (or field) of the first
+    /// bad one.
+    pub fn validate(&self) -> Result<(), WorkloadError> {
+        check_positive("--load", self.load, "the offered load")?;
+        if self.clusters == 0 {
+            return Err(bad("clusters", 0, "a system has at least one cluster"));
+        }
+        check_probability("--flag-probability", self.flag_probability)?;
+        check_probability("critical_fraction", self.critical_fraction)?;
+        check_positive("theta_s", self.theta_s, "the urgency time constant θ (s)")?;
+        check_positive(
+            "event_interval_s",
+            self.event_interval_s,
+            "the mapping-event interval (s)",
+        )
+    }
+}
+
+/// `total` cores over clusters in proportion to `weights` (positive),
+/// by largest remainder (ties to the lower index), each at least 1 (the
+/// largest cluster gives up a core when one would have none); `total` ≥
+/// the number of weights.
+fn apportion(total: u64, weights: &[f64]) -> Vec<u32> {
+    let sum: f64 = weights.iter().sum();
+    let shares: Vec<f64> = weights.iter().map(|w| total as f64 * w / sum).collect();
+    let mut cores: Vec<u64> = shares.iter().map(|s| s.floor() as u64).collect();
+    let assigned: u64 = cores.iter().sum();
+    let mut order: Vec<usize> = (0..weights.len()).collect();
+    order.sort_by(|&a, &b| {
+        (shares[b] - shares[b].floor())
+            .total_cmp(&(shares[a] - shares[a].floor()))
+            .then(a.cmp(&b))
+    });
+    for &j in order
+        .iter()
+        .cycle()
+        .take(total.saturating_sub(assigned) as usize)
+    {
+        cores[j] += 1;
+    }
+    while let Some(empty) = cores.iter().position(|&c| c == 0) {
+        let largest = (0..cores.len())
+            .max_by(|&a, &b| cores[a].cmp(&cores[b]).then(b.cmp(&a)))
+            .unwrap_or(empty);
+        if cores[largest] < 2 {
+            break;
+        }
+        cores[largest] -= 1;
+        cores[empty] = 1;
+    }
+    cores
+        .into_iter()
+        .map(|c| c.clamp(1, u64::from(u32::MAX)) as u32)
+        .collect()
+}
+
+/// Day `day` of log `w` as a scenario of environment B with user seed
+/// `seed` (SPEC §3.B, "SWF workload").
+///
+/// * Scenario seed `derive_seed(seed, day.start.to_bits())`, as
+///   environment A derives a day's seed, so both environments see a day
+///   the same way whichever other days run.
+/// * The jobs of `[day.start − 4 h, day.start + 24 h)`; scenario time 0 is
+///   `day.start − 4 h` ([`SerialScenario::origin`]), the counted window
+///   `[4 h, 28 h)`; arrivals are the submit times minus the origin (exact:
+///   SWF times are whole seconds).
+/// * Each job one serial task of its own type and burst: its run time is
+///   the ETC on a uniform reference cluster, every other cluster a gamma
+///   draw around it (COV 0.3). A job is critical when a uniform draw is
+///   below `critical_fraction`; utility as in [`synthetic`].
+/// * Cores: C = Σ over the tasks arriving in the counted 24 h of their
+///   mean ETC / (`load` × 24 h), rounded (at least one per cluster), split
+///   over the clusters in proportion to gamma weights (mean 1, COV 0.2) by
+///   largest remainder, each at least 1.
+///
+/// # Errors
+/// [`WorkloadError::Parameter`] for bad parameters;
+/// [`WorkloadError::EmptyDay`] when no job arrives in the counted 24 h.
+pub fn from_day(
+    w: &Workload,
+    day: &DayWindow,
+    params: &LogParams,
+    seed: u64,
+) -> Result<SerialScenario, WorkloadError> {
+    params.validate()?;
+    let scenario_seed = derive_seed(seed, day.start.to_bits());
+    let origin = day.start - WARMUP_SECONDS;
+    let jobs = w.jobs_between(origin, day.start + WINDOW_SECONDS);
+    let n = params.clusters;
+    if !jobs.iter().any(|j| j.submit_time >= day.start) {
+        return Err(WorkloadError::EmptyDay {
+            log: w.name.clone(),
+            date: day.date.clone(),
+        });
+    }
+
+    let mut rng_etc = stream(scenario_seed, STREAM_ETC);
+    let mut rng_critical = stream(scenario_seed, STREAM_CRITICAL);
+    let mut rng_utility = stream(scenario_seed, STREAM_UTILITY);
+    let mut types = Vec::with_capacity(jobs.len());
+    let mut tasks = Vec::with_capacity(jobs.len());
+    let mut offered = 0.0;
+    for (i, job) in jobs.iter().enumerate() {
+        let etc = etc_row(&mut rng_etc, n, |_| Ok(job.run_time))?;
+        let critical = rng_critical.random::<f64>() < params.critical_fraction;
+        let ty = TaskType { critical, etc };
+        let mean_etc = ty.mean_etc();
+        if job.submit_time >= day.start {
+            offered += mean_etc;
+        }
+        let (urgency, class) = draw_utility(&mut rng_utility);
+        let spec = utility_spec(
+            params.shape,
+            critical,
+            mean_etc,
+            params.theta_s,
+            urgency,
+            class,
+        );
+        tasks.push(SerialTask {
+            job_number: job.job_number,
+            arrival: job.submit_time - origin,
+            task_type: i,
+            burst: i,
+            utility: spec.build()?,
+            spec,
+            can_preempt: false,
+            preemptible: false,
+        });
+        types.push(ty);
+    }
+    draw_flags(&mut tasks, scenario_seed, params.flag_probability);
+
+    let target = offered / (params.load * WINDOW_SECONDS);
+    let total = (target.round().min(u32::MAX as f64) as u64).max(n as u64);
+    let mut rng = stream(scenario_seed, STREAM_SYSTEM);
+    let mut weights = Vec::with_capacity(n);
+    for _ in 0..n {
+        weights.push(etc::draw(&mut rng, 1.0, 0.2)?);
+    }
+    Ok(SerialScenario {
+        name: format!("{} {}", w.name, day.date),
+        seed: scenario_seed,
+        cores: apportion(total, &weights),
+        types,
+        tasks,
+        window: (WARMUP_SECONDS, WARMUP_SECONDS + WINDOW_SECONDS),
+        event_interval: params.event_interval_s,
+        origin,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn critical_share(s: &SerialScenario) -> f64 {
+        let c = s
+            .tasks
+            .iter()
+            .filter(|t| s.types[t.task_type].critical)
+            .count();
+        c as f64 / s.tasks.len() as f64
+    }
+
+    #[test]
+    fn burst_sizes_stay_within_half_the_mean_either_side() {
+        assert_eq!(burst_size_range(64), (32, 96));
+        assert_eq!(burst_size_range(1), (1, 1));
+        assert_eq!(burst_size_range(3), (2, 4));
+        let params = SyntheticParams {
+            burst_size: 16,
+            ..SyntheticParams::default()
+        };
+        let s = synthetic(&params, 1, 0).unwrap();
+        let mut sizes = vec![0u64; s.tasks.last().unwrap().burst + 1];
+        for t in &s.tasks {
+            sizes[t.burst] += 1;
+        }
+        assert!(sizes.iter().all(|&n| (8..=24).contains(&n)), "{sizes:?}");
+        assert!(sizes.contains(&8) && sizes.contains(&24));
+        // A burst is one type, one instant, one utility function.
+        for w in s.tasks.windows(2) {
+            if w[0].burst == w[1].burst {
+                assert_eq!(w[0].arrival, w[1].arrival);
+                assert_eq!(w[0].task_type, w[1].task_type);
+                assert_eq!(w[0].spec, w[1].spec);
+            } else {
+                assert_eq!(w[1].burst, w[0].burst + 1);
+            }
+        }
+    }
+
+    #[test]
+    fn about_75_tasks_per_core_and_day_and_20_percent_critical() {
+        let params = SyntheticParams::default();
+        let (mut per_core_day, mut critical) = (0.0, 0.0);
+        let trials = 8;
+        for trial in 0..trials {
+            let s = synthetic(&params, 7, trial).unwrap();
+            let counted = (0..s.tasks.len()).filter(|&i| s.counted(i)).count();
+            per_core_day += counted as f64 / f64::from(s.total_cores());
+            critical += critical_share(&s);
+        }
+        let per_core_day = per_core_day / trials as f64;
+        let critical = critical / trials as f64;
+        assert!((per_core_day - 75.0).abs() < 75.0 * 0.04, "{per_core_day}");
+        assert!((critical - 0.2).abs() < 0.02, "{critical}");
+    }
+
+    #[test]
+    fn arrivals_are_whole_seconds_in_28_hours_sorted_and_numbered() {
+        let s = synthetic(&SyntheticParams::default(), 1, 3).unwrap();
+        assert_eq!(s.name, "trial-3");
+        assert_eq!(s.seed, derive_seed(1, 3));
+        assert_eq!(s.window, (4.0 * 3600.0, 28.0 * 3600.0));
+        assert_eq!(s.types.len(), 100);
+        assert_eq!(s.types.iter().filter(|t| t.critical).count(), 20);
+        for (i, t) in s.tasks.iter().enumerate() {
+            assert_eq!(t.job_number, i as i64 + 1);
+            assert_eq!(t.arrival.fract(), 0.0);
+            assert!((0.0..28.0 * 3600.0).contains(&t.arrival));
+            assert_eq!(t.utility, t.spec.build().unwrap());
+            let critical = s.types[t.task_type].critical;
+            assert_eq!(t.spec.priority, if critical { 8.0 } else { 1.0 });
+            assert!((1..=20).contains(&t.spec.class));
+        }
+        assert!(s.tasks.windows(2).all(|w| w[0].arrival <= w[1].arrival));
+    }
+
+    #[test]
+    fn the_same_seed_gives_the_same_scenario_and_another_trial_another() {
+        let p = SyntheticParams::default();
+        let a = synthetic(&p, 5, 1).unwrap();
+        assert_eq!(a, synthetic(&p, 5, 1).unwrap());
+        assert_ne!(a.tasks, synthetic(&p, 5, 2).unwrap().tasks);
+    }
+
+    #[test]
+    fn flag_sets_are_nested_across_probabilities_and_keep_everything_else() {
+        let at = |p: f64| {
+            synthetic(
+                &SyntheticParams {
+                    flag_probability: p,
+                    ..SyntheticParams::default()
+                },
+                1,
+                0,
+            )
+            .unwrap()
+        };
+        let runs: Vec<SerialScenario> = [0.0, 0.2, 0.4, 1.0].into_iter().map(at).collect();
+        assert!(
+            runs[0]
+                .tasks
+                .iter()
+                .all(|t| !t.can_preempt && !t.preemptible)
+        );
+        assert!(runs[3].tasks.iter().all(|t| t.can_preempt && t.preemptible));
+        let (lo, hi) = (&runs[1], &runs[2]);
+        let share =
+            lo.tasks.iter().filter(|t| t.can_preempt).count() as f64 / lo.tasks.len() as f64;
+        assert!((share - 0.2).abs() < 0.01, "{share}");
+        for (a, b) in lo.tasks.iter().zip(&hi.tasks) {
+            assert!(!a.can_preempt || b.can_preempt);
+            assert!(!a.preemptible || b.preemptible);
+            assert_eq!(
+                (a.job_number, a.arrival, a.task_type, a.spec),
+                (b.job_number, b.arrival, b.task_type, b.spec)
+            );
+        }
+        assert_eq!(lo.types, hi.types);
+        assert_eq!(lo.cores, hi.cores);
+    }
+
+    #[test]
+    fn the_shape_changes_only_the_utility_functions() {
+        let at = |shape| {
+            synthetic(
+                &SyntheticParams {
+                    shape,
+                    ..SyntheticParams::default()
+                },
+                1,
+                4,
+            )
+            .unwrap()
+        };
+        let (step, decaying, classes) = (at(Shape::Step), at(Shape::Decaying), at(Shape::Classes));
+        for ((a, b), c) in step.tasks.iter().zip(&decaying.tasks).zip(&classes.tasks) {
+            assert_eq!(
+                (a.arrival, a.task_type, a.burst),
+                (c.arrival, c.task_type, c.burst)
+            );
+            assert_eq!(
+                (b.arrival, b.task_type, b.burst),
+                (c.arrival, c.task_type, c.burst)
+            );
+            assert_eq!(
+                (a.can_preempt, a.preemptible),
+                (c.can_preempt, c.preemptible)
+            );
+            let mean = classes.types[c.task_type].mean_etc();
+            assert_eq!(b.spec.scale, mean);
+            assert_eq!(b.spec.urgency, Urgency::Medium);
+            if classes.types[c.task_type].critical {
+                assert_eq!(a.spec.scale, mean);
+            } else {
+                assert_eq!(a.spec.scale, 10.0 * mean);
+            }
+        }
+        assert_eq!(step.tasks.len(), classes.tasks.len());
+    }
+
+    #[test]
+    fn the_critical_etc_scales_only_the_critical_rows() {
+        let at = |minutes: f64| {
+            synthetic(
+                &SyntheticParams {
+                    critical_etc_s: minutes * 60.0,
+                    ..SyntheticParams::default()
+                },
+                1,
+                0,
+            )
+            .unwrap()
+        };
+        let (ten, fifty) = (at(10.0), at(50.0));
+        assert_eq!(ten.tasks.len(), fifty.tasks.len());
+        for (a, b) in ten.types.iter().zip(&fifty.types) {
+            for (x, y) in a.etc.iter().zip(&b.etc) {
+                if a.critical {
+                    assert!((y / x - 5.0).abs() < 1e-9);
+                } else {
+                    assert_eq!(x, y);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn fixed_cores_gives_160_per_cluster() {
+        let s = synthetic(
+            &SyntheticParams {
+                fixed_cores: true,
+                ..SyntheticParams::default()
+            },
+            1,
+            0,
+        )
+        .unwrap();
+        assert_eq!(s.cores, vec![160; 5]);
+        let drawn = synthetic(&SyntheticParams::default(), 1, 0).unwrap();
+        assert_eq!(drawn.cores.len(), 5);
+        assert_ne!(drawn.cores, vec![160; 5]);
+    }
+
+    #[test]
+    fn nonsense_parameters_name_their_flag() {
+        let msg = |p: SyntheticParams| synthetic(&p, 1, 0).unwrap_err().to_string();
+        let d = SyntheticParams::default;
+        assert!(
+            msg(SyntheticParams {
+                burst_size: 0,
+                ..d()
+            })
+            .starts_with("--burst-size 0:")
+        );
+        for p in [1.5, -0.1, f64::NAN] {
+            let m = msg(SyntheticParams {
+                flag_probability: p,
+                ..d()
+            });
+            assert!(m.starts_with("--flag-probability"), "{m}");
+        }
+        for e in [0.0, -600.0, f64::INFINITY] {
+            let m = msg(SyntheticParams {
+                critical_etc_s: e,
+                ..d()
+            });
+            assert!(m.starts_with("--critical-etc"), "{m}");
+        }
+        assert!(
+            msg(SyntheticParams {
+                mean_cores: 0,
+                ..d()
+            })
+            .contains("mean_cores")
+        );
+        assert!(
+            msg(SyntheticParams {
+                critical_types: 101,
+                ..d()
+            })
+            .contains("critical_types")
+        );
+        assert!(
+            msg(SyntheticParams {
+                mean_cores: 1_000_000,
+                ..d()
+            })
+            .contains("more than swftool builds")
+        );
+    }
+
+    #[test]
+    fn apportioning_keeps_the_total_and_one_core_each() {
+        assert_eq!(apportion(10, &[1.0, 1.0, 1.0]), vec![4, 3, 3]);
+        assert_eq!(apportion(5, &[100.0, 1e-9, 1e-9, 1e-9, 1e-9]), vec![1; 5]);
+        let c = apportion(803, &[0.9, 1.1, 1.3, 0.7, 1.0]);
+        assert_eq!(c.iter().map(|&x| u64::from(x)).sum::<u64>(), 803);
+    }
+
+    fn curie() -> Workload {
+        let path = crate::catalog::resolve("curie").expect("Curie in ../shared/traces");
+        Workload::from_path(&path, &crate::swf::ReadOptions::default()).expect("Curie parses")
+    }
+
+    #[test]
+    fn a_curie_day_is_sized_to_the_offered_load() {
+        let w = curie();
+        let day = w.day_by_date("2012-07-09").expect("a candidate day");
+        let params = LogParams::default();
+        let s = from_day(&w, &day, &params, 1).unwrap();
+        assert_eq!(s.origin, day.start - WARMUP_SECONDS);
+        assert_eq!(s.cores.len(), 5);
+        let counted: Vec<usize> = (0..s.tasks.len()).filter(|&i| s.counted(i)).collect();
+        assert_eq!(counted.len(), day.jobs);
+        let offered: f64 = counted
+            .iter()
+            .map(|&i| s.types[s.tasks[i].task_type].mean_etc())
+            .sum();
+        let load = offered / (f64::from(s.total_cores()) * WINDOW_SECONDS);
+        assert!(
+            (load / 2.2 - 1.0).abs() < 0.01,
+            "load {load}, cores {:?}",
+            s.cores
+        );
+        let jobs = w.jobs_between(s.origin, day.start + WINDOW_SECONDS);
+        for (t, j) in s.tasks.iter().zip(jobs) {
+            assert_eq!(t.job_number, j.job_number);
+            assert_eq!(t.arrival, j.submit_time - s.origin);
+            assert!(s.types[t.task_type].etc.contains(&j.run_time));
+        }
+        let share = critical_share(&s);
+        assert!((share - 0.2).abs() < 0.03, "{share}");
+        assert_eq!(s, from_day(&w, &day, &params, 1).unwrap());
+        let seed = derive_seed(1, day.start.to_bits());
+        assert_eq!(s.seed, seed);
+    }
+
+    #[test]
+    fn a_day_without_arrivals_is_refused() {
+        let w = curie();
+        let mut day = w.day_by_date("2012-07-09").expect("a candidate day");
+        day.start = -10.0 * DAY_S;
+        let e = from_day(&w, &day, &LogParams::default(), 1).unwrap_err();
+        assert!(matches!(e, WorkloadError::EmptyDay { .. }), "{e}");
+    }
+}
