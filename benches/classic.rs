@@ -99,7 +99,14 @@ fn bench(c: &mut Criterion) {
     g.bench_function("parse_clean_window_two_runs", |b| {
         b.iter(|| {
             let log = read_log(&path, &ReadOptions::default()).expect("log parses");
-            let (p, scenarios) = Classic::scenarios(&log, &config.classic).expect("window");
+            let (p, scenarios) = Classic::scenarios(
+                Some(swftool::env::Input {
+                    log: &log,
+                    path: std::path::Path::new("datastar"),
+                }),
+                &config.classic,
+            )
+            .expect("window");
             for h in Classic::heuristics(&config.heuristics, &config.classic).expect("schedulers") {
                 let run = Classic::simulate(&scenarios[0], &h);
                 black_box(Classic::summarize(

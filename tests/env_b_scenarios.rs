@@ -60,7 +60,11 @@ fn task(arrival: f64, etc: &[f64], utility: UtilityFunction) -> (SerialTask, Tas
     )
 }
 
-fn scenario(cores: &[u32], tasks: Vec<(SerialTask, TaskType)>, window: (f64, f64)) -> SerialScenario {
+fn scenario(
+    cores: &[u32],
+    tasks: Vec<(SerialTask, TaskType)>,
+    window: (f64, f64),
+) -> SerialScenario {
     let mut s = SerialScenario {
         name: "hand".into(),
         seed: 1,
@@ -110,7 +114,11 @@ fn pieces(r: &SerialRun) -> Vec<(usize, usize, f64, f64)> {
 fn max_util_and_max_upt_pick_different_clusters() {
     // One task, a flat utility: Util is 1 on both clusters (a tie, the
     // lower cluster), UPT is 1/1200 on cluster 0 and 1/600 on cluster 1.
-    let s = scenario(&[1, 1], vec![task(0.0, &[1200.0, 600.0], flat(1.0, &[(5000.0, 1.0)]))], WIDE);
+    let s = scenario(
+        &[1, 1],
+        vec![task(0.0, &[1200.0, 600.0], flat(1.0, &[(5000.0, 1.0)]))],
+        WIDE,
+    );
     let util = run(&s, Objective::Util, Preemption::None);
     let upt = run(&s, Objective::Upt, Preemption::None);
     assert_eq!(pieces(&util), vec![(0, 0, 0.0, 1200.0)]);
@@ -129,7 +137,11 @@ fn two_core_example() -> SerialScenario {
             task(0.0, &[3000.0, 1000.0], flat(2.0, &[(10_000.0, 1.0)])),
             // t2 arrives at 60: 2.5 within 1000 s, then 1.0; 500 s on
             // cluster 0, 2000 s on cluster 1.
-            task(60.0, &[500.0, 2000.0], flat(2.5, &[(1000.0, 1.0), (10_000.0, 0.4)])),
+            task(
+                60.0,
+                &[500.0, 2000.0],
+                flat(2.5, &[(1000.0, 1.0), (10_000.0, 0.4)]),
+            ),
         ],
         WIDE,
     )
@@ -172,7 +184,13 @@ fn a_preempted_task_resumes_on_its_own_cluster_with_its_progress() {
     assert!(t1.iter().all(|p| p.cluster == 0));
     let ran: f64 = t1.iter().map(|p| p.end - p.start).sum();
     assert_eq!(ran, 3000.0);
-    assert_eq!(r.fates[0], TaskFate::Completed { at: 3540.0, cluster: 0 });
+    assert_eq!(
+        r.fates[0],
+        TaskFate::Completed {
+            at: 3540.0,
+            cluster: 0
+        }
+    );
 }
 
 /// One core: r runs from 0 (3000 s; 1 until 3500 s after arrival, then
@@ -181,7 +199,11 @@ fn pair_example() -> SerialScenario {
     scenario(
         &[1],
         vec![
-            task(0.0, &[3000.0], flat(1.0, &[(3500.0, 1.0), (100_000.0, 0.5)])),
+            task(
+                0.0,
+                &[3000.0],
+                flat(1.0, &[(3500.0, 1.0), (100_000.0, 0.5)]),
+            ),
             task(60.0, &[600.0], flat(2.0, &[(100_000.0, 1.0)])),
         ],
         WIDE,
@@ -196,7 +218,11 @@ fn pair_leaves_a_candidate_waiting_when_its_best_order_puts_it_second() {
     let greedy = run(&s, Objective::Util, Preemption::Greedy);
     assert_eq!(
         pieces(&greedy),
-        vec![(0, 0, 0.0, 60.0), (1, 0, 60.0, 660.0), (0, 0, 660.0, 3600.0)]
+        vec![
+            (0, 0, 0.0, 60.0),
+            (1, 0, 60.0, 660.0),
+            (0, 0, 660.0, 3600.0)
+        ]
     );
     assert_eq!(summarize(&s, "g", &greedy).utility, 2.5);
     // Pair: t first nets 2 + 0.5, r first 1 + 2: t waits, and starts when
@@ -248,5 +274,11 @@ fn the_window_pro_rates_a_task_that_straddles_its_end() {
     assert_eq!(sum.max_utility, 5.0);
     assert_eq!(sum.counted, 1);
     // The run went on after the window until task 1 completed.
-    assert_eq!(r.fates[1], TaskFate::Completed { at: 4200.0, cluster: 0 });
+    assert_eq!(
+        r.fates[1],
+        TaskFate::Completed {
+            at: 4200.0,
+            cluster: 0
+        }
+    );
 }

@@ -416,7 +416,14 @@ fn margo2008_datastar_preset_default_window_is_march_2005() {
         &Default::default(),
     )
     .unwrap();
-    let (p, scenarios) = Classic::scenarios(&log, &config.classic).unwrap();
+    let (p, scenarios) = Classic::scenarios(
+        Some(swftool::env::Input {
+            log: &log,
+            path: std::path::Path::new("datastar"),
+        }),
+        &config.classic,
+    )
+    .unwrap();
     let s = &scenarios[0];
     let w = p.window.as_ref().unwrap();
     assert_eq!(w.start, 79_396);
@@ -475,7 +482,14 @@ fn margo2008_datastar_preset_most_wide_window_on_the_real_log() {
         &Default::default(),
     )
     .unwrap();
-    let (p, scenarios) = Classic::scenarios(&log, &config.classic).unwrap();
+    let (p, scenarios) = Classic::scenarios(
+        Some(swftool::env::Input {
+            log: &log,
+            path: std::path::Path::new("datastar"),
+        }),
+        &config.classic,
+    )
+    .unwrap();
     let s = &scenarios[0];
     assert_eq!(s.machine.capacity, 184);
     let w = p.window.as_ref().unwrap();
@@ -506,7 +520,15 @@ fn margo2008_datastar_preset_most_wide_window_on_the_real_log() {
     let mut late = config.classic.clone();
     late.window = None;
     late.window_start = Some(90_000);
-    let err = Classic::scenarios(&log, &late).unwrap_err().to_string();
+    let err = Classic::scenarios(
+        Some(swftool::env::Input {
+            log: &log,
+            path: std::path::Path::new("datastar"),
+        }),
+        &late,
+    )
+    .unwrap_err()
+    .to_string();
     assert!(err.contains("the cleaned log has 84891"), "{err}");
 }
 

@@ -13,8 +13,8 @@ use super::experiment::{AggregateOptions, aggregate_into, default_out};
 use super::with_threads;
 use crate::env::EnvKind;
 use crate::env::classic::environment::Classic;
-use crate::env::serial::environment::Serial;
 use crate::env::parallel::environment::Parallel;
+use crate::env::serial::environment::Serial;
 use crate::experiment::{ExperimentError, Manifest};
 
 /// The manifest of a grid's output directory.

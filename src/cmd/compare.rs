@@ -119,7 +119,9 @@ pub fn config_of(args: &CompareArgs) -> ExperimentConfig {
 pub fn run(args: &CompareArgs) -> anyhow::Result<()> {
     super::refuse_foreign_flags(args.env, &args.parallel, &args.serial, &args.classic)?;
     if let Some(flag) = args.serial.misplaced(true).first() {
-        bail!("{flag} applies to synthetic trials (replay --env serial without LOG); compare replays logs");
+        bail!(
+            "{flag} applies to synthetic trials (replay --env serial without LOG); compare replays logs"
+        );
     }
     if args.parallel.day.is_some() {
         bail!("--day applies to replay; compare takes --days N (evenly spaced over each log)");

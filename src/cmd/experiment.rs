@@ -20,8 +20,8 @@ use indicatif::{ProgressBar, ProgressStyle};
 use super::with_threads;
 use crate::env::EnvKind;
 use crate::env::classic::environment::Classic;
-use crate::env::serial::environment::Serial;
 use crate::env::parallel::environment::Parallel;
+use crate::env::serial::environment::Serial;
 use crate::experiment::runner::{self, CellEvent, RunOptions, RunReport};
 use crate::experiment::{
     ExperimentConfig, Grid, GridReport, Layout, Manifest, Plan, Shard, config,

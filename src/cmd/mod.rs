@@ -114,7 +114,9 @@ pub fn refuse_foreign_flags(
             continue;
         }
         let foreign = given.iter().find(|f| {
-            !(env == EnvKind::Serial && owner == EnvKind::Parallel && SHARED_WITH_SERIAL.contains(f))
+            !(env == EnvKind::Serial
+                && owner == EnvKind::Parallel
+                && SHARED_WITH_SERIAL.contains(f))
         });
         if let Some(flag) = foreign {
             let shared = if owner == EnvKind::Parallel && SHARED_WITH_SERIAL.contains(flag) {

@@ -80,7 +80,9 @@ pub fn run(args: &ReplayArgs) -> anyhow::Result<()> {
     super::refuse_foreign_flags(args.env, &args.parallel, &args.serial, &args.classic)?;
     match args.env {
         EnvKind::Parallel => replay::<Parallel>(args, &args.parallel),
-        EnvKind::Serial => replay::<Serial>(args, &super::serial_args(&args.serial, &args.parallel)),
+        EnvKind::Serial => {
+            replay::<Serial>(args, &super::serial_args(&args.serial, &args.parallel))
+        }
         EnvKind::Classic => replay::<Classic>(args, &args.classic),
     }
 }
@@ -194,7 +196,9 @@ fn replay<E: Grid>(args: &ReplayArgs, env_args: &E::Args) -> anyhow::Result<()> 
         }
         None if E::KIND == EnvKind::Serial => {
             if args.lenient {
-                bail!("--lenient applies to reading a LOG; without LOG, replay --env serial runs a synthetic trial");
+                bail!(
+                    "--lenient applies to reading a LOG; without LOG, replay --env serial runs a synthetic trial"
+                );
             }
             None
         }

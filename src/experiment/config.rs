@@ -38,8 +38,8 @@ use crate::env::classic::window::WindowRule;
 use crate::env::classic::{ClassicArgs, ClassicArgsError};
 use crate::env::parallel;
 use crate::env::serial::{self, params::SerialArgs};
-use crate::experiment::serial::variant::{SerialAxis, SerialVariant};
 use crate::env::{EnvKind, UnknownName};
+use crate::experiment::serial::variant::{SerialAxis, SerialVariant};
 use crate::workload::{ArrivalRange, Correlation, Heterogeneity, Oversubscription, ScenarioParams};
 
 /// Default number of days per log (docs/parallel.md).
@@ -678,13 +678,16 @@ impl ExperimentConfig {
             if self.trials.is_some() {
                 return Err(invalid(
                     "trials",
-                    "`trials` counts synthetic trials (no logs); with logs, give `days` or `dates`".into(),
+                    "`trials` counts synthetic trials (no logs); with logs, give `days` or `dates`"
+                        .into(),
                 ));
             }
         } else if let Some((key, _)) = day_keys.iter().find(|(_, set)| *set) {
             return Err(invalid(
                 key,
-                format!("`{key}` picks days of logs; without logs the grid runs synthetic trials (`trials`)"),
+                format!(
+                    "`{key}` picks days of logs; without logs the grid runs synthetic trials (`trials`)"
+                ),
             ));
         }
         if let Some(flag) = s.misplaced(with_logs).first() {
@@ -709,7 +712,10 @@ impl ExperimentConfig {
             if let Some(a) = synthetic_only {
                 return Err(invalid(
                     "serial_axes",
-                    format!("`{}` varies the synthetic workload; it does not apply to logs", a.name()),
+                    format!(
+                        "`{}` varies the synthetic workload; it does not apply to logs",
+                        a.name()
+                    ),
                 ));
             }
         }

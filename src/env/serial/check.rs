@@ -7,9 +7,9 @@
 //! are preempted, and only by tasks that may preempt; utility earned is at
 //! most the maximum system utility.
 
+use super::SerialScenario;
 use super::engine::{SerialRun, TaskFate};
 use super::summary::{bound, earned};
-use super::SerialScenario;
 use crate::sim::nodeset::NodeSet;
 use crate::sim::schedule::{self, Piece};
 
@@ -79,7 +79,7 @@ pub fn check(s: &SerialScenario, run: &SerialRun) -> Vec<String> {
                     p.start
                 ));
             }
-            if !(p.end > p.start) {
+            if p.end.partial_cmp(&p.start) != Some(std::cmp::Ordering::Greater) {
                 out.push(format!("job {job}: empty piece at {} s", p.start));
             }
             let ret = etc - ran;

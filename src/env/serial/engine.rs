@@ -169,7 +169,7 @@ pub struct VictimClass {
     pub ret: f64,
     /// Their objective at this event (completing at now + ret).
     pub objective: f64,
-    key: (usize, u64),
+    key: (usize, u64, bool),
 }
 
 impl VictimClass {
@@ -232,7 +232,7 @@ struct Victims {
     objective: Option<Objective>,
     classes: Vec<VictimClass>,
     by_cluster: Vec<Vec<usize>>,
-    index: HashMap<(usize, usize, u64), usize>,
+    index: HashMap<(usize, (usize, u64, bool)), usize>,
 }
 
 fn overlap(a: f64, b: f64, window: (f64, f64)) -> f64 {
@@ -299,16 +299,18 @@ impl<'a> State<'a> {
     }
 
     /// Preempts a member of victim class `v` (its lowest core) and starts
-    /// the next task of group `g` there; returns the core.
-    pub fn start_preempting(&mut self, g: usize, v: usize) -> usize {
+    /// the next task of group `g` there. The preempted task joins a new
+    /// group, or, when it started at this very event, goes back to the
+    /// group it came from: that group's index is returned.
+    pub fn start_preempting(&mut self, g: usize, v: usize) -> Option<usize> {
         let victims = self.victims.as_mut().expect("victims built for this event");
         let core = victims.classes[v]
             .cores
             .pop()
             .expect("start_preempting: the heuristic checked the class is not empty");
-        self.preempt(core);
+        let back = self.preempt(core);
         self.start_on(g, core);
-        core
+        back
     }
 
     /// The victim classes of this event (built by [`State::build_victims`]).
@@ -353,14 +355,22 @@ impl<'a> State<'a> {
         self.victims = Some(v);
     }
 
-    fn add_victim(v: &mut Victims, s: &SerialScenario, j: usize, core: usize, r: Running, now: f64) {
+    fn add_victim(
+        v: &mut Victims,
+        s: &SerialScenario,
+        j: usize,
+        core: usize,
+        r: Running,
+        now: f64,
+    ) {
         let t = &s.tasks[r.task];
         if !t.preemptible {
             return;
         }
         let ret = r.ret - (now - r.start);
-        let key = (t.burst, ret.to_bits());
-        if let Some(&c) = v.index.get(&(j, key.0, key.1)) {
+        // Tasks started at this event form classes of their own.
+        let key = (t.burst, ret.to_bits(), r.start == now);
+        if let Some(&c) = v.index.get(&(j, key)) {
             let cores = &mut v.classes[c].cores;
             let at = cores.partition_point(|&x| x > core);
             cores.insert(at, core);
@@ -376,7 +386,7 @@ impl<'a> State<'a> {
             objective: objective(kind, &t.utility, t.arrival, now, ret),
             key,
         };
-        v.index.insert((j, key.0, key.1), v.classes.len());
+        v.index.insert((j, key), v.classes.len());
         v.classes.push(class);
     }
 
@@ -387,9 +397,7 @@ impl<'a> State<'a> {
             .collect();
         ids.sort_by(|&a, &b| {
             let (x, y) = (&classes[a], &classes[b]);
-            x.objective
-                .total_cmp(&y.objective)
-                .then(x.key.cmp(&y.key))
+            x.objective.total_cmp(&y.objective).then(x.key.cmp(&y.key))
         });
         v.by_cluster[j] = ids;
     }
@@ -447,7 +455,7 @@ impl<'a> State<'a> {
     /// Stops the task on `core` at `now`: a piece ends and the task becomes
     /// a preempted, mappable task of its cluster; a task started at this
     /// very event goes back to what it was.
-    fn preempt(&mut self, core: usize) {
+    fn preempt(&mut self, core: usize) -> Option<usize> {
         let r = self.running[core]
             .take()
             .expect("a victim core runs a task");
@@ -470,7 +478,7 @@ impl<'a> State<'a> {
             let tasks = &mut self.groups[g].tasks;
             let at = tasks.partition_point(|&x| x > r.task);
             tasks.insert(at, r.task);
-            return;
+            return Some(g);
         }
         self.groups.push(Group {
             tasks: vec![r.task],
@@ -484,6 +492,7 @@ impl<'a> State<'a> {
         if let Some(key) = key {
             self.fresh.insert(key, self.groups.len() - 1);
         }
+        None
     }
 
     fn record_piece(&mut self, task: usize, core: usize, start: f64, end: f64) {
@@ -578,12 +587,14 @@ impl<'a> State<'a> {
     /// Whether a task that ran inside the window is still unfinished.
     fn counted_open(&self) -> bool {
         let w = self.s.window;
-        self.running.iter().flatten().any(|r| {
-            self.inside[r.task] > 0.0 || overlap(r.start, self.now, w) > 0.0
-        }) || self
-            .groups
+        self.running
             .iter()
-            .any(|g| g.bound.is_some() && g.tasks.iter().any(|&t| self.inside[t] > 0.0))
+            .flatten()
+            .any(|r| self.inside[r.task] > 0.0 || overlap(r.start, self.now, w) > 0.0)
+            || self
+                .groups
+                .iter()
+                .any(|g| g.bound.is_some() && g.tasks.iter().any(|&t| self.inside[t] > 0.0))
     }
 }
 

@@ -85,7 +85,9 @@ impl Environment for Serial {
                 .map_err(SerialArgsError::Workload)?;
             return Ok((SerialSource::Synthetic(params), scenarios));
         };
-        if let Some(s) = super::synth_file::read_synthetic(path).map_err(SerialArgsError::Workload)? {
+        if let Some(s) =
+            super::synth_file::read_synthetic(path).map_err(SerialArgsError::Workload)?
+        {
             let given: Vec<&str> = args
                 .given()
                 .into_iter()
@@ -175,7 +177,10 @@ impl Environment for Serial {
             ));
         }
         if scenarios.len() > 4 {
-            out.push_str(&format!("         … {} scenarios in all\n", scenarios.len()));
+            out.push_str(&format!(
+                "         … {} scenarios in all\n",
+                scenarios.len()
+            ));
         }
         out.push_str("utility  the 20 classes are swftool's construction after Khemka et al. (TC 2015); docs/utility.md\n");
         out
@@ -274,7 +279,11 @@ impl Environment for Serial {
             dir,
             "summary",
         )?;
-        write_both(&mut frame("jobs", tables::jobs_frame(&records))?, dir, "jobs")?;
+        write_both(
+            &mut frame("jobs", tables::jobs_frame(&records))?,
+            dir,
+            "jobs",
+        )?;
         write_both(
             &mut frame("pieces", tables::pieces_frame(&records))?,
             dir,
@@ -304,7 +313,9 @@ fn mean_rows(runs: &[Replayed<'_, Serial>]) -> String {
             ),
             Column::new(
                 "pct".into(),
-                runs.iter().map(|r| r.summary.percent()).collect::<Vec<f64>>(),
+                runs.iter()
+                    .map(|r| r.summary.percent())
+                    .collect::<Vec<f64>>(),
             ),
             Column::new(
                 "done".into(),
@@ -319,7 +330,12 @@ fn mean_rows(runs: &[Replayed<'_, Serial>]) -> String {
                     .collect::<Vec<f64>>(),
             ),
         ])?;
-        let g = mean_ci(work, &["heuristic"], &["pct", "done", "preemptions"], vec![])?;
+        let g = mean_ci(
+            work,
+            &["heuristic"],
+            &["pct", "done", "preemptions"],
+            vec![],
+        )?;
         let names = str_column(&g, "heuristic")?;
         let n = n_column(&g)?;
         let pct = stat_column(&g, "pct")?;
@@ -339,7 +355,9 @@ fn mean_rows(runs: &[Replayed<'_, Serial>]) -> String {
                 pre[i].unwrap_or(f64::NAN)
             ));
         }
-        out.push_str("(means over scenarios ± half-width of the 95 % confidence interval, Student t)\n");
+        out.push_str(
+            "(means over scenarios ± half-width of the 95 % confidence interval, Student t)\n",
+        );
         Ok(out)
     })();
     rows.unwrap_or_else(|e| format!("(no mean rows: {e})\n"))

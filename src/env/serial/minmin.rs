@@ -79,38 +79,98 @@ fn extend_table(st: &State<'_>, kind: Objective, table: &mut Vec<f64>) {
     }
 }
 
+/// A group's place in the phase-2 queue: its best choice's score when it
+/// was last evaluated, its arrival and next task (the tie-breaks).
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Queued {
+    score: f64,
+    arrival: f64,
+    task: usize,
+    group: usize,
+}
+
+impl Eq for Queued {}
+
+impl Ord for Queued {
+    /// Higher score first, then the earlier arrival, then the lower task.
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        self.score
+            .total_cmp(&other.score)
+            .then(other.arrival.total_cmp(&self.arrival))
+            .then(other.task.cmp(&self.task))
+    }
+}
+
+impl PartialOrd for Queued {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
 /// Max Util / Max UPT (Algorithm 1), Preempt Greedy (Algorithm 2) and
 /// Preempt Diff (§III.E.3).
+///
+/// Phase 2 takes the group of the highest score. Every assignment only
+/// makes choices on its own cluster worse (one idle core fewer; the
+/// weakest victim replaced by a task of higher objective), so a score once
+/// computed bounds the group's score from above for the rest of the event:
+/// the groups wait in a max-heap of their last scores, and the top one is
+/// re-evaluated before it is taken (lazy evaluation; the choice is the
+/// same as re-scanning every group at every step). A group that a
+/// preempted task joins, or that a task goes back to, is queued again.
 fn single(st: &mut State<'_>, kind: Objective, preemption: Preemption) {
     let clusters = st.clusters();
     let mut table = Vec::new();
+    let mut heap = std::collections::BinaryHeap::new();
+    let mut queued = 0;
+    let evaluate = |st: &State<'_>, table: &[f64], g: usize| -> Option<(Queued, Choice)> {
+        let group = &st.groups[g];
+        let task = group.next_task()?;
+        let row = &table[g * clusters..(g + 1) * clusters];
+        let c = phase1(st, row, group.can_preempt, preemption)?;
+        Some((
+            Queued {
+                score: c.score,
+                arrival: group.arrival,
+                task,
+                group: g,
+            },
+            c,
+        ))
+    };
     loop {
         extend_table(st, kind, &mut table);
-        let mut best: Option<(Choice, f64, usize)> = None;
-        let mut best_group = 0;
-        for (g, group) in st.groups.iter().enumerate() {
-            if group.is_empty() {
-                continue;
-            }
-            let row = &table[g * clusters..(g + 1) * clusters];
-            if let Some(c) = phase1(st, row, group.can_preempt, preemption)
-                && phase2_better(&c, group, best)
-            {
-                best = Some((c, group.arrival, group.next_task().unwrap_or(usize::MAX)));
-                best_group = g;
+        for g in queued..st.groups.len() {
+            if let Some((q, _)) = evaluate(st, &table, g) {
+                heap.push(q);
             }
         }
-        let Some((choice, _, _)) = best else {
+        queued = st.groups.len();
+        let Some(top) = heap.pop() else {
             return;
         };
-        match choice.target {
+        let Some((now, choice)) = evaluate(st, &table, top.group) else {
+            continue;
+        };
+        if now != top {
+            heap.push(now);
+            continue;
+        }
+        let g = top.group;
+        let returned = match choice.target {
             Target::Idle(j) => {
-                st.start_idle(best_group, j);
+                st.start_idle(g, j);
+                None
             }
-            Target::Victim(v) => {
-                st.start_preempting(best_group, v);
-            }
+            Target::Victim(v) => st.start_preempting(g, v),
             Target::Wait => unreachable!("only Pair waits"),
+        };
+        for h in [Some(g), returned].into_iter().flatten() {
+            if h < queued
+                && let Some((q, _)) = evaluate(st, &table, h)
+            {
+                heap.push(q);
+            }
         }
     }
 }
@@ -121,7 +181,12 @@ fn single(st: &mut State<'_>, kind: Objective, preemption: Preemption) {
 /// a lower objective than the candidate; on a tie an idle core, then the
 /// victim of lowest objective. Diff: the same with the candidate's
 /// objective minus the victim's (an idle core: the candidate's objective).
-fn phase1(st: &State<'_>, row: &[f64], can_preempt: bool, preemption: Preemption) -> Option<Choice> {
+fn phase1(
+    st: &State<'_>,
+    row: &[f64],
+    can_preempt: bool,
+    preemption: Preemption,
+) -> Option<Choice> {
     // (score, idle?, victim objective) ranks options; lower cluster wins ties.
     let mut best: Option<(Choice, bool, f64)> = None;
     for (j, &o) in row.iter().enumerate() {
@@ -207,7 +272,13 @@ struct PairCache {
 fn pair_with(st: &State<'_>, kind: Objective, g: &Group, e: f64, o: f64, v: usize) -> PairOption {
     let victim = &st.victim_classes()[v];
     // Candidate first: it completes at now + e, the victim after it.
-    let later_victim = objective(kind, &victim.utility, victim.arrival, st.now + e, victim.ret);
+    let later_victim = objective(
+        kind,
+        &victim.utility,
+        victim.arrival,
+        st.now + e,
+        victim.ret,
+    );
     let first = o + later_victim;
     // Victim first: it completes at now + ret, the candidate after it.
     let later_own = objective(kind, &g.utility, g.arrival, st.now + victim.ret, e);
@@ -233,7 +304,13 @@ fn pair_with(st: &State<'_>, kind: Objective, g: &Group, e: f64, o: f64, v: usiz
 /// 5–7). Classes are visited in descending victim objective per cluster,
 /// and a cluster is left once `o + victim objective`, a bound on either
 /// order's net, cannot beat the best found.
-fn best_pair(st: &State<'_>, kind: Objective, g: &Group, row: &[f64]) -> Option<PairOption> {
+fn best_pair(
+    st: &State<'_>,
+    kind: Objective,
+    g: &Group,
+    row: &[f64],
+    before: usize,
+) -> Option<PairOption> {
     let mut best: Option<PairOption> = None;
     for (j, &o) in row.iter().enumerate() {
         if o <= 0.0 {
@@ -242,7 +319,7 @@ fn best_pair(st: &State<'_>, kind: Objective, g: &Group, row: &[f64]) -> Option<
         let Some(e) = g.ret(st.s, j) else { continue };
         for &v in st.victims_of(j).iter().rev() {
             let class = &st.victim_classes()[v];
-            if class.is_empty() {
+            if class.is_empty() || v >= before {
                 continue;
             }
             if best.is_some_and(|b| o + class.objective <= b.net) {
@@ -303,24 +380,28 @@ fn pair_choice(st: &State<'_>, cache: &PairCache) -> Option<Choice> {
 /// Preempt Pair (Algorithm 3). Each group's best idle core and best pair
 /// are kept between iterations and brought up to date with what the last
 /// assignment changed: a cluster that lost its last idle core, a victim
-/// class that lost its last member, victim classes added by the tasks just
-/// started, groups added by the tasks just preempted.
+/// class that lost its last member.
+///
+/// One rule keeps an event finite, where Algorithm 3 is silent: the
+/// victims are the tasks running when the event began (a task started at
+/// this event is not preempted at it). Pair's orders are pairwise and need
+/// not be transitive, so without it tasks can displace one another in a
+/// cycle; with it, each running task is preempted at most once per event.
+/// A preempted task is mappable again at once, as in the paper.
 fn pair(st: &mut State<'_>, kind: Objective) {
     let clusters = st.clusters();
     let mut table = Vec::new();
     let mut caches: Vec<PairCache> = Vec::new();
-    let mut seen_classes = st.victim_classes().len();
+    let before = st.victim_classes().len();
     loop {
         extend_table(st, kind, &mut table);
-        let new_classes = st.victims_since(seen_classes);
-        seen_classes = new_classes.end;
         for (g, group) in st.groups.iter().enumerate() {
             let row = &table[g * clusters..(g + 1) * clusters];
             if g >= caches.len() {
                 caches.push(PairCache {
                     idle: best_idle(st, row),
                     pair: if group.can_preempt {
-                        best_pair(st, kind, group, row)
+                        best_pair(st, kind, group, row, before)
                     } else {
                         None
                     },
@@ -335,28 +416,12 @@ fn pair(st: &mut State<'_>, kind: Objective) {
             if cache.idle.is_some_and(|(j, _)| st.idle(j) == 0) {
                 cache.idle = best_idle(st, row);
             }
-            if !group.can_preempt {
-                continue;
-            }
-            if cache
-                .pair
-                .is_some_and(|p| st.victim_classes()[p.class].is_empty())
+            if group.can_preempt
+                && cache
+                    .pair
+                    .is_some_and(|p| st.victim_classes()[p.class].is_empty())
             {
-                cache.pair = best_pair(st, kind, group, row);
-            } else {
-                for v in new_classes.clone() {
-                    let j = st.victim_classes()[v].cluster;
-                    let (o, Some(e)) = (row[j], group.ret(st.s, j)) else {
-                        continue;
-                    };
-                    if o <= 0.0 {
-                        continue;
-                    }
-                    let p = pair_with(st, kind, group, e, o, v);
-                    if cache.pair.is_none_or(|b| p.net > b.net) {
-                        cache.pair = Some(p);
-                    }
-                }
+                cache.pair = best_pair(st, kind, group, row, before);
             }
         }
         let mut best: Option<(Choice, f64, usize)> = None;

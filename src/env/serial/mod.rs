@@ -28,9 +28,6 @@ pub use engine::{SerialPiece, SerialRun, TaskFate, simulate};
 
 use serde::{Deserialize, Serialize};
 
-pub mod synth_file;
-pub mod workload;
-
 use super::registry::{Entry, Registry};
 use crate::model::utility::{UtilityFunction, UtilitySpec};
 
@@ -156,7 +153,9 @@ pub enum SerialArgsError {
         log: bool,
     },
     /// A generation flag given with a workload `swftool synth serial` wrote.
-    #[error("{flag} does not apply to {file}: a workload written by swftool synth serial carries its own tasks, utilities, flags and seed (its header and sidecar table); generate another with synth serial instead")]
+    #[error(
+        "{flag} does not apply to {file}: a workload written by swftool synth serial carries its own tasks, utilities, flags and seed (its header and sidecar table); generate another with synth serial instead"
+    )]
     Written {
         /// The flag.
         flag: &'static str,

@@ -41,7 +41,9 @@ fn parse_positive(s: &str) -> Result<f64, String> {
 /// and `--day-arrivals` are shared with environment A and filled in by the
 /// command.
 #[derive(Debug, Clone, Default, PartialEq, clap::Args, Serialize, Deserialize)]
-#[command(next_help_heading = "Environment B: --env serial (serial tasks, utility functions, preemption)")]
+#[command(
+    next_help_heading = "Environment B: --env serial (serial tasks, utility functions, preemption)"
+)]
 #[serde(default, deny_unknown_fields)]
 pub struct SerialArgs {
     /// Synthetic trial number (no LOG): the trial's draws come from the seed and this number [default: 0].
@@ -148,7 +150,8 @@ impl SerialArgs {
 
     /// The user seed [default: 1].
     pub fn seed(&self) -> u64 {
-        self.seed.unwrap_or(crate::env::parallel::params::DEFAULT_SEED)
+        self.seed
+            .unwrap_or(crate::env::parallel::params::DEFAULT_SEED)
     }
 
     /// The synthetic trials to run: `--trials N` gives 0..N, `--trial K`

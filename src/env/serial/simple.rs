@@ -13,9 +13,9 @@ use super::engine::{State, objective};
 /// Whether the next task of group `g` earns if it starts now on cluster `j`.
 fn earns(st: &State<'_>, g: usize, j: usize) -> bool {
     let group = &st.groups[g];
-    group
-        .ret(st.s, j)
-        .is_some_and(|ret| objective(Objective::Util, &group.utility, group.arrival, st.now, ret) > 0.0)
+    group.ret(st.s, j).is_some_and(|ret| {
+        objective(Objective::Util, &group.utility, group.arrival, st.now, ret) > 0.0
+    })
 }
 
 /// FCFS (§III.C.3): mappable tasks in arrival order (then task index), each

@@ -6,8 +6,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::engine::{SerialRun, TaskFate};
 use super::SerialScenario;
+use super::engine::{SerialRun, TaskFate};
 
 /// What one completed task earned in the window.
 #[derive(Debug, Clone, Copy, PartialEq)]

@@ -14,9 +14,9 @@
 
 use polars::prelude::*;
 
+use super::SerialScenario;
 use super::engine::{SerialRun, TaskFate};
 use super::summary::{SerialSummary, earned};
-use super::SerialScenario;
 
 /// One replayed run, for the tables.
 pub struct RunRecord<'a> {
@@ -46,29 +46,72 @@ pub const PRIORITY_COLUMNS: [f64; 2] = [8.0, 1.0];
 /// A polars error if the columns cannot be assembled (a bug).
 pub fn summary_frame(rows: &[&SerialSummary]) -> PolarsResult<DataFrame> {
     let mut cols = vec![
-        col("scenario", rows.iter().map(|r| r.scenario.clone()).collect()),
-        col("heuristic", rows.iter().map(|r| r.heuristic.clone()).collect()),
+        col(
+            "scenario",
+            rows.iter().map(|r| r.scenario.clone()).collect(),
+        ),
+        col(
+            "heuristic",
+            rows.iter().map(|r| r.heuristic.clone()).collect(),
+        ),
         col("seed", rows.iter().map(|r| r.seed).collect::<Vec<u64>>()),
         col("cores", rows.iter().map(|r| r.cores).collect::<Vec<u32>>()),
-        col("tasks", rows.iter().map(|r| r.tasks as u64).collect::<Vec<u64>>()),
-        col("counted", rows.iter().map(|r| r.counted as u64).collect::<Vec<u64>>()),
-        col("completed", rows.iter().map(|r| r.completed as u64).collect::<Vec<u64>>()),
-        col("dropped", rows.iter().map(|r| r.dropped as u64).collect::<Vec<u64>>()),
-        col("unfinished", rows.iter().map(|r| r.unfinished as u64).collect::<Vec<u64>>()),
-        col("pct_completed", rows.iter().map(|r| r.percent_completed()).collect::<Vec<f64>>()),
-        col("utility", rows.iter().map(|r| r.utility).collect::<Vec<f64>>()),
-        col("max_utility", rows.iter().map(|r| r.max_utility).collect::<Vec<f64>>()),
-        col("pct_max_utility", rows.iter().map(|r| r.percent()).collect::<Vec<f64>>()),
+        col(
+            "tasks",
+            rows.iter().map(|r| r.tasks as u64).collect::<Vec<u64>>(),
+        ),
+        col(
+            "counted",
+            rows.iter().map(|r| r.counted as u64).collect::<Vec<u64>>(),
+        ),
+        col(
+            "completed",
+            rows.iter()
+                .map(|r| r.completed as u64)
+                .collect::<Vec<u64>>(),
+        ),
+        col(
+            "dropped",
+            rows.iter().map(|r| r.dropped as u64).collect::<Vec<u64>>(),
+        ),
+        col(
+            "unfinished",
+            rows.iter()
+                .map(|r| r.unfinished as u64)
+                .collect::<Vec<u64>>(),
+        ),
+        col(
+            "pct_completed",
+            rows.iter()
+                .map(|r| r.percent_completed())
+                .collect::<Vec<f64>>(),
+        ),
+        col(
+            "utility",
+            rows.iter().map(|r| r.utility).collect::<Vec<f64>>(),
+        ),
+        col(
+            "max_utility",
+            rows.iter().map(|r| r.max_utility).collect::<Vec<f64>>(),
+        ),
+        col(
+            "pct_max_utility",
+            rows.iter().map(|r| r.percent()).collect::<Vec<f64>>(),
+        ),
     ];
     for p in PRIORITY_COLUMNS {
         let share = |r: &SerialSummary| r.priority(p).cloned();
         cols.push(col(
             &format!("utility_p{p}"),
-            rows.iter().map(|r| share(r).map_or(0.0, |s| s.utility)).collect::<Vec<f64>>(),
+            rows.iter()
+                .map(|r| share(r).map_or(0.0, |s| s.utility))
+                .collect::<Vec<f64>>(),
         ));
         cols.push(col(
             &format!("max_utility_p{p}"),
-            rows.iter().map(|r| share(r).map_or(0.0, |s| s.max_utility)).collect::<Vec<f64>>(),
+            rows.iter()
+                .map(|r| share(r).map_or(0.0, |s| s.max_utility))
+                .collect::<Vec<f64>>(),
         ));
         cols.push(col(
             &format!("pct_max_utility_p{p}"),
@@ -92,8 +135,14 @@ pub fn summary_frame(rows: &[&SerialSummary]) -> PolarsResult<DataFrame> {
         ));
     }
     cols.extend([
-        col("preemptions", rows.iter().map(|r| r.preemptions).collect::<Vec<u64>>()),
-        col("mapping_events", rows.iter().map(|r| r.events).collect::<Vec<u64>>()),
+        col(
+            "preemptions",
+            rows.iter().map(|r| r.preemptions).collect::<Vec<u64>>(),
+        ),
+        col(
+            "mapping_events",
+            rows.iter().map(|r| r.events).collect::<Vec<u64>>(),
+        ),
         col("end_s", rows.iter().map(|r| r.end_s).collect::<Vec<f64>>()),
     ]);
     DataFrame::new_infer_height(cols)
@@ -264,16 +313,29 @@ pub fn pieces_frame(runs: &[RunRecord<'_>]) -> PolarsResult<DataFrame> {
 /// A polars error if the columns cannot be assembled (a bug).
 pub fn timing_frame(runs: &[RunRecord<'_>], wall: &[f64]) -> PolarsResult<DataFrame> {
     DataFrame::new_infer_height(vec![
-        col("scenario", runs.iter().map(|r| r.scenario.name.clone()).collect()),
-        col("heuristic", runs.iter().map(|r| r.heuristic.to_string()).collect()),
-        col("mapping_events", runs.iter().map(|r| r.run.events).collect::<Vec<u64>>()),
+        col(
+            "scenario",
+            runs.iter().map(|r| r.scenario.name.clone()).collect(),
+        ),
+        col(
+            "heuristic",
+            runs.iter().map(|r| r.heuristic.to_string()).collect(),
+        ),
+        col(
+            "mapping_events",
+            runs.iter().map(|r| r.run.events).collect::<Vec<u64>>(),
+        ),
         col(
             "heuristic_mean_s",
-            runs.iter().map(|r| r.run.heuristic_seconds.0).collect::<Vec<f64>>(),
+            runs.iter()
+                .map(|r| r.run.heuristic_seconds.0)
+                .collect::<Vec<f64>>(),
         ),
         col(
             "heuristic_max_s",
-            runs.iter().map(|r| r.run.heuristic_seconds.1).collect::<Vec<f64>>(),
+            runs.iter()
+                .map(|r| r.run.heuristic_seconds.1)
+                .collect::<Vec<f64>>(),
         ),
         col("simulation_s", wall.to_vec()),
     ])

@@ -129,7 +129,10 @@ pub fn tables(cells: &[SerialCell]) -> PolarsResult<SerialTables> {
         Column::new(name.into(), cells.iter().map(f).collect::<Vec<f64>>())
     };
     let opt = |name: &str, f: &dyn Fn(&SerialCell) -> Option<f64>| {
-        Column::new(name.into(), cells.iter().map(f).collect::<Vec<Option<f64>>>())
+        Column::new(
+            name.into(),
+            cells.iter().map(f).collect::<Vec<Option<f64>>>(),
+        )
     };
     let heuristic = Column::new(
         "heuristic".into(),
@@ -361,7 +364,10 @@ pub fn side_by_side(layout: &Layout, rows: &[SerialAggRow]) -> String {
     let mut out = String::from("| heuristic |");
     let mut rule = String::from("|---|");
     for l in &layout.logs {
-        out.push_str(&format!(" {} % of max utility | {} % completed |", l.key, l.key));
+        out.push_str(&format!(
+            " {} % of max utility | {} % completed |",
+            l.key, l.key
+        ));
         rule.push_str("---:|---:|");
     }
     out.push('\n');

@@ -45,8 +45,17 @@ fn bar(s: Stat) -> Bar {
 }
 
 fn runs_phrase(rows: &[SerialAggRow], log: &str) -> String {
-    let n = rows.iter().filter(|r| r.log == log).map(|r| r.n).max().unwrap_or(0);
-    let what = if log == super::SYNTHETIC_KEY { "trial" } else { "day" };
+    let n = rows
+        .iter()
+        .filter(|r| r.log == log)
+        .map(|r| r.n)
+        .max()
+        .unwrap_or(0);
+    let what = if log == super::SYNTHETIC_KEY {
+        "trial"
+    } else {
+        "day"
+    };
     format!("{n} {what}{}", if n == 1 { "" } else { "s" })
 }
 
@@ -109,7 +118,10 @@ pub fn experiment_figures(
             }
             let labels: Vec<String> = levels.iter().map(|v| axis.level(v)).collect();
             let chart = percent_chart(
-                format!("{key}: utility earned by {} (mean of {runs}, 95 % CI)", axis.title()),
+                format!(
+                    "{key}: utility earned by {} (mean of {runs}, 95 % CI)",
+                    axis.title()
+                ),
                 axis.title().to_string(),
                 PCT_MAX,
                 labels.clone(),
@@ -123,7 +135,10 @@ pub fn experiment_figures(
             )?);
             if axis == SerialAxis::CriticalEtc {
                 let chart = percent_chart(
-                    format!("{key}: tasks completed by {} (mean of {runs}, 95 % CI)", axis.title()),
+                    format!(
+                        "{key}: tasks completed by {} (mean of {runs}, 95 % CI)",
+                        axis.title()
+                    ),
                     axis.title().to_string(),
                     "counted tasks completed (%)",
                     labels,
@@ -142,9 +157,15 @@ pub fn experiment_figures(
                 format!("{key}: utility earned per variant (mean of {runs}, 95 % CI)"),
                 "variant".into(),
                 PCT_MAX,
-                layout.serial_variants.iter().map(SerialVariant::label).collect(),
+                layout
+                    .serial_variants
+                    .iter()
+                    .map(SerialVariant::label)
+                    .collect(),
                 &layout.heuristics,
-                |i, h| find(rows, key, &layout.serial_variants[i], h).map(|r| bar(r.pct_max_utility)),
+                |i, h| {
+                    find(rows, key, &layout.serial_variants[i], h).map(|r| bar(r.pct_max_utility))
+                },
             );
             out.extend(report::grouped_bars(
                 &chart,
@@ -310,7 +331,7 @@ fn gantt_figure(
             .iter()
             .map(|p| GanttBar {
                 job: p.job,
-                nodes: vec![p.core..p.core + 1],
+                nodes: std::iter::once(p.core..p.core + 1).collect(),
                 start: p.start,
                 end: p.end,
                 value_fraction: if p.completes { 1.0 } else { 0.0 },
@@ -338,7 +359,10 @@ pub fn compare_figure(
 ) -> Result<Vec<PathBuf>, ExperimentError> {
     let variant = layout.serial_variants.first().copied().unwrap_or_default();
     let chart = percent_chart(
-        format!("utility earned across logs ({} variant; 95 % CI)", variant.label()),
+        format!(
+            "utility earned across logs ({} variant; 95 % CI)",
+            variant.label()
+        ),
         "log (one day at a time, each job one serial task)".into(),
         PCT_MAX,
         layout.logs.iter().map(|l| l.key.clone()).collect(),

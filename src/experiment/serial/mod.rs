@@ -123,9 +123,7 @@ pub fn gantt_data(s: &SerialScenario, heuristic: &str, run: &SerialRun) -> Seria
         .max_by(|&a, &b| s.cores[a].cmp(&s.cores[b]).then(b.cmp(&a)))
         .unwrap_or(0);
     let on: Vec<_> = run.pieces.iter().filter(|p| p.cluster == cluster).collect();
-    let completes = |p: &crate::env::serial::SerialPiece| {
-        matches!(run.fates[p.task], TaskFate::Completed { at, .. } if at == p.end)
-    };
+    let completes = |p: &crate::env::serial::SerialPiece| matches!(run.fates[p.task], TaskFate::Completed { at, .. } if at == p.end);
     let mut best = (s.window.0, (0usize, 0usize));
     let mut h = s.window.0;
     while h + GANTT_WINDOW_SECONDS <= s.window.1 {
@@ -216,7 +214,10 @@ impl Grid for Serial {
         config.serial_variant_list()
     }
 
-    fn synthetic(config: &ExperimentConfig, args: &SerialArgs) -> Option<(SerialSource, LogLayout)> {
+    fn synthetic(
+        config: &ExperimentConfig,
+        args: &SerialArgs,
+    ) -> Option<(SerialSource, LogLayout)> {
         let trials = config.trial_count();
         let layout = LogLayout {
             key: SYNTHETIC_KEY.to_string(),
@@ -294,15 +295,17 @@ impl Grid for Serial {
                     .map_err(failed)?
             }
             SerialSource::Log { workload: w, .. } => {
-                let day = w.day_by_date(&dl.date).ok_or_else(|| ExperimentError::Days {
-                    log: log.key.clone(),
-                    source: DayError::Date {
-                        log: log.file.clone(),
-                        date: dl.date.clone(),
-                        first: String::new(),
-                        last: String::new(),
-                    },
-                })?;
+                let day = w
+                    .day_by_date(&dl.date)
+                    .ok_or_else(|| ExperimentError::Days {
+                        log: log.key.clone(),
+                        source: DayError::Date {
+                            log: log.file.clone(),
+                            date: dl.date.clone(),
+                            first: String::new(),
+                            last: String::new(),
+                        },
+                    })?;
                 workload::from_day(w, &day, &args.log_params(), plan.config.seed).map_err(failed)?
             }
         };
@@ -424,7 +427,9 @@ impl Grid for Serial {
             ..ExperimentConfig::empty()
         };
         let log = match source {
-            SerialSource::Log { workload: w, days, .. } => LogLayout {
+            SerialSource::Log {
+                workload: w, days, ..
+            } => LogLayout {
                 key: log_key(spec),
                 file: w.name.clone(),
                 max_procs: w.max_procs,
