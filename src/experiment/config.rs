@@ -226,7 +226,8 @@ pub struct ExperimentConfig {
     /// Scheduling environment.
     #[serde(default)]
     pub environment: EnvKind,
-    /// Logs: short names or paths.
+    /// Logs: short names or paths (none: environment B's synthetic trials).
+    #[serde(default)]
     pub logs: Vec<String>,
     /// Heuristic names (or `all`).
     pub heuristics: Vec<String>,

@@ -337,7 +337,7 @@ pub fn markdown(layout: &Layout, config: &ExperimentConfig, rows: &[SerialAggRow
             }
             out.push('\n');
         }
-        out.push_str("Heuristic time per mapping event (wall clock), default variant\n\n| heuristic | mean ms | max ms |\n|---|---:|---:|\n");
+        out.push_str("Heuristic time per mapping event (wall clock), figure variant\n\n| heuristic | mean ms | max ms |\n|---|---:|---:|\n");
         let figure = layout
             .serial_variants
             .get(layout.figure_variant())
