@@ -10,7 +10,10 @@ use std::process::{Command, Output};
 fn swftool_in(dir: &Path, args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_swftool"))
         .current_dir(dir)
-        .env("SWFTOOL_TRACES", Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/traces"))
+        .env(
+            "SWFTOOL_TRACES",
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/traces"),
+        )
         .args(args)
         .output()
         .expect("swftool runs")
@@ -42,7 +45,12 @@ fn same_tables(a: &Path, b: &Path) {
     for t in DETERMINISTIC {
         let x = std::fs::read(a.join(t)).unwrap();
         let y = std::fs::read(b.join(t)).unwrap();
-        assert!(x == y, "{t} differs between {} and {}", a.display(), b.display());
+        assert!(
+            x == y,
+            "{t} differs between {} and {}",
+            a.display(),
+            b.display()
+        );
     }
 }
 
@@ -53,23 +61,69 @@ fn a_trial_gives_the_same_bytes_on_any_thread_count_and_from_its_written_workloa
     let h = "maxupt-preempt-greedy,fcfs";
     let shown = ok(
         d,
-        &["replay", "--env", "serial", "-H", h, "--trial", "2", "--burst-size", "16", "--threads", "1", "--out", "one"],
+        &[
+            "replay",
+            "--env",
+            "serial",
+            "-H",
+            h,
+            "--trial",
+            "2",
+            "--burst-size",
+            "16",
+            "--threads",
+            "1",
+            "--out",
+            "one",
+        ],
     );
     assert!(shown.contains("trial-2"), "{shown}");
     assert!(shown.contains("maxupt-preempt-greedy"), "{shown}");
     ok(
         d,
-        &["replay", "--env", "serial", "-H", h, "--trial", "2", "--burst-size", "16", "--threads", "2", "--out", "two"],
+        &[
+            "replay",
+            "--env",
+            "serial",
+            "-H",
+            h,
+            "--trial",
+            "2",
+            "--burst-size",
+            "16",
+            "--threads",
+            "2",
+            "--out",
+            "two",
+        ],
     );
     same_tables(&d.join("one"), &d.join("two"));
 
     ok(
         d,
-        &["synth", "serial", "--trial", "2", "--burst-size", "16", "--out", "w/trial2.swf.gz"],
+        &[
+            "synth",
+            "serial",
+            "--trial",
+            "2",
+            "--burst-size",
+            "16",
+            "--out",
+            "w/trial2.swf.gz",
+        ],
     );
     let shown = ok(
         d,
-        &["replay", "w/trial2.swf.gz", "--env", "serial", "-H", h, "--out", "file"],
+        &[
+            "replay",
+            "w/trial2.swf.gz",
+            "--env",
+            "serial",
+            "-H",
+            h,
+            "--out",
+            "file",
+        ],
     );
     assert!(shown.contains("written by swftool synth serial"), "{shown}");
     same_tables(&d.join("one"), &d.join("file"));
@@ -77,7 +131,16 @@ fn a_trial_gives_the_same_bytes_on_any_thread_count_and_from_its_written_workloa
     // The written workload carries its own parameters.
     let e = refused(
         d,
-        &["replay", "w/trial2.swf.gz", "--env", "serial", "-H", h, "--shape", "step"],
+        &[
+            "replay",
+            "w/trial2.swf.gz",
+            "--env",
+            "serial",
+            "-H",
+            h,
+            "--shape",
+            "step",
+        ],
     );
     assert!(e.contains("--shape does not apply"), "{e}");
 }
@@ -88,7 +151,9 @@ fn flags_that_do_not_apply_are_refused_by_name() {
     let d = dir.path();
     let cases: [(&[&str], &str); 6] = [
         (
-            &["replay", "curie", "--env", "serial", "-H", "maxupt", "--trial", "3"],
+            &[
+                "replay", "curie", "--env", "serial", "-H", "maxupt", "--trial", "3",
+            ],
             "--trial applies to synthetic trials",
         ),
         (
@@ -96,7 +161,15 @@ fn flags_that_do_not_apply_are_refused_by_name() {
             "--load applies to a LOG",
         ),
         (
-            &["replay", "--env", "serial", "-H", "maxupt", "--oversubscription", "higher"],
+            &[
+                "replay",
+                "--env",
+                "serial",
+                "-H",
+                "maxupt",
+                "--oversubscription",
+                "higher",
+            ],
             "--oversubscription belongs to --env parallel",
         ),
         (
@@ -108,7 +181,15 @@ fn flags_that_do_not_apply_are_refused_by_name() {
             "--burst-size belongs to --env serial",
         ),
         (
-            &["replay", "--env", "serial", "-H", "maxupt", "--flag-probability", "1.5"],
+            &[
+                "replay",
+                "--env",
+                "serial",
+                "-H",
+                "maxupt",
+                "--flag-probability",
+                "1.5",
+            ],
             "--flag-probability",
         ),
     ];
@@ -123,7 +204,16 @@ fn a_log_day_replays_as_serial_tasks() {
     let dir = tempfile::tempdir().unwrap();
     let shown = ok(
         dir.path(),
-        &["replay", "sdsc-sp2", "--env", "serial", "-H", "maxupt,maxupt-preempt-diff", "--day", "3"],
+        &[
+            "replay",
+            "sdsc-sp2",
+            "--env",
+            "serial",
+            "-H",
+            "maxupt,maxupt-preempt-diff",
+            "--day",
+            "3",
+        ],
     );
     assert!(shown.contains("each one serial task"), "{shown}");
     assert!(shown.contains("maxupt-preempt-diff"), "{shown}");
@@ -163,5 +253,8 @@ fn a_small_grid_runs_resumes_and_reports() {
     )
     .unwrap();
     let e = refused(d, &["experiment", "bad.toml"]);
-    assert!(e.contains("`axes` does not apply to environment = \"serial\""), "{e}");
+    assert!(
+        e.contains("`axes` does not apply to environment = \"serial\""),
+        "{e}"
+    );
 }

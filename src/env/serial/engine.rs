@@ -29,7 +29,7 @@
 //! preempted task is a group of its own.
 
 use std::cmp::Reverse;
-use std::collections::{BTreeSet, BinaryHeap, HashMap};
+use std::collections::{BTreeMap, BTreeSet, BinaryHeap};
 use std::time::Instant;
 
 use serde::{Deserialize, Serialize};
@@ -125,6 +125,8 @@ pub struct Group {
     pub can_preempt: bool,
     /// Whether its tasks may be preempted.
     pub preemptible: bool,
+    /// (burst, can preempt, preemptible) of a group of never-run tasks.
+    fresh: Option<(usize, bool, bool)>,
 }
 
 impl Group {
@@ -213,7 +215,7 @@ pub struct State<'a> {
     /// Mappable tasks. Indices are stable within one event; groups emptied
     /// during the event stay (empty) until the next.
     pub groups: Vec<Group>,
-    fresh: HashMap<(usize, bool, bool), usize>,
+    fresh: FreshIndex,
     fates: Vec<TaskFate>,
     /// Seconds each task ran inside the counted window so far.
     inside: Vec<f64>,
@@ -226,13 +228,47 @@ pub struct State<'a> {
     pub rng: ChaCha8Rng,
 }
 
+/// The group of the never-run tasks of each (burst, flags), if any: a
+/// vector indexed by burst and the two flags (bursts are numbered densely).
+#[derive(Debug, Clone)]
+struct FreshIndex(Vec<[u32; 4]>);
+
+impl FreshIndex {
+    const NONE: u32 = u32::MAX;
+
+    fn new(s: &SerialScenario) -> FreshIndex {
+        let bursts = s.tasks.iter().map(|t| t.burst + 1).max().unwrap_or(0);
+        FreshIndex(vec![[Self::NONE; 4]; bursts])
+    }
+
+    fn slot(key: (usize, bool, bool)) -> (usize, usize) {
+        (key.0, usize::from(key.1) * 2 + usize::from(key.2))
+    }
+
+    fn get(&self, key: (usize, bool, bool)) -> Option<usize> {
+        let (b, f) = Self::slot(key);
+        let g = self.0[b][f];
+        (g != Self::NONE).then_some(g as usize)
+    }
+
+    fn insert(&mut self, key: (usize, bool, bool), g: usize) {
+        let (b, f) = Self::slot(key);
+        self.0[b][f] = g as u32;
+    }
+
+    fn clear(&mut self, key: (usize, bool, bool)) {
+        let (b, f) = Self::slot(key);
+        self.0[b][f] = Self::NONE;
+    }
+}
+
 /// The victim classes of one event, per cluster in ascending objective.
 #[derive(Debug, Clone, Default)]
 struct Victims {
     objective: Option<Objective>,
     classes: Vec<VictimClass>,
     by_cluster: Vec<Vec<usize>>,
-    index: HashMap<(usize, (usize, u64, bool)), usize>,
+    index: BTreeMap<(usize, (usize, u64, bool)), usize>,
 }
 
 fn overlap(a: f64, b: f64, window: (f64, f64)) -> f64 {
@@ -255,7 +291,7 @@ impl<'a> State<'a> {
             core_cluster,
             idle,
             groups: Vec::new(),
-            fresh: HashMap::new(),
+            fresh: FreshIndex::new(s),
             fates: vec![TaskFate::Unfinished; s.tasks.len()],
             inside: vec![0.0; s.tasks.len()],
             completions: BinaryHeap::new(),
@@ -349,9 +385,6 @@ impl<'a> State<'a> {
         for j in 0..self.clusters() {
             Self::sort_cluster(&mut v, j);
         }
-        for c in &mut v.classes {
-            c.cores.sort_unstable_by(|a, b| b.cmp(a));
-        }
         self.victims = Some(v);
     }
 
@@ -400,11 +433,6 @@ impl<'a> State<'a> {
             x.objective.total_cmp(&y.objective).then(x.key.cmp(&y.key))
         });
         v.by_cluster[j] = ids;
-    }
-
-    /// The victim classes added since `from` (by starts of this event).
-    pub fn victims_since(&self, from: usize) -> std::ops::Range<usize> {
-        from..self.victim_classes().len()
     }
 
     fn start_on(&mut self, g: usize, core: usize) {
@@ -473,7 +501,7 @@ impl<'a> State<'a> {
             }
         };
         if let Some(key) = key
-            && let Some(&g) = self.fresh.get(&key)
+            && let Some(g) = self.fresh.get(key)
         {
             let tasks = &mut self.groups[g].tasks;
             let at = tasks.partition_point(|&x| x > r.task);
@@ -488,6 +516,7 @@ impl<'a> State<'a> {
             bound,
             can_preempt: t.can_preempt,
             preemptible: t.preemptible,
+            fresh: key,
         });
         if let Some(key) = key {
             self.fresh.insert(key, self.groups.len() - 1);
@@ -533,8 +562,8 @@ impl<'a> State<'a> {
         while *next < tasks.len() && tasks[*next].arrival <= now {
             let t = &tasks[*next];
             let key = (t.burst, t.can_preempt, t.preemptible);
-            match self.fresh.get(&key) {
-                Some(&g) => self.groups[g].tasks.insert(0, *next),
+            match self.fresh.get(key) {
+                Some(g) => self.groups[g].tasks.insert(0, *next),
                 None => {
                     self.fresh.insert(key, self.groups.len());
                     self.groups.push(Group {
@@ -545,6 +574,7 @@ impl<'a> State<'a> {
                         bound: None,
                         can_preempt: t.can_preempt,
                         preemptible: t.preemptible,
+                        fresh: Some(key),
                     });
                 }
             }
@@ -554,15 +584,13 @@ impl<'a> State<'a> {
 
     /// Removes the groups emptied at the last event and re-indexes.
     fn compact(&mut self) {
+        for key in self.groups.iter().filter_map(|g| g.fresh) {
+            self.fresh.clear(key);
+        }
         self.groups.retain(|g| !g.is_empty());
-        self.fresh.clear();
         for (i, g) in self.groups.iter().enumerate() {
-            if g.bound.is_none()
-                && let Some(t) = g.next_task()
-            {
-                let t = &self.s.tasks[t];
-                self.fresh
-                    .insert((t.burst, t.can_preempt, t.preemptible), i);
+            if let Some(key) = g.fresh {
+                self.fresh.insert(key, i);
             }
         }
     }

@@ -51,20 +51,6 @@ pub fn map(st: &mut State<'_>, kind: Objective, preemption: Preemption) {
     }
 }
 
-/// Whether `(score, arrival, task)` beats the best so far in phase 2.
-fn phase2_better(c: &Choice, g: &Group, best: Option<(Choice, f64, usize)>) -> bool {
-    let task = g.next_task().unwrap_or(usize::MAX);
-    match best {
-        None => true,
-        Some((b, arrival, t)) => c
-            .score
-            .total_cmp(&b.score)
-            .then(arrival.total_cmp(&g.arrival))
-            .then(t.cmp(&task))
-            .is_gt(),
-    }
-}
-
 /// The objective of every group on every cluster at this event (0 where
 /// it may not run or would earn nothing), extended as groups appear.
 fn extend_table(st: &State<'_>, kind: Objective, table: &mut Vec<f64>) {
@@ -378,9 +364,11 @@ fn pair_choice(st: &State<'_>, cache: &PairCache) -> Option<Choice> {
 }
 
 /// Preempt Pair (Algorithm 3). Each group's best idle core and best pair
-/// are kept between iterations and brought up to date with what the last
-/// assignment changed: a cluster that lost its last idle core, a victim
-/// class that lost its last member.
+/// are kept for the whole event ([`PairCache`]) and recomputed only when
+/// what they rest on goes: the cluster's last idle core, the victim class's
+/// last member. Phase 2 takes the highest score from a max-heap holding
+/// every group's current score (a popped entry whose group has since
+/// changed is skipped; the change pushed a fresh one).
 ///
 /// One rule keeps an event finite, where Algorithm 3 is silent: the
 /// victims are the tasks running when the event began (a task started at
@@ -390,64 +378,110 @@ fn pair_choice(st: &State<'_>, cache: &PairCache) -> Option<Choice> {
 /// A preempted task is mappable again at once, as in the paper.
 fn pair(st: &mut State<'_>, kind: Objective) {
     let clusters = st.clusters();
+    let before = st.victim_classes().len();
     let mut table = Vec::new();
     let mut caches: Vec<PairCache> = Vec::new();
-    let before = st.victim_classes().len();
+    // Groups by the cluster of their best idle core, by their best pair's
+    // class (entries may be stale: checked against the cache on use).
+    let mut by_idle: Vec<Vec<usize>> = vec![Vec::new(); clusters];
+    let mut by_class: Vec<Vec<usize>> = vec![Vec::new(); before];
+    let mut heap = std::collections::BinaryHeap::new();
+    let key = |st: &State<'_>, caches: &[PairCache], g: usize| -> Option<(Queued, Choice)> {
+        let group = &st.groups[g];
+        let task = group.next_task()?;
+        if caches[g].waiting {
+            return None;
+        }
+        let c = pair_choice(st, &caches[g])?;
+        Some((
+            Queued {
+                score: c.score,
+                arrival: group.arrival,
+                task,
+                group: g,
+            },
+            c,
+        ))
+    };
+    let index = |caches: &[PairCache],
+                 g: usize,
+                 by_idle: &mut Vec<Vec<usize>>,
+                 by_class: &mut Vec<Vec<usize>>| {
+        if let Some((j, _)) = caches[g].idle {
+            by_idle[j].push(g);
+        }
+        if let Some(p) = caches[g].pair {
+            by_class[p.class].push(g);
+        }
+    };
     loop {
         extend_table(st, kind, &mut table);
-        for (g, group) in st.groups.iter().enumerate() {
+        for g in caches.len()..st.groups.len() {
+            let group = &st.groups[g];
             let row = &table[g * clusters..(g + 1) * clusters];
-            if g >= caches.len() {
-                caches.push(PairCache {
-                    idle: best_idle(st, row),
-                    pair: if group.can_preempt {
-                        best_pair(st, kind, group, row, before)
-                    } else {
-                        None
-                    },
-                    waiting: false,
-                });
-                continue;
-            }
-            let cache = &mut caches[g];
-            if group.is_empty() || cache.waiting {
-                continue;
-            }
-            if cache.idle.is_some_and(|(j, _)| st.idle(j) == 0) {
-                cache.idle = best_idle(st, row);
-            }
-            if group.can_preempt
-                && cache
-                    .pair
-                    .is_some_and(|p| st.victim_classes()[p.class].is_empty())
-            {
-                cache.pair = best_pair(st, kind, group, row, before);
+            caches.push(PairCache {
+                idle: best_idle(st, row),
+                pair: if group.can_preempt {
+                    best_pair(st, kind, group, row, before)
+                } else {
+                    None
+                },
+                waiting: false,
+            });
+            index(&caches, g, &mut by_idle, &mut by_class);
+            if let Some((q, _)) = key(st, &caches, g) {
+                heap.push(q);
             }
         }
-        let mut best: Option<(Choice, f64, usize)> = None;
-        let mut best_group = 0;
-        for (g, group) in st.groups.iter().enumerate() {
-            if group.is_empty() || caches[g].waiting {
-                continue;
-            }
-            if let Some(c) = pair_choice(st, &caches[g])
-                && phase2_better(&c, group, best)
-            {
-                best = Some((c, group.arrival, group.next_task().unwrap_or(usize::MAX)));
-                best_group = g;
-            }
-        }
-        let Some((choice, _, _)) = best else {
+        let Some(top) = heap.pop() else {
             return;
         };
+        let Some((now, choice)) = key(st, &caches, top.group) else {
+            continue;
+        };
+        if now != top {
+            continue;
+        }
+        let g = top.group;
+        let mut changed: Vec<usize> = Vec::new();
         match choice.target {
             Target::Idle(j) => {
-                st.start_idle(best_group, j);
+                st.start_idle(g, j);
+                if st.idle(j) == 0 {
+                    for h in std::mem::take(&mut by_idle[j]) {
+                        if caches[h].idle.is_some_and(|(c, _)| c == j) {
+                            let row = &table[h * clusters..(h + 1) * clusters];
+                            caches[h].idle = best_idle(st, row);
+                            if let Some((c, _)) = caches[h].idle {
+                                by_idle[c].push(h);
+                            }
+                            changed.push(h);
+                        }
+                    }
+                }
             }
             Target::Victim(v) => {
-                st.start_preempting(best_group, v);
+                st.start_preempting(g, v);
+                if st.victim_classes()[v].is_empty() {
+                    for h in std::mem::take(&mut by_class[v]) {
+                        if caches[h].pair.is_some_and(|p| p.class == v) {
+                            let row = &table[h * clusters..(h + 1) * clusters];
+                            caches[h].pair = best_pair(st, kind, &st.groups[h], row, before);
+                            if let Some(p) = caches[h].pair {
+                                by_class[p.class].push(h);
+                            }
+                            changed.push(h);
+                        }
+                    }
+                }
             }
-            Target::Wait => caches[best_group].waiting = true,
+            Target::Wait => caches[g].waiting = true,
+        }
+        changed.push(g);
+        for h in changed {
+            if let Some((q, _)) = key(st, &caches, h) {
+                heap.push(q);
+            }
         }
     }
 }
