@@ -127,6 +127,11 @@ pub struct Group {
     pub preemptible: bool,
     /// (burst, can preempt, preemptible) of a group of never-run tasks.
     fresh: Option<(usize, bool, bool)>,
+    /// An upper bound on the group's objective at this and every later
+    /// event: its best objective over all clusters when last evaluated
+    /// (+∞ before that). Objectives never rise as time passes (utility is
+    /// non-increasing and a waiting task's remaining time is fixed).
+    pub ceiling: f64,
 }
 
 impl Group {
@@ -349,6 +354,19 @@ impl<'a> State<'a> {
         back
     }
 
+    /// Sets group `g`'s [`Group::ceiling`].
+    pub fn set_ceiling(&mut self, g: usize, ceiling: f64) {
+        self.groups[g].ceiling = ceiling;
+    }
+
+    /// The lowest objective of any victim at this event (+∞ without one).
+    pub fn weakest_victim(&self) -> f64 {
+        (0..self.clusters())
+            .filter_map(|j| self.min_victim(j))
+            .map(|v| self.victim_classes()[v].objective)
+            .fold(f64::INFINITY, f64::min)
+    }
+
     /// The victim classes of this event (built by [`State::build_victims`]).
     pub fn victim_classes(&self) -> &[VictimClass] {
         self.victims.as_ref().map_or(&[], |v| &v.classes)
@@ -517,6 +535,7 @@ impl<'a> State<'a> {
             can_preempt: t.can_preempt,
             preemptible: t.preemptible,
             fresh: key,
+            ceiling: f64::INFINITY,
         });
         if let Some(key) = key {
             self.fresh.insert(key, self.groups.len() - 1);
@@ -575,6 +594,7 @@ impl<'a> State<'a> {
                         can_preempt: t.can_preempt,
                         preemptible: t.preemptible,
                         fresh: Some(key),
+                        ceiling: f64::INFINITY,
                     });
                 }
             }

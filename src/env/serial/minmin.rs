@@ -66,13 +66,21 @@ fn extend_table(st: &State<'_>, kind: Objective, table: &mut Vec<f64>) {
 }
 
 /// A group's place in the phase-2 queue: its best choice's score when it
-/// was last evaluated, its arrival and next task (the tie-breaks).
-#[derive(Debug, Clone, Copy, PartialEq)]
+/// was last evaluated at this event (`exact`), or its ceiling; its arrival
+/// and next task (the tie-breaks). Entries compare by key only.
+#[derive(Debug, Clone, Copy)]
 struct Queued {
     score: f64,
     arrival: f64,
     task: usize,
     group: usize,
+    exact: bool,
+}
+
+impl PartialEq for Queued {
+    fn eq(&self, other: &Self) -> bool {
+        self.cmp(other).is_eq()
+    }
 }
 
 impl Eq for Queued {}
@@ -93,26 +101,63 @@ impl PartialOrd for Queued {
     }
 }
 
+/// The objectives of group `g` on every cluster at this event (0 where it
+/// may not run or would earn nothing), computed once per event; the group's
+/// ceiling is brought down to their maximum.
+fn row<'t>(st: &mut State<'_>, kind: Objective, rows: &'t mut Rows, g: usize) -> &'t [f64] {
+    let clusters = st.clusters();
+    if rows.have.len() <= g {
+        rows.have.resize(st.groups.len(), false);
+        rows.values.resize(st.groups.len() * clusters, 0.0);
+    }
+    if !rows.have[g] {
+        let group = &st.groups[g];
+        let mut best: f64 = 0.0;
+        for j in 0..clusters {
+            let o = match group.ret(st.s, j) {
+                Some(ret) => objective(kind, &group.utility, group.arrival, st.now, ret),
+                None => 0.0,
+            };
+            rows.values[g * clusters + j] = o;
+            best = best.max(o);
+        }
+        rows.have[g] = true;
+        st.set_ceiling(g, best);
+    }
+    &rows.values[g * clusters..(g + 1) * clusters]
+}
+
+/// The objective rows of the groups looked at during one event.
+#[derive(Debug, Default)]
+struct Rows {
+    values: Vec<f64>,
+    have: Vec<bool>,
+}
+
 /// Max Util / Max UPT (Algorithm 1), Preempt Greedy (Algorithm 2) and
 /// Preempt Diff (§III.E.3).
 ///
-/// Phase 2 takes the group of the highest score. Every assignment only
-/// makes choices on its own cluster worse (one idle core fewer; the
-/// weakest victim replaced by a task of higher objective), so a score once
-/// computed bounds the group's score from above for the rest of the event:
-/// the groups wait in a max-heap of their last scores, and the top one is
-/// re-evaluated before it is taken (lazy evaluation; the choice is the
-/// same as re-scanning every group at every step). A group that a
-/// preempted task joins, or that a task goes back to, is queued again.
+/// Phase 2 takes the group of the highest score, found lazily: the groups
+/// wait in a max-heap keyed by an upper bound of their score — their
+/// ceiling ([`Group::ceiling`]: objectives never rise over time), or the
+/// score they had when last evaluated at this event (every assignment only
+/// makes choices on its own cluster worse: one idle core fewer, the
+/// weakest victim replaced by a task of higher objective). The top group is
+/// evaluated; it is taken if its score still tops the heap, else it goes
+/// back with its score. The choices are the same as re-scanning every
+/// group at every step; only the groups near the top are ever evaluated.
+/// A group that a preempted task joins, or that a task goes back to, is
+/// queued again.
 fn single(st: &mut State<'_>, kind: Objective, preemption: Preemption) {
-    let clusters = st.clusters();
-    let mut table = Vec::new();
+    let mut rows = Rows::default();
     let mut heap = std::collections::BinaryHeap::new();
     let mut queued = 0;
-    let evaluate = |st: &State<'_>, table: &[f64], g: usize| -> Option<(Queued, Choice)> {
+    let clusters = st.clusters();
+    let evaluate = |st: &mut State<'_>, rows: &mut Rows, g: usize| -> Option<(Queued, Choice)> {
+        let task = st.groups[g].next_task()?;
+        row(st, kind, rows, g);
+        let row = &rows.values[g * clusters..(g + 1) * clusters];
         let group = &st.groups[g];
-        let task = group.next_task()?;
-        let row = &table[g * clusters..(g + 1) * clusters];
         let c = phase1(st, row, group.can_preempt, preemption)?;
         Some((
             Queued {
@@ -120,22 +165,47 @@ fn single(st: &mut State<'_>, kind: Objective, preemption: Preemption) {
                 arrival: group.arrival,
                 task,
                 group: g,
+                exact: true,
             },
             c,
         ))
     };
     loop {
-        extend_table(st, kind, &mut table);
         for g in queued..st.groups.len() {
-            if let Some((q, _)) = evaluate(st, &table, g) {
-                heap.push(q);
+            let group = &st.groups[g];
+            if let Some(task) = group.next_task() {
+                heap.push(Queued {
+                    score: group.ceiling,
+                    arrival: group.arrival,
+                    task,
+                    group: g,
+                    exact: false,
+                });
             }
         }
         queued = st.groups.len();
         let Some(top) = heap.pop() else {
             return;
         };
-        let Some((now, choice)) = evaluate(st, &table, top.group) else {
+        // With no idle core, nothing can go anywhere without preempting,
+        // and a group preempts only a victim of lower objective: a group
+        // whose ceiling is at most the weakest victim's objective cannot
+        // (Greedy keys are objectives, so then none below it can either;
+        // Diff keys of groups already evaluated are differences, which
+        // stay queued).
+        if st.idle_total() == 0 {
+            let weakest = st.weakest_victim();
+            match preemption {
+                Preemption::None => return,
+                Preemption::Greedy if top.score <= weakest => return,
+                Preemption::Diff if !top.exact && top.score <= weakest => {
+                    heap.retain(|q| q.exact);
+                    continue;
+                }
+                _ => {}
+            }
+        }
+        let Some((now, choice)) = evaluate(st, &mut rows, top.group) else {
             continue;
         };
         if now != top {
@@ -153,7 +223,7 @@ fn single(st: &mut State<'_>, kind: Objective, preemption: Preemption) {
         };
         for h in [Some(g), returned].into_iter().flatten() {
             if h < queued
-                && let Some((q, _)) = evaluate(st, &table, h)
+                && let Some((q, _)) = evaluate(st, &mut rows, h)
             {
                 heap.push(q);
             }
@@ -399,6 +469,7 @@ fn pair(st: &mut State<'_>, kind: Objective) {
                 arrival: group.arrival,
                 task,
                 group: g,
+                exact: true,
             },
             c,
         ))
