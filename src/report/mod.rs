@@ -3,9 +3,11 @@
 //! Three kinds of figure, each written as `<stem>.png` and `<stem>.svg`:
 //! [`grouped_bars`] (a mean per heuristic and level with 95 % confidence
 //! interval error bars, linear or logarithmic y), [`line_chart`] (e.g. the
-//! value earned over a day, built with [`cumulative`]) and [`gantt_chart`]
-//! (which task ran on which nodes when, coloured by the fraction of its
-//! value it earned).
+//! value earned over a day, built with [`cumulative`]) and two Gantt charts
+//! (which task ran on which nodes or cores when): [`gantt_chart`], coloured
+//! by the fraction of its value each task earned, and
+//! [`category_gantt_chart`], coloured by categories the caller names, with
+//! marks at the start and end of pieces (e.g. resumption, preemption).
 //!
 //! Every figure has a white background, a title, axis labels (with the units
 //! the caller writes into them) and a legend or colour key in a column to the
@@ -27,8 +29,14 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 
 pub use bars::{Bar, BarChart, BarSeries, grouped_bars};
-pub use gantt::{GANTT_X_LABEL, GANTT_Y_LABEL, GanttBar, GanttChart, gantt_chart};
+pub use gantt::{
+    CategoryBar, CategoryGantt, GANTT_X_LABEL, GANTT_Y_LABEL, GanttBar, GanttChart,
+    category_gantt_chart, gantt_chart,
+};
 pub use lines::{Band, LineChart, LineSeries, Reference, cumulative, line_chart};
+/// The colour type of the figures' public items (plotters' own), so that a
+/// caller need not name plotters.
+pub use plotters::style::RGBColor;
 pub use style::{NAMED_COLOURS, PALETTE, heuristic_color};
 
 /// Pixel size of a figure (both the PNG and the SVG canvas) and the names

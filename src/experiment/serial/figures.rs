@@ -18,7 +18,10 @@
 //!   utility;
 //! - `<log>-gantt`: one cluster over the busiest hour of the figure
 //!   scenario for `maxupt-preempt-greedy` (or the first heuristic): pieces
-//!   by core, preemptions and resumptions marked.
+//!   by core (6 px per core, the figure taller for a large cluster),
+//!   critical and non-critical in two hues, a piece that ends without
+//!   completing in a light tint, a tick where a piece is preempted and a
+//!   triangle where a piece resumes a preempted task.
 //!
 //! A heuristic has the same colour in every figure.
 
@@ -33,8 +36,8 @@ use crate::experiment::config::ExperimentConfig;
 use crate::experiment::grid::Layout;
 use crate::metrics::aggregate::Stat;
 use crate::report::{
-    self, Band, Bar, BarChart, BarSeries, Figure, GanttBar, GanttChart, LineChart, LineSeries,
-    Reference,
+    self, Band, Bar, BarChart, BarSeries, CategoryBar, CategoryGantt, Figure, LineChart,
+    LineSeries, RGBColor, Reference,
 };
 
 fn bar(s: Stat) -> Bar {
@@ -301,6 +304,36 @@ fn cumulative_figure(
     )?)
 }
 
+/// Fills of the Gantt pieces: critical (priority 8) in Okabe & Ito
+/// vermillion, non-critical (priority 1) in their blue; a piece that ends
+/// without completing its task (preempted, or still running at the end of
+/// the hour or of the run) in a light tint of the same hue.
+const GANTT_FILLS: [(&str, RGBColor); 4] = [
+    (
+        "critical (priority 8),\ncompletes",
+        RGBColor(0xD5, 0x5E, 0x00),
+    ),
+    ("critical,\nends unfinished", RGBColor(0xEC, 0xB6, 0x8C)),
+    (
+        "non-critical (priority 1),\ncompletes",
+        RGBColor(0x00, 0x72, 0xB2),
+    ),
+    ("non-critical,\nends unfinished", RGBColor(0x8C, 0xBF, 0xDC)),
+];
+
+/// Rows of at least this many pixels, so that the marks of neighbouring
+/// cores stay apart: the figure is made taller for a large cluster.
+const GANTT_ROW_PX: u32 = 6;
+
+/// Pixels of the Gantt figure that are not rows (title, x axis, margins).
+const GANTT_FRAME_PX: u32 = 170;
+
+/// The Gantt chart: one piece per core and stretch, coloured by
+/// [`GANTT_FILLS`]; a tick at the end of a piece preempted inside the hour
+/// (a piece that does not complete and ends before the hour ends: the run
+/// never ends inside the counted window, so it was preempted), a triangle
+/// at the start of a piece that resumes a preempted task. The figure is
+/// [`GANTT_ROW_PX`] px per core tall (at least `fig`'s height).
 fn gantt_figure(
     key: &str,
     cell: &SerialCell,
@@ -312,35 +345,63 @@ fn gantt_figure(
         return Ok(Vec::new());
     }
     let hours = |t: f64| (t - WARMUP_SECONDS) / 3600.0;
-    let chart = GanttChart {
+    let chart = CategoryGantt {
         title: format!(
-            "{key} {}, {}: cluster {} ({} cores), {:.0}–{:.0} h, {} preemptions",
+            "{key} {}, {}: cluster {} ({} cores), hours {:.0}–{:.0} of the 24 h window, {} preemption{}",
             cell.summary.scenario,
             g.heuristic,
             g.cluster,
             g.cores,
             hours(g.window.0),
             hours(g.window.1),
-            g.preemptions
+            g.preemptions,
+            if g.preemptions == 1 { "" } else { "s" },
         ),
-        nodes: g.cores,
+        x_label: "time since the start of the 24 h window (h)".into(),
+        y_label: "core".into(),
+        rows: g.cores,
         window: g.window,
         time_origin: WARMUP_SECONDS,
+        categories: GANTT_FILLS
+            .iter()
+            .map(|(name, c)| ((*name).to_string(), *c))
+            .collect(),
+        start_mark_key: "start of a piece that\nresumes a preempted task".into(),
+        end_mark_key: "end of a piece\nthat was preempted".into(),
         bars: g
             .pieces
             .iter()
-            .map(|p| GanttBar {
+            .map(|p| CategoryBar {
                 job: p.job,
-                nodes: std::iter::once(p.core..p.core + 1).collect(),
+                rows: std::iter::once(p.core..p.core + 1).collect(),
                 start: p.start,
                 end: p.end,
-                value_fraction: if p.completes { 1.0 } else { 0.0 },
+                // Indices into GANTT_FILLS.
+                category: match (p.critical, p.completes) {
+                    (true, true) => 0,
+                    (true, false) => 1,
+                    (false, true) => 2,
+                    (false, false) => 3,
+                },
+                start_mark: p.resumes,
+                end_mark: !p.completes,
             })
             .collect(),
     };
-    Ok(report::gantt_chart(
+    let tall = Figure {
+        height: fig
+            .height
+            .max(
+                g.cores
+                    .saturating_mul(GANTT_ROW_PX)
+                    .saturating_add(GANTT_FRAME_PX),
+            )
+            .min(Figure::MAX_SIDE),
+        ..fig.clone()
+    };
+    Ok(report::category_gantt_chart(
         &chart,
-        fig,
+        &tall,
         &dir.join(format!("{key}-gantt")),
     )?)
 }
