@@ -1,6 +1,6 @@
 //! Workloads of environment B: the synthetic bursty trials of Machovec et
 //! al. (IPDPSW 2017, §IV) and one day of an SWF log as serial tasks
-//! (SPEC §3.B; docs/serial.md, "Synthetic workload").
+//! (Machovec et al. 2017, §IV; docs/serial.md, "Synthetic workload").
 //!
 //! Every draw comes from a seeded stream ([`crate::model::rng::stream`]) of
 //! the trial (or day) seed, one stream per purpose, so that the paper's
@@ -439,9 +439,9 @@ struct Burst {
     spec: UtilitySpec,
 }
 
-/// Synthetic trial `trial` of seed `seed`: SPEC §3.B "System", "Task types
-/// and ETC" and "Synthetic workload", after Machovec et al. (IPDPSW 2017,
-/// §IV).
+/// Synthetic trial `trial` of seed `seed`: the system, the task types
+/// with their ETC and the bursty workload of Machovec et al. (IPDPSW 2017,
+/// §IV.B–C; docs/serial.md, "Synthetic workload").
 ///
 /// * Trial seed `derive_seed(seed, trial)`; one stream per purpose (module
 ///   documentation).
@@ -588,8 +588,8 @@ pub fn synthetic(
     })
 }
 
-/// Parameters of an SWF log day as a workload of environment B (SPEC §3.B,
-/// "SWF workload").
+/// Parameters of an SWF log day as a workload of environment B (docs/serial.md,
+/// "The same draws on a day of an SWF log").
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct LogParams {
@@ -686,7 +686,7 @@ fn apportion(total: u64, weights: &[f64]) -> Vec<u32> {
 }
 
 /// Day `day` of log `w` as a scenario of environment B with user seed
-/// `seed` (SPEC §3.B, "SWF workload").
+/// `seed` (docs/serial.md, "SWF workload").
 ///
 /// * Scenario seed `derive_seed(seed, day.start.to_bits())`, as
 ///   environment A derives a day's seed, so both environments see a day
