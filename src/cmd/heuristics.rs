@@ -15,8 +15,13 @@ pub fn listing() -> String {
         if k > 0 {
             out.push('\n');
         }
+        let log = if *env == EnvKind::Serial {
+            "[LOG]"
+        } else {
+            "LOG"
+        };
         out.push_str(&format!(
-            "{} — `swftool replay LOG --env {} --heuristic NAME`:\n",
+            "{} — `swftool replay {log} --env {} --heuristic NAME`:\n",
             env.title(),
             env.name()
         ));

@@ -116,11 +116,11 @@ impl std::str::FromStr for Urgency {
 )]
 #[serde(rename_all = "lowercase")]
 pub enum Shape {
-    /// One flat interval: the full priority up to a width, zero after.
+    /// Full priority up to a width (ē critical, 10·ē otherwise), then zero.
     Step,
     /// Flat for the task's mean ETC ē, then 200 minutes of decay at ρ = 0.3.
     Decaying,
-    /// One of the twenty classes of [`class`].
+    /// One of the twenty utility classes, drawn per burst (docs/utility.md).
     #[default]
     Classes,
 }

@@ -276,6 +276,13 @@ pub fn find<'a>(
 pub fn markdown(layout: &Layout, config: &ExperimentConfig, rows: &[SerialAggRow]) -> String {
     let mut out = String::new();
     let base = SerialVariant::of_args(&config.serial);
+    if layout
+        .serial_variants
+        .iter()
+        .any(|v| v.shape == crate::model::utility::Shape::Classes)
+    {
+        out.push_str("Utility classes: swftool's construction after Khemka et al. (IEEE TC 2015), whose own table is not public (docs/utility.md).\n\n");
+    }
     for log in &layout.logs {
         let mine: Vec<&SerialAggRow> = rows.iter().filter(|r| r.log == log.key).collect();
         if layout.logs.len() > 1 || log.key != super::SYNTHETIC_KEY {
