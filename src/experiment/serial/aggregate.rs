@@ -289,12 +289,7 @@ pub fn markdown(layout: &Layout, config: &ExperimentConfig, rows: &[SerialAggRow
             out.push_str(&format!("## {}\n\n", log.key));
         }
         let mut axis_table = |axis: SerialAxis, what: &str, stat: fn(&SerialAggRow) -> Stat| {
-            let levels: Vec<SerialVariant> = layout
-                .serial_variants
-                .iter()
-                .filter(|v| axis.holds_others(v, &base))
-                .copied()
-                .collect();
+            let levels = axis.levels(&layout.serial_variants, &base);
             if levels.len() < 2 {
                 return;
             }

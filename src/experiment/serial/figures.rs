@@ -110,12 +110,7 @@ pub fn experiment_figures(
         let key = log.key.as_str();
         let runs = runs_phrase(rows, key);
         for &axis in &config.serial_axes {
-            let levels: Vec<SerialVariant> = layout
-                .serial_variants
-                .iter()
-                .filter(|v| axis.holds_others(v, &base))
-                .copied()
-                .collect();
+            let levels = axis.levels(&layout.serial_variants, &base);
             if levels.len() < 2 {
                 continue;
             }

@@ -90,6 +90,23 @@ impl SerialAxis {
         }
     }
 
+    /// The levels of this axis among `variants` (those equal to `base` but
+    /// on this axis), in the axis's natural order (the paper's).
+    pub fn levels(self, variants: &[SerialVariant], base: &SerialVariant) -> Vec<SerialVariant> {
+        let mut out: Vec<SerialVariant> = variants
+            .iter()
+            .filter(|v| self.holds_others(v, base))
+            .copied()
+            .collect();
+        out.sort_by_key(|v| match self {
+            SerialAxis::Shape => v.shape as u32,
+            SerialAxis::BurstSize => v.burst_size,
+            SerialAxis::FlagProbability => v.flag_percent,
+            SerialAxis::CriticalEtc => v.critical_etc_min,
+        });
+        out
+    }
+
     /// Whether `v` differs from `base` on this axis at most.
     pub fn holds_others(self, v: &SerialVariant, base: &SerialVariant) -> bool {
         let mut x = *v;
@@ -216,5 +233,22 @@ mod tests {
         let v = variant_list(&SerialAxis::ALL, SerialVariant::default());
         assert_eq!(v.len(), 14);
         assert_eq!(v[2], SerialVariant::default());
+    }
+
+    #[test]
+    fn an_axis_lists_its_levels_in_the_papers_order() {
+        let v = variant_list(&SerialAxis::ALL, SerialVariant::default());
+        let b: Vec<u32> = SerialAxis::BurstSize
+            .levels(&v, &SerialVariant::default())
+            .iter()
+            .map(|x| x.burst_size)
+            .collect();
+        assert_eq!(b, [1, 16, 32, 64, 128]);
+        let p: Vec<u32> = SerialAxis::FlagProbability
+            .levels(&v, &SerialVariant::default())
+            .iter()
+            .map(|x| x.flag_percent)
+            .collect();
+        assert_eq!(p, [0, 20, 40, 60, 80, 100]);
     }
 }
