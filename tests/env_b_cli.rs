@@ -220,6 +220,50 @@ fn a_log_day_replays_as_serial_tasks() {
 }
 
 #[test]
+fn compare_puts_logs_side_by_side_as_serial_workloads() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let shown = ok(
+        d,
+        &[
+            "compare",
+            "sdsc-sp2",
+            "kth-sp2",
+            "--env",
+            "serial",
+            "-H",
+            "maxupt,maxupt-preempt-greedy",
+            "--days",
+            "2",
+            "--out",
+            "cmp",
+        ],
+    );
+    assert!(
+        shown.contains("| heuristic | sdsc-sp2 % of max utility |"),
+        "{shown}"
+    );
+    assert!(d.join("cmp/figures/compare-percent-of-max.png").is_file());
+    let e = refused(
+        d,
+        &[
+            "compare",
+            "sdsc-sp2",
+            "--env",
+            "serial",
+            "-H",
+            "maxupt",
+            "--burst-size",
+            "8",
+        ],
+    );
+    assert!(
+        e.contains("--burst-size applies to synthetic trials"),
+        "{e}"
+    );
+}
+
+#[test]
 fn a_small_grid_runs_resumes_and_reports() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
