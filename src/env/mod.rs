@@ -13,6 +13,7 @@
 //!   FCFS, backfilling and Catalina's priority and preemption (Margo et al.).
 
 pub mod classic;
+pub mod energy;
 pub mod parallel;
 pub mod registry;
 pub mod serial;

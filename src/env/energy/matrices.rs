@@ -1,0 +1,255 @@
+//! The system of environment C and its matrices, redrawn per trial from
+//! its seed (Khemka et al., "Comparison of energy-constrained resource
+//! allocation heuristics under different task management environments",
+//! §IV): 100 machines in 13
+//! machine types — 4 special-purpose types of 2, 2, 3 and 3 machines, 9
+//! general-purpose types of 5, 5, 5, 10, 10, 10, 10, 15 and 20 — each with
+//! three P-states (0 fastest); 100 task types, 83 general and 17 special
+//! (split 4, 4, 4, 5 over the special machine types: a special type runs on
+//! its special machine type and on every general one; a special machine
+//! runs nothing else).
+//!
+//! Matrices (the COV method of Ali et al. 2000; the COVs are swftool's
+//! choice where the paper gives none):
+//! - ETC at P-state 0, s: per task type a mean q ~ gamma(600 s, COV 0.1);
+//!   on a general machine type ETC ~ gamma(q, COV 0.3); on the type's
+//!   special machine type ETC ~ gamma(q / 10, COV 0.3);
+//! - ETC at P-states 1 and 2: ETC(P0) · s₁ and ETC(P0) · s₂, s₁ and s₂
+//!   gammas of mean 1/√0.75 and 1/√0.5 (COV 0.05) redrawn until
+//!   1 < s₁ < s₂, per (task type, machine type);
+//! - APC, W: static 50 W plus dynamic power, at P-state 0 a gamma of mean
+//!   133 W (COV 0.1) per task type times a gamma of mean 1 (COV 0.1) per
+//!   machine type; 75 % and 50 % of that at P-states 1 and 2;
+//! - EEC = ETC · APC, J.
+
+use rand::Rng;
+
+use crate::model::etc::{CovError, draw};
+use crate::model::rng::stream;
+
+/// Machines per machine type: the 4 special-purpose types first.
+pub const MACHINES_PER_TYPE: [u32; 13] = [2, 2, 3, 3, 5, 5, 5, 10, 10, 10, 10, 15, 20];
+/// Number of special-purpose machine types (the first ones).
+pub const SPECIAL_MACHINE_TYPES: usize = 4;
+/// Number of task types.
+pub const TASK_TYPES: usize = 100;
+/// Special task types per special machine type; they are the last task
+/// types (83 … 99).
+pub const SPECIAL_TASK_TYPES: [usize; 4] = [4, 4, 4, 5];
+/// P-states per machine (0 fastest).
+pub const P_STATES: usize = 3;
+/// Mean of a task type's mean ETC at P-state 0, s (10 min).
+pub const MEAN_ETC_S: f64 = 600.0;
+/// Static power of a machine, W.
+pub const STATIC_POWER_W: f64 = 50.0;
+/// Mean dynamic power at P-state 0, W.
+pub const MEAN_DYNAMIC_POWER_W: f64 = 133.0;
+/// Dynamic power of P-states 1 and 2 relative to P-state 0.
+pub const DYNAMIC_POWER_FACTOR: [f64; 3] = [1.0, 0.75, 0.5];
+
+/// One machine type.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct MachineType {
+    /// Machines of this type.
+    pub machines: u32,
+    /// Whether it is special-purpose (runs only its special task types).
+    pub special: bool,
+}
+
+/// The system and the ETC and APC matrices of one trial.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Matrices {
+    /// The machine types, special ones first.
+    pub machine_types: Vec<MachineType>,
+    /// Per task type, the special machine type it belongs to (`None`: a
+    /// general task type).
+    pub special_of: Vec<Option<usize>>,
+    /// ETC, s, per (task type, machine type, P-state), row-major; `None`
+    /// where the task type may not run.
+    etc: Vec<Option<f64>>,
+    /// APC, W, same layout.
+    apc: Vec<Option<f64>>,
+}
+
+const ETC_STREAM: u64 = 0xC_0001;
+const POWER_STREAM: u64 = 0xC_0002;
+
+impl Matrices {
+    /// The matrices of the trial whose seed is `seed`.
+    ///
+    /// # Errors
+    /// [`CovError`] only if a drawn mean is not positive (it cannot be: the
+    /// gamma draws are positive).
+    pub fn draw(seed: u64) -> Result<Matrices, CovError> {
+        let machine_types: Vec<MachineType> = MACHINES_PER_TYPE
+            .iter()
+            .enumerate()
+            .map(|(k, &machines)| MachineType {
+                machines,
+                special: k < SPECIAL_MACHINE_TYPES,
+            })
+            .collect();
+        let general = TASK_TYPES - SPECIAL_TASK_TYPES.iter().sum::<usize>();
+        let mut special_of = vec![None; general];
+        for (m, &n) in SPECIAL_TASK_TYPES.iter().enumerate() {
+            special_of.extend(std::iter::repeat_n(Some(m), n));
+        }
+        let types = machine_types.len();
+        let cell = |i: usize, m: usize, p: usize| (i * types + m) * P_STATES + p;
+        let mut etc = vec![None; TASK_TYPES * types * P_STATES];
+        let mut apc = vec![None; TASK_TYPES * types * P_STATES];
+        let mut rng = stream(seed, ETC_STREAM);
+        let mut power = stream(seed, POWER_STREAM);
+        let machine_factor: Vec<f64> = (0..types)
+            .map(|_| draw(&mut power, 1.0, 0.1))
+            .collect::<Result<_, _>>()?;
+        for (i, special) in special_of.iter().enumerate() {
+            let q = draw(&mut rng, MEAN_ETC_S, 0.1)?;
+            let dynamic = draw(&mut power, MEAN_DYNAMIC_POWER_W, 0.1)?;
+            for (m, mt) in machine_types.iter().enumerate() {
+                let mean = match (mt.special, *special) {
+                    (false, _) => q,
+                    (true, Some(s)) if s == m => q / 10.0,
+                    (true, _) => continue,
+                };
+                let e0 = draw(&mut rng, mean, 0.3)?;
+                let (s1, s2) = p_state_scales(&mut rng)?;
+                for (p, s) in [1.0, s1, s2].into_iter().enumerate() {
+                    etc[cell(i, m, p)] = Some(e0 * s);
+                    apc[cell(i, m, p)] = Some(
+                        STATIC_POWER_W + dynamic * machine_factor[m] * DYNAMIC_POWER_FACTOR[p],
+                    );
+                }
+            }
+        }
+        Ok(Matrices {
+            machine_types,
+            special_of,
+            etc,
+            apc,
+        })
+    }
+
+    fn cell(&self, i: usize, m: usize, p: usize) -> usize {
+        (i * self.machine_types.len() + m) * P_STATES + p
+    }
+
+    /// Whether task type `i` may run on machine type `m`.
+    pub fn valid(&self, i: usize, m: usize) -> bool {
+        self.etc[self.cell(i, m, 0)].is_some()
+    }
+
+    /// ETC of task type `i` on machine type `m` in P-state `p`, s (`None`
+    /// where it may not run).
+    pub fn etc(&self, i: usize, m: usize, p: usize) -> Option<f64> {
+        self.etc[self.cell(i, m, p)]
+    }
+
+    /// Average power consumption of task type `i` on machine type `m` in
+    /// P-state `p`, W (static plus dynamic; `None` where it may not run).
+    pub fn apc(&self, i: usize, m: usize, p: usize) -> Option<f64> {
+        self.apc[self.cell(i, m, p)]
+    }
+
+    /// Expected energy to compute, EEC = ETC · APC, J (`None` where the
+    /// task type may not run).
+    pub fn eec(&self, i: usize, m: usize, p: usize) -> Option<f64> {
+        Some(self.etc(i, m, p)? * self.apc(i, m, p)?)
+    }
+
+    /// Total machines.
+    pub fn machines(&self) -> u32 {
+        self.machine_types.iter().map(|t| t.machines).sum()
+    }
+}
+
+/// The slow-down factors of P-states 1 and 2: gammas of mean 1/√0.75 and
+/// 1/√0.5 (COV 0.05), redrawn until 1 < s₁ < s₂.
+fn p_state_scales<R: Rng + ?Sized>(rng: &mut R) -> Result<(f64, f64), CovError> {
+    loop {
+        let s1 = draw(rng, 1.0 / 0.75_f64.sqrt(), 0.05)?;
+        let s2 = draw(rng, 1.0 / 0.5_f64.sqrt(), 0.05)?;
+        if 1.0 < s1 && s1 < s2 {
+            return Ok((s1, s2));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_system_has_the_papers_machines_and_task_types() {
+        let m = Matrices::draw(1).unwrap();
+        assert_eq!(m.machines(), 100);
+        assert_eq!(m.machine_types.len(), 13);
+        assert_eq!(m.machine_types.iter().filter(|t| t.special).count(), 4);
+        assert_eq!(m.special_of.len(), 100);
+        assert_eq!(m.special_of.iter().filter(|s| s.is_some()).count(), 17);
+    }
+
+    #[test]
+    fn eec_is_etc_times_apc_and_p0_is_the_fastest() {
+        let m = Matrices::draw(7).unwrap();
+        for i in 0..TASK_TYPES {
+            for k in 0..m.machine_types.len() {
+                if !m.valid(i, k) {
+                    assert!(m.etc(i, k, 0).is_none() && m.eec(i, k, 2).is_none());
+                    continue;
+                }
+                for p in 0..P_STATES {
+                    let (e, a) = (m.etc(i, k, p).unwrap(), m.apc(i, k, p).unwrap());
+                    assert_eq!(m.eec(i, k, p).unwrap(), e * a);
+                    assert!(a > STATIC_POWER_W);
+                }
+                assert!(m.etc(i, k, 0) < m.etc(i, k, 1));
+                assert!(m.etc(i, k, 1) < m.etc(i, k, 2));
+                assert!(m.apc(i, k, 0) > m.apc(i, k, 1));
+            }
+        }
+    }
+
+    #[test]
+    fn special_machines_accept_only_their_special_task_types() {
+        let m = Matrices::draw(3).unwrap();
+        for (i, s) in m.special_of.iter().enumerate() {
+            for (k, t) in m.machine_types.iter().enumerate() {
+                let expect = !t.special || *s == Some(k);
+                assert_eq!(m.valid(i, k), expect, "task type {i}, machine type {k}");
+            }
+        }
+        // Types 83..99 are special: 4, 4, 4, 5 per special machine type.
+        assert_eq!(m.special_of[82], None);
+        assert_eq!(m.special_of[83], Some(0));
+        assert_eq!(m.special_of[99], Some(3));
+    }
+
+    #[test]
+    fn the_draws_follow_their_means_over_many_trials() {
+        let (mut general, mut n) = (0.0, 0.0);
+        let (mut s1, mut ns) = (0.0, 0.0);
+        for seed in 0..40 {
+            let m = Matrices::draw(seed).unwrap();
+            for i in 0..83 {
+                for k in SPECIAL_MACHINE_TYPES..m.machine_types.len() {
+                    general += m.etc(i, k, 0).unwrap();
+                    n += 1.0;
+                    s1 += m.etc(i, k, 1).unwrap() / m.etc(i, k, 0).unwrap();
+                    ns += 1.0;
+                }
+            }
+        }
+        // E[ETC(P0)] on general machines = E[q] = 600 s.
+        assert!((general / n - 600.0).abs() < 6.0, "{}", general / n);
+        // s₁ has mean 1/√0.75 ≈ 1.1547 (the truncation 1 < s₁ < s₂ moves
+        // it by much less than 1 %).
+        assert!((s1 / ns - 1.1547).abs() < 0.01, "{}", s1 / ns);
+    }
+
+    #[test]
+    fn the_same_seed_gives_the_same_matrices() {
+        assert_eq!(Matrices::draw(11).unwrap(), Matrices::draw(11).unwrap());
+        assert_ne!(Matrices::draw(11).unwrap(), Matrices::draw(12).unwrap());
+    }
+}
