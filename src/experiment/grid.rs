@@ -212,6 +212,52 @@ impl DaySetRecord {
     }
 }
 
+/// The days `config` picks from the log `w` (its `dates`, or `days`
+/// evenly spaced over the days in its arrival range, all of them when the
+/// log has fewer) and the log's layout, every day seeded from the config
+/// seed and its midnight. Shared by the environments that replay days.
+///
+/// # Errors
+/// [`ExperimentError::Days`]: a date the log does not have, or no day.
+pub fn lay_out_days(
+    w: &crate::workload::Workload,
+    key: &str,
+    config: &ExperimentConfig,
+) -> Result<(Vec<crate::workload::DayWindow>, LogLayout), ExperimentError> {
+    use crate::env::parallel::params::{DayPick, pick_days};
+    let range = config.day_arrivals.unwrap_or_default();
+    let pick = match &config.dates {
+        Some(dates) => DayPick::Dates(dates),
+        // A log with fewer days in range than asked uses all it has.
+        None => DayPick::Count(
+            config
+                .day_count()
+                .min(w.day_set(range).eligible.len())
+                .max(1),
+        ),
+    };
+    let (set, days) = pick_days(w, pick, range).map_err(|source| ExperimentError::Days {
+        log: key.to_string(),
+        source,
+    })?;
+    let layout = LogLayout {
+        key: key.to_string(),
+        file: w.name.clone(),
+        max_procs: w.max_procs,
+        candidate_days: w.candidates.len(),
+        day_set: Some(DaySetRecord::new(w, &set, &days)),
+        days: days
+            .iter()
+            .map(|d| DayLayout {
+                date: d.date.clone(),
+                start: d.start,
+                scenario_seed: crate::model::rng::derive_seed(config.seed, d.start.to_bits()),
+            })
+            .collect(),
+    };
+    Ok((days, layout))
+}
+
 /// The grid, by name only: everything needed to enumerate the cells without
 /// reading the logs (it is stored in every manifest).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

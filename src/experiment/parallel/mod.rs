@@ -25,11 +25,10 @@ use super::grid::{Grid, GridReport};
 use crate::catalog::log_key;
 use crate::env::EnvKind;
 use crate::env::parallel::environment::Parallel;
-use crate::env::parallel::params::{DayError, DayPick, ParallelArgs, check_system_size, pick_days};
+use crate::env::parallel::params::{DayError, ParallelArgs, check_system_size};
 use crate::env::parallel::summary::RunSummary;
 use crate::env::parallel::{HEURISTICS, RunResult};
 use crate::metrics::tables::write_both;
-use crate::model::rng::derive_seed;
 use crate::report::Figure;
 use crate::swf::SwfLog;
 use crate::workload::{Scenario, Workload};
@@ -69,36 +68,7 @@ impl Grid for Parallel {
         for v in config.variant_list() {
             check_system_size(&w, &v.params(config.cores_base))?;
         }
-        let range = config.day_arrivals.unwrap_or_default();
-        let pick = match &config.dates {
-            Some(dates) => DayPick::Dates(dates),
-            // A log with fewer days in range than asked uses all it has.
-            None => DayPick::Count(
-                config
-                    .day_count()
-                    .min(w.day_set(range).eligible.len())
-                    .max(1),
-            ),
-        };
-        let (set, days) = pick_days(&w, pick, range).map_err(|source| ExperimentError::Days {
-            log: key.to_string(),
-            source,
-        })?;
-        let layout = LogLayout {
-            key: key.to_string(),
-            file: w.name.clone(),
-            max_procs: w.max_procs,
-            candidate_days: w.candidates.len(),
-            day_set: Some(DaySetRecord::new(&w, &set, &days)),
-            days: days
-                .iter()
-                .map(|d| DayLayout {
-                    date: d.date.clone(),
-                    start: d.start,
-                    scenario_seed: derive_seed(config.seed, d.start.to_bits()),
-                })
-                .collect(),
-        };
+        let (_, layout) = super::grid::lay_out_days(&w, key, config)?;
         Ok((w, layout))
     }
 

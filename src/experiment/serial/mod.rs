@@ -24,7 +24,7 @@ use super::grid::{CellSpec, DayLayout, DaySetRecord, Layout, LogLayout, Plan};
 use super::grid::{Grid, GridReport};
 use crate::catalog::log_key;
 use crate::env::EnvKind;
-use crate::env::parallel::params::{DayError, DayPick, pick_days};
+use crate::env::parallel::params::DayError;
 use crate::env::serial::environment::{Serial, SerialSource};
 use crate::env::serial::params::SerialArgs;
 use crate::env::serial::summary::{SerialSummary, earned, summarize};
@@ -243,35 +243,7 @@ impl Grid for Serial {
         args: &SerialArgs,
     ) -> Result<(SerialSource, LogLayout), ExperimentError> {
         let w = Workload::from_log(log);
-        let range = config.day_arrivals.unwrap_or_default();
-        let pick = match &config.dates {
-            Some(dates) => DayPick::Dates(dates),
-            None => DayPick::Count(
-                config
-                    .day_count()
-                    .min(w.day_set(range).eligible.len())
-                    .max(1),
-            ),
-        };
-        let (set, days) = pick_days(&w, pick, range).map_err(|source| ExperimentError::Days {
-            log: key.to_string(),
-            source,
-        })?;
-        let layout = LogLayout {
-            key: key.to_string(),
-            file: w.name.clone(),
-            max_procs: w.max_procs,
-            candidate_days: w.candidates.len(),
-            day_set: Some(DaySetRecord::new(&w, &set, &days)),
-            days: days
-                .iter()
-                .map(|d| DayLayout {
-                    date: d.date.clone(),
-                    start: d.start,
-                    scenario_seed: derive_seed(config.seed, d.start.to_bits()),
-                })
-                .collect(),
-        };
+        let (days, layout) = super::grid::lay_out_days(&w, key, config)?;
         Ok((
             SerialSource::Log {
                 workload: Box::new(w),
