@@ -161,6 +161,114 @@ impl Matrices {
     pub fn machines(&self) -> u32 {
         self.machine_types.iter().map(|t| t.machines).sum()
     }
+
+    /// Number of task types (rows).
+    pub fn task_types(&self) -> usize {
+        self.special_of.len()
+    }
+
+    /// The machine type of every machine, machines numbered 0.. type by
+    /// type.
+    pub fn machine_type_of(&self) -> Vec<usize> {
+        self.machine_types
+            .iter()
+            .enumerate()
+            .flat_map(|(m, t)| std::iter::repeat_n(m, t.machines as usize))
+            .collect()
+    }
+
+    /// Mean ETC (s) and mean EEC (J) over every valid (task type, machine
+    /// type, P-state): τ̄ and ē of the energy filter (Khemka et al., §III.C).
+    pub fn means(&self) -> (f64, f64) {
+        let (mut t, mut e, mut n) = (0.0, 0.0, 0usize);
+        for (etc, apc) in self.etc.iter().zip(&self.apc) {
+            if let (Some(x), Some(p)) = (etc, apc) {
+                t += x;
+                e += x * p;
+                n += 1;
+            }
+        }
+        let n = n.max(1) as f64;
+        (t / n, e / n)
+    }
+
+    /// Mean ETC at P-state 0 of task type `i` over the machine types it
+    /// may run on, s: the ē that scales its utility function.
+    pub fn mean_p0_etc(&self, i: usize) -> f64 {
+        let v: Vec<f64> = (0..self.machine_types.len())
+            .filter_map(|m| self.etc(i, m, 0))
+            .collect();
+        v.iter().sum::<f64>() / v.len().max(1) as f64
+    }
+
+    /// Matrices given entry by entry (hand-built scenarios): `etc[i][m]`
+    /// and `apc[i][m]` are the three P-states' ETC (s) and APC (W) of task
+    /// type `i` on machine type `m`, or `None` where it may not run.
+    ///
+    /// # Errors
+    /// A sentence naming the entry, for shapes that do not match, a type
+    /// with no valid machine type, or an entry that is not positive and
+    /// finite.
+    pub fn from_entries(
+        machine_types: Vec<MachineType>,
+        etc: &[Vec<Option<[f64; 3]>>],
+        apc: &[Vec<Option<[f64; 3]>>],
+    ) -> Result<Matrices, String> {
+        let types = machine_types.len();
+        if etc.len() != apc.len() {
+            return Err(format!("{} ETC rows but {} APC rows", etc.len(), apc.len()));
+        }
+        let mut special_of = Vec::with_capacity(etc.len());
+        let mut e = Vec::with_capacity(etc.len() * types * P_STATES);
+        let mut a = Vec::with_capacity(etc.len() * types * P_STATES);
+        for (i, (er, ar)) in etc.iter().zip(apc).enumerate() {
+            if er.len() != types || ar.len() != types {
+                return Err(format!("task type {i}: expected {types} machine types"));
+            }
+            let mut special = None;
+            let mut any = false;
+            for (m, (x, p)) in er.iter().zip(ar).enumerate() {
+                match (x, p) {
+                    (Some(x), Some(p)) => {
+                        if x.iter().chain(p).any(|v| !(v.is_finite() && *v > 0.0)) {
+                            return Err(format!(
+                                "task type {i}, machine type {m}: ETC and APC must be positive"
+                            ));
+                        }
+                        any = true;
+                        if machine_types[m].special {
+                            special = Some(m);
+                        }
+                        for k in 0..P_STATES {
+                            e.push(Some(x[k]));
+                            a.push(Some(p[k]));
+                        }
+                    }
+                    (None, None) => {
+                        for _ in 0..P_STATES {
+                            e.push(None);
+                            a.push(None);
+                        }
+                    }
+                    _ => {
+                        return Err(format!(
+                            "task type {i}, machine type {m}: ETC and APC must both be given or both absent"
+                        ));
+                    }
+                }
+            }
+            if !any {
+                return Err(format!("task type {i} may run nowhere"));
+            }
+            special_of.push(special);
+        }
+        Ok(Matrices {
+            machine_types,
+            special_of,
+            etc: e,
+            apc: a,
+        })
+    }
 }
 
 /// The slow-down factors of P-states 1 and 2: gammas of mean 1/√0.75 and

@@ -1,0 +1,325 @@
+//! The event loop of environment C (Khemka et al., §III; docs/energy.md,
+//! "Mapping events").
+//!
+//! Mapping events are held every `event_interval` seconds from time 0 until
+//! the end of the counted day. At each, in order:
+//!
+//! 1. the machines advance to the event: in the queued environment a task
+//!    of a machine's queue starts when the one before it ends, and the task
+//!    after the running one is *pending* (fixed); what is left in the
+//!    queues (the virtual queues) goes back to the mappable tasks;
+//! 2. the tasks that arrived since the last event join the mappable ones;
+//! 3. every mappable task whose best utility in P-state 0 on any machine it
+//!    may run on, started at that machine's availability time, is below the
+//!    drop threshold is dropped (§III.B);
+//! 4. with a filter, the fair share e_bud is computed ([`super::filter`]);
+//! 5. the heuristic assigns ([`super::heuristics`]): in the queued
+//!    environment to the end of any machine's queue, in the polled one at
+//!    most one task to each idle machine, starting now.
+//!
+//! Energy is counted within the day (hours 3–26): a task's energy is its
+//! APC times the part of its execution inside the day. An assignment is made
+//! only while the energy of the started and pending tasks plus what this
+//! event has assigned plus its own stays within the budget E, so the energy
+//! used never exceeds E. Idle machines consume nothing (the paper counts
+//! task energy only).
+
+use std::time::Instant;
+
+use super::filter::{FairShare, FilterInputs, fair_share};
+use super::heuristics::{self, Machines};
+use super::{EnergyScenario, Management, Policy, RunConfig};
+
+/// One task's execution: on which machine and P-state, when, s from the
+/// start of the simulation.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Execution {
+    /// The task (index into the scenario's tasks).
+    pub task: usize,
+    /// The machine (0-based, type by type).
+    pub machine: usize,
+    /// The P-state (0 fastest).
+    pub pstate: u8,
+    /// Start, s.
+    pub start: f64,
+    /// End (start + ETC), s.
+    pub end: f64,
+}
+
+/// What became of a task.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum TaskFate {
+    /// Never assigned, never dropped (it arrived after the last event, or
+    /// no choice ever passed).
+    Unmapped,
+    /// Dropped at this time, s.
+    Dropped(f64),
+    /// Started: its execution (index into [`EnergyRun::executions`]).
+    Executed(usize),
+}
+
+/// What one mapping event did.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct EventRecord {
+    /// Time, s.
+    pub time: f64,
+    /// Mappable tasks after dropping.
+    pub mappable: u32,
+    /// Tasks dropped.
+    pub dropped: u32,
+    /// Assignments made.
+    pub assigned: u32,
+    /// e_cons + e_unmov at the event, J.
+    pub committed: f64,
+    /// The filter's figures (`None` without a filter).
+    pub fair_share: Option<FairShare>,
+}
+
+/// One simulated day.
+#[derive(Debug, Clone, PartialEq)]
+pub struct EnergyRun {
+    /// Every task's fate, by task index.
+    pub fates: Vec<TaskFate>,
+    /// Every started (or pending at the end) execution, in commit order.
+    pub executions: Vec<Execution>,
+    /// One record per mapping event.
+    pub events: Vec<EventRecord>,
+    /// Energy used in the counted day, J (task energy only).
+    pub energy: f64,
+    /// The budget E the run had, J (`None`: no budget).
+    pub budget: Option<f64>,
+    /// The first mapping event at which the budget refused a choice that
+    /// passed everything else, s (`None`: it never did).
+    pub exhausted_at: Option<f64>,
+    /// Wall time of steps 3–5 per mapping event, s: sum and maximum (not
+    /// deterministic).
+    pub heuristic_seconds: (f64, f64),
+}
+
+/// Energy (J) of power `apc` (W) over `[start, end]` within `window`.
+pub fn window_energy(apc: f64, start: f64, end: f64, window: (f64, f64)) -> f64 {
+    apc * (end.min(window.1) - start.max(window.0)).max(0.0)
+}
+
+struct State<'a> {
+    s: &'a EnergyScenario,
+    cfg: RunConfig,
+    type_of: Vec<usize>,
+    /// Started or pending executions per machine, in order.
+    committed: Vec<Vec<usize>>,
+    /// The virtual queue per machine: (task, P-state, planned start), in
+    /// order.
+    queue: Vec<Vec<(usize, u8, f64)>>,
+    /// Scratch: tasks assigned at the current event.
+    taken: Vec<bool>,
+    executions: Vec<Execution>,
+    fates: Vec<TaskFate>,
+    energy: f64,
+}
+
+impl State<'_> {
+    fn last_end(&self, m: usize) -> Option<(f64, f64)> {
+        self.committed[m].last().map(|&x| {
+            let e = &self.executions[x];
+            (e.start, e.end)
+        })
+    }
+
+    fn commit(&mut self, task: usize, machine: usize, pstate: u8, start: f64) {
+        let ty = self.s.tasks[task].task_type;
+        let mt = self.type_of[machine];
+        let m = &self.s.matrices;
+        let (Some(etc), Some(apc)) = (m.etc(ty, mt, pstate.into()), m.apc(ty, mt, pstate.into()))
+        else {
+            unreachable!("heuristics assign valid choices only");
+        };
+        let end = start + etc;
+        self.energy += window_energy(apc, start, end, self.s.window);
+        self.fates[task] = TaskFate::Executed(self.executions.len());
+        self.committed[machine].push(self.executions.len());
+        self.executions.push(Execution {
+            task,
+            machine,
+            pstate,
+            start,
+            end,
+        });
+    }
+
+    /// Moves machine `m`'s queue forward to time `t`: while the last
+    /// committed task has started by `t`, the next queued one is committed
+    /// at its planned start (it is pending, or has started).
+    fn advance(&mut self, m: usize, t: f64) {
+        let mut k = 0;
+        while k < self.queue[m].len() {
+            if self.last_end(m).is_some_and(|(s, _)| s > t) {
+                break;
+            }
+            let (task, p, start) = self.queue[m][k];
+            self.commit(task, m, p, start);
+            k += 1;
+        }
+        self.queue[m].drain(..k);
+    }
+}
+
+/// Simulates `scenario` under `policy` with `config` (Khemka et al., §III).
+///
+/// The schedule is deterministic: the same inputs give the same run (the
+/// Random heuristic draws from a stream of the scenario's seed); only
+/// [`EnergyRun::heuristic_seconds`] varies.
+pub fn simulate(scenario: &EnergyScenario, policy: Policy, config: &RunConfig) -> EnergyRun {
+    let s = scenario;
+    let type_of = s.matrices.machine_type_of();
+    let machines = type_of.len();
+    let mut st = State {
+        s,
+        cfg: *config,
+        type_of,
+        committed: vec![Vec::new(); machines],
+        queue: vec![Vec::new(); machines],
+        executions: Vec::new(),
+        fates: vec![TaskFate::Unmapped; s.tasks.len()],
+        energy: 0.0,
+        taken: vec![false; s.tasks.len()],
+    };
+    let (mean_etc, mean_eec) = s.matrices.means();
+    let total_time = machines as f64 * (s.window.1 - s.window.0);
+    let mut rng = heuristics::random_stream(s.seed);
+    let mut mappable: Vec<usize> = Vec::new();
+    let mut next = 0;
+    let mut events = Vec::new();
+    let mut exhausted_at = None;
+    let (mut sum_s, mut max_s) = (0.0f64, 0.0f64);
+    let mut k: u64 = 0;
+    loop {
+        let now = k as f64 * s.event_interval;
+        if now >= s.window.1 {
+            break;
+        }
+        k += 1;
+        // 1. Advance; the virtual queues go back to the mappable tasks.
+        for m in 0..machines {
+            st.advance(m, now);
+            for (task, _, _) in std::mem::take(&mut st.queue[m]) {
+                st.fates[task] = TaskFate::Unmapped;
+                mappable.push(task);
+            }
+        }
+        // 2. Arrivals.
+        while next < s.tasks.len() && s.tasks[next].arrival <= now {
+            mappable.push(next);
+            next += 1;
+        }
+        mappable.sort_unstable();
+        let clock = Instant::now();
+        let avail: Vec<f64> = (0..machines)
+            .map(|m| st.last_end(m).map_or(now, |(_, e)| e.max(now)))
+            .collect();
+        // 3. Dropping.
+        let before = mappable.len();
+        let mut type_avail = vec![f64::INFINITY; s.matrices.machine_types.len()];
+        for (m, &a) in avail.iter().enumerate() {
+            let t = &mut type_avail[st.type_of[m]];
+            *t = t.min(a);
+        }
+        // Utility never rises with the completion time: the best is the
+        // earliest P-state-0 completion over the machine types.
+        mappable.retain(|&i| {
+            let task = &s.tasks[i];
+            let done = type_avail
+                .iter()
+                .enumerate()
+                .filter_map(|(mt, &a)| Some(a + s.matrices.etc(task.task_type, mt, 0)?))
+                .fold(f64::INFINITY, f64::min);
+            if task.utility.value(done - task.arrival) < st.cfg.drop_threshold {
+                st.fates[i] = TaskFate::Dropped(now);
+                false
+            } else {
+                true
+            }
+        });
+        let dropped = (before - mappable.len()) as u32;
+        // 4. The filter.
+        let time_left: f64 = avail
+            .iter()
+            .map(|&a| (s.window.1 - a.max(s.window.0)).max(0.0))
+            .sum();
+        let share = st.cfg.budget.and_then(|budget| {
+            fair_share(
+                st.cfg.filter,
+                &FilterInputs {
+                    budget,
+                    committed: st.energy,
+                    time_left,
+                    mean_etc,
+                    mean_eec,
+                    total_time,
+                },
+            )
+        });
+        // 5. The heuristic.
+        let polled = st.cfg.management == Management::Polled;
+        let mut pool = Machines::new(&st.type_of, s.matrices.machine_types.len(), polled, |m| {
+            if polled {
+                (now, avail[m] <= now)
+            } else {
+                (avail[m], true)
+            }
+        });
+        let ctx = heuristics::Context {
+            scenario: s,
+            now,
+            e_bud: share.map(|f| f.e_bud),
+            budget_left: st.cfg.budget.map_or(f64::INFINITY, |b| b - st.energy),
+        };
+        let outcome = heuristics::assign(policy, &ctx, &mappable, &mut pool, &mut rng);
+        let seconds = clock.elapsed().as_secs_f64();
+        sum_s += seconds;
+        max_s = max_s.max(seconds);
+        if outcome.refused && exhausted_at.is_none() {
+            exhausted_at = Some(now);
+        }
+        let committed_before = st.energy;
+        let assigned = outcome.assignments.len() as u32;
+        for a in &outcome.assignments {
+            st.taken[a.task] = true;
+            if polled {
+                st.commit(a.task, a.machine, a.pstate, now);
+            } else {
+                st.queue[a.machine].push((a.task, a.pstate, a.start));
+            }
+        }
+        if !polled {
+            for m in 0..machines {
+                st.advance(m, now);
+            }
+        }
+        mappable.retain(|&i| !st.taken[i]);
+        for a in &outcome.assignments {
+            st.taken[a.task] = false;
+        }
+        events.push(EventRecord {
+            time: now,
+            mappable: (before as u32) - dropped,
+            dropped,
+            assigned,
+            committed: committed_before,
+            fair_share: share,
+        });
+    }
+    // The day ends: what would have started by then did.
+    for m in 0..machines {
+        st.advance(m, s.window.1);
+        st.queue[m].clear();
+    }
+    EnergyRun {
+        fates: st.fates,
+        executions: st.executions,
+        events,
+        energy: st.energy,
+        budget: config.budget,
+        exhausted_at,
+        heuristic_seconds: (sum_s, max_s),
+    }
+}

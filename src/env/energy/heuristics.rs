@@ -1,0 +1,478 @@
+//! The twelve heuristics of environment C (Khemka et al., §III.D), as three
+//! loops: [`random`], [`ordered`] (FCFS, LCFS and their prioritized
+//! versions, given an [`Order`] and a [`PStates`] rule) and [`minmin`]
+//! (Max Utility, Max UPT, Max UPE, given an [`Objective`]).
+//!
+//! Every loop sees the same choices: a (task, machine, P-state) is made only
+//! if the task may run on the machine's type, it earns utility above zero at
+//! its completion, its EEC passes the filter (EEC ≤ e_bud) and its energy in
+//! the counted day fits what the budget has left. In the queued environment
+//! every machine is available and a task starts at the machine's ready time
+//! (the end of its queue so far), which grows with each assignment; in the
+//! polled environment only idle machines are, each for one task, starting
+//! now.
+
+use std::cmp::{Ordering, Reverse};
+use std::collections::BinaryHeap;
+
+use rand::RngExt;
+use rand::seq::SliceRandom;
+
+use super::engine::window_energy;
+use super::matrices::P_STATES;
+use super::{EnergyScenario, Objective, Order, PStates, Policy};
+use crate::model::rng::{ChaCha8Rng, stream};
+
+const RANDOM_STREAM: u64 = 0xC_0100;
+
+/// The stream the Random heuristic draws from, of the scenario's seed.
+pub fn random_stream(seed: u64) -> ChaCha8Rng {
+    stream(seed, RANDOM_STREAM)
+}
+
+/// What one mapping event may use, besides the machines.
+#[derive(Debug, Clone, Copy)]
+pub struct Context<'a> {
+    /// The scenario.
+    pub scenario: &'a EnergyScenario,
+    /// The event's time, s.
+    pub now: f64,
+    /// The filter's fair share, J (`None`: no filter).
+    pub e_bud: Option<f64>,
+    /// E − (e_cons + e_unmov), J (infinite without a budget).
+    pub budget_left: f64,
+}
+
+/// The machines available at a mapping event and their ready times.
+#[derive(Debug, Clone)]
+pub struct Machines<'a> {
+    type_of: &'a [usize],
+    ready: Vec<f64>,
+    open: Vec<bool>,
+    polled: bool,
+    by_type: Vec<Vec<usize>>,
+    /// Per machine type, the open machine of earliest ready time (lowest
+    /// id on ties).
+    best: Vec<Option<usize>>,
+}
+
+impl<'a> Machines<'a> {
+    /// The machines of types `type_of` (`types` types); `state(m)` gives
+    /// machine `m`'s ready time (s) and whether it is available. In the
+    /// polled environment an assignment closes the machine; in the queued
+    /// one it moves its ready time on.
+    pub fn new(
+        type_of: &'a [usize],
+        types: usize,
+        polled: bool,
+        state: impl Fn(usize) -> (f64, bool),
+    ) -> Self {
+        let (ready, open): (Vec<f64>, Vec<bool>) = (0..type_of.len()).map(state).unzip();
+        let mut by_type = vec![Vec::new(); types];
+        for (m, &t) in type_of.iter().enumerate() {
+            by_type[t].push(m);
+        }
+        let mut pool = Machines {
+            type_of,
+            ready,
+            open,
+            polled,
+            by_type,
+            best: vec![None; types],
+        };
+        for t in 0..types {
+            pool.refresh(t);
+        }
+        pool
+    }
+
+    fn refresh(&mut self, t: usize) {
+        self.best[t] = self.by_type[t]
+            .iter()
+            .copied()
+            .filter(|&m| self.open[m])
+            .min_by(|&a, &b| self.ready[a].total_cmp(&self.ready[b]).then(a.cmp(&b)));
+    }
+
+    fn take(&mut self, m: usize, etc: f64) {
+        if self.polled {
+            self.open[m] = false;
+        } else {
+            self.ready[m] += etc;
+        }
+        self.refresh(self.type_of[m]);
+    }
+
+    fn any_open(&self) -> bool {
+        self.best.iter().any(Option::is_some)
+    }
+}
+
+/// One assignment of a mapping event.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Assignment {
+    /// The task.
+    pub task: usize,
+    /// The machine.
+    pub machine: usize,
+    /// The P-state.
+    pub pstate: u8,
+    /// Its start, s (the machine's ready time when assigned).
+    pub start: f64,
+}
+
+/// What a heuristic did at one mapping event.
+#[derive(Debug, Clone, Default)]
+pub struct Outcome {
+    /// The assignments, in the order made.
+    pub assignments: Vec<Assignment>,
+    /// Whether the budget refused a choice that passed everything else.
+    pub refused: bool,
+}
+
+/// One evaluated choice.
+#[derive(Debug, Clone, Copy)]
+struct Choice {
+    machine: usize,
+    pstate: u8,
+    start: f64,
+    etc: f64,
+    utility: f64,
+    eec: f64,
+    energy: f64,
+}
+
+/// Evaluates (task `i`, machine `m`, P-state `p`) started at the machine's
+/// ready time: `None` if the task may not run there, fails the filter,
+/// earns nothing or does not fit the `left` joules of the budget (then
+/// `refused` is set).
+fn evaluate(
+    ctx: &Context<'_>,
+    pool: &Machines<'_>,
+    left: f64,
+    (i, m, p): (usize, usize, usize),
+    refused: &mut bool,
+) -> Option<Choice> {
+    let s = ctx.scenario;
+    let task = &s.tasks[i];
+    let mt = pool.type_of[m];
+    let etc = s.matrices.etc(task.task_type, mt, p)?;
+    let apc = s.matrices.apc(task.task_type, mt, p)?;
+    let eec = etc * apc;
+    if ctx.e_bud.is_some_and(|b| eec > b) {
+        return None;
+    }
+    let start = pool.ready[m];
+    let energy = window_energy(apc, start, start + etc, s.window);
+    if energy > left {
+        // Only the first refusal matters: spare the utility after it.
+        if !*refused && task.utility.value(start + etc - task.arrival) > 0.0 {
+            *refused = true;
+        }
+        return None;
+    }
+    let utility = task.utility.value(start + etc - task.arrival);
+    if utility <= 0.0 {
+        return None;
+    }
+    Some(Choice {
+        machine: m,
+        pstate: p as u8,
+        start,
+        etc,
+        utility,
+        eec,
+        energy,
+    })
+}
+
+fn record(out: &mut Outcome, pool: &mut Machines<'_>, left: &mut f64, task: usize, c: Choice) {
+    out.assignments.push(Assignment {
+        task,
+        machine: c.machine,
+        pstate: c.pstate,
+        start: c.start,
+    });
+    *left -= c.energy;
+    pool.take(c.machine, c.etc);
+}
+
+/// Runs `policy` on the mappable tasks `tasks` (ascending task index).
+pub fn assign(
+    policy: Policy,
+    ctx: &Context<'_>,
+    tasks: &[usize],
+    pool: &mut Machines<'_>,
+    rng: &mut ChaCha8Rng,
+) -> Outcome {
+    match policy {
+        Policy::Random => random(ctx, tasks, pool, rng),
+        Policy::Ordered { order, pstates } => ordered(ctx, tasks, pool, order, pstates),
+        Policy::MinMin(objective) => minmin(ctx, tasks, pool, objective),
+    }
+}
+
+/// Random (§III.D): the tasks in a random order, each on a (machine,
+/// P-state) drawn uniformly among its choices that pass; a task with none
+/// waits for a later event. A choice is drawn by rejection (up to 32 draws
+/// among the open machines of a valid type and the three P-states), then,
+/// if none passed, uniformly among all that pass: either way uniform.
+pub fn random(
+    ctx: &Context<'_>,
+    tasks: &[usize],
+    pool: &mut Machines<'_>,
+    rng: &mut ChaCha8Rng,
+) -> Outcome {
+    let mut out = Outcome::default();
+    let mut left = ctx.budget_left;
+    let mut order = tasks.to_vec();
+    order.shuffle(rng);
+    let m_all = &ctx.scenario.matrices;
+    let mut candidates = Vec::new();
+    let mut passing = Vec::new();
+    for i in order {
+        if !pool.any_open() {
+            break;
+        }
+        let ty = ctx.scenario.tasks[i].task_type;
+        candidates.clear();
+        candidates.extend(
+            (0..pool.type_of.len()).filter(|&m| pool.open[m] && m_all.valid(ty, pool.type_of[m])),
+        );
+        if candidates.is_empty() {
+            continue;
+        }
+        let mut chosen = None;
+        for _ in 0..32 {
+            let m = candidates[rng.random_range(0..candidates.len())];
+            let p = rng.random_range(0..P_STATES);
+            if let Some(c) = evaluate(ctx, pool, left, (i, m, p), &mut out.refused) {
+                chosen = Some(c);
+                break;
+            }
+        }
+        if chosen.is_none() {
+            passing.clear();
+            for &m in &candidates {
+                for p in 0..P_STATES {
+                    passing.extend(evaluate(ctx, pool, left, (i, m, p), &mut out.refused));
+                }
+            }
+            if !passing.is_empty() {
+                chosen = Some(passing[rng.random_range(0..passing.len())]);
+            }
+        }
+        if let Some(c) = chosen {
+            record(&mut out, pool, &mut left, i, c);
+        }
+    }
+    out
+}
+
+/// FCFS, LCFS, Prioritized-FCFS and Prioritized-LCFS (§III.D): the tasks
+/// in `order`, each on the first available machine by ready time (lowest
+/// id on ties) of a valid type where it passes. On a machine the P-state is
+/// 0, or with [`PStates::All`] the first of 0, 1, 2 whose EEC passes the
+/// filter; that choice must then earn utility and fit the budget, or the
+/// next machine is tried. (So without a filter both rules assign in
+/// P-state 0, as the paper says; the budget refuses a choice, it does not
+/// make the heuristic try a slower P-state.)
+pub fn ordered(
+    ctx: &Context<'_>,
+    tasks: &[usize],
+    pool: &mut Machines<'_>,
+    order: Order,
+    pstates: PStates,
+) -> Outcome {
+    let s = ctx.scenario;
+    let mut list = tasks.to_vec();
+    let key = |&i: &usize| (s.tasks[i].arrival, i);
+    match order {
+        Order::Fcfs => {}
+        Order::Lcfs => list.reverse(),
+        Order::Pfcfs | Order::Plcfs => {
+            let lcfs = order == Order::Plcfs;
+            list.sort_by(|a, b| {
+                let pa = s.tasks[*a].utility.priority();
+                let pb = s.tasks[*b].utility.priority();
+                let within = key(a).0.total_cmp(&key(b).0).then(a.cmp(b));
+                pb.total_cmp(&pa)
+                    .then(if lcfs { within.reverse() } else { within })
+            });
+        }
+    }
+    // Open machines by (ready time, id).
+    let mut by_ready: Vec<usize> = (0..pool.type_of.len()).filter(|&m| pool.open[m]).collect();
+    let cmp = |pool: &Machines<'_>, a: usize, b: usize| -> Ordering {
+        pool.ready[a].total_cmp(&pool.ready[b]).then(a.cmp(&b))
+    };
+    by_ready.sort_by(|&a, &b| cmp(pool, a, b));
+    let tries = match pstates {
+        PStates::P0 => 1,
+        PStates::All => P_STATES,
+    };
+    let mut out = Outcome::default();
+    let mut left = ctx.budget_left;
+    for i in list {
+        if by_ready.is_empty() {
+            break;
+        }
+        let ty = s.tasks[i].task_type;
+        let mut chosen = None;
+        for (at, &m) in by_ready.iter().enumerate() {
+            let mt = pool.type_of[m];
+            if !s.matrices.valid(ty, mt) {
+                continue;
+            }
+            let Some(p) = (0..tries).find(|&p| {
+                ctx.e_bud
+                    .is_none_or(|b| s.matrices.eec(ty, mt, p).is_some_and(|e| e <= b))
+            }) else {
+                continue;
+            };
+            if let Some(c) = evaluate(ctx, pool, left, (i, m, p), &mut out.refused) {
+                chosen = Some((at, c));
+                break;
+            }
+        }
+        if let Some((at, c)) = chosen {
+            by_ready.remove(at);
+            record(&mut out, pool, &mut left, i, c);
+            if !pool.polled {
+                let m = c.machine;
+                let pos = by_ready
+                    .binary_search_by(|&x| cmp(pool, x, m))
+                    .unwrap_or_else(|e| e);
+                by_ready.insert(pos, m);
+            }
+        }
+    }
+    out
+}
+
+/// A heap key: the objective, then the lower task index first.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Key(f64, Reverse<usize>, u64);
+
+impl Eq for Key {}
+
+impl Ord for Key {
+    fn cmp(&self, other: &Self) -> Ordering {
+        self.0.total_cmp(&other.0).then(self.1.cmp(&other.1))
+    }
+}
+
+impl PartialOrd for Key {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+fn objective(o: Objective, c: &Choice) -> f64 {
+    match o {
+        Objective::Util => c.utility,
+        Objective::Upt => c.utility / c.etc,
+        Objective::Upe => c.utility / c.eec,
+    }
+}
+
+/// Task `i`'s best choice over the machine types (their earliest-ready
+/// open machine) and P-states; ties go to the lower machine, then the lower
+/// P-state.
+fn best(
+    ctx: &Context<'_>,
+    pool: &Machines<'_>,
+    left: f64,
+    o: Objective,
+    i: usize,
+    refused: &mut bool,
+) -> Option<(f64, Choice)> {
+    let ty = ctx.scenario.tasks[i].task_type;
+    let mut out: Option<(f64, Choice)> = None;
+    for (mt, &m) in pool.best.iter().enumerate() {
+        let Some(m) = m else { continue };
+        if !ctx.scenario.matrices.valid(ty, mt) {
+            continue;
+        }
+        for p in 0..P_STATES {
+            let Some(c) = evaluate(ctx, pool, left, (i, m, p), refused) else {
+                continue;
+            };
+            let v = objective(o, &c);
+            let better = match &out {
+                None => true,
+                Some((w, b)) => {
+                    v > *w || (v == *w && (c.machine, c.pstate) < (b.machine, b.pstate))
+                }
+            };
+            if better {
+                out = Some((v, c));
+            }
+            // A slower P-state earns no more utility and takes longer: for
+            // Util and UPT the first that passes is the type's best. (Its
+            // EEC may be lower: UPE tries all three.)
+            if o != Objective::Upe {
+                break;
+            }
+        }
+    }
+    out
+}
+
+/// Max Utility, Max UPT and Max UPE (§III.D, Min-Min after Braun et al.):
+/// every task finds its best passing (machine, P-state); the task whose
+/// best is highest (lowest task index on ties) is assigned; repeat.
+///
+/// Within an event objectives never rise (ready times only grow, machines
+/// only close, the budget only shrinks, utility never increases with
+/// completion), so a max-heap of each task's last computed best is an
+/// upper bound: the top is recomputed and assigned if it still beats the
+/// next key, else pushed back with its new value. The result is the plain
+/// Min-Min's, choice for choice.
+pub fn minmin(
+    ctx: &Context<'_>,
+    tasks: &[usize],
+    pool: &mut Machines<'_>,
+    o: Objective,
+) -> Outcome {
+    let mut out = Outcome::default();
+    if !pool.any_open() {
+        return out;
+    }
+    let mut left = ctx.budget_left;
+    let mut version: u64 = 0;
+    let mut heap = BinaryHeap::with_capacity(tasks.len());
+    let mut cached: Vec<Option<Choice>> = vec![None; tasks.len()];
+    for (k, &i) in tasks.iter().enumerate() {
+        if let Some((v, c)) = best(ctx, pool, left, o, i, &mut out.refused) {
+            cached[k] = Some(c);
+            heap.push(Key(v, Reverse(k), version));
+        }
+    }
+    while let Some(Key(_, Reverse(k), at)) = heap.pop() {
+        if !pool.any_open() {
+            break;
+        }
+        let i = tasks[k];
+        let (v, c) = if at == version {
+            let c = cached[k].expect("a pushed task has a choice");
+            (objective(o, &c), c)
+        } else {
+            match best(ctx, pool, left, o, i, &mut out.refused) {
+                Some(x) => x,
+                None => continue,
+            }
+        };
+        if heap
+            .peek()
+            .is_none_or(|top| Key(v, Reverse(k), version) >= *top)
+        {
+            record(&mut out, pool, &mut left, i, c);
+            version += 1;
+        } else {
+            cached[k] = Some(c);
+            heap.push(Key(v, Reverse(k), version));
+        }
+    }
+    out
+}
