@@ -13,6 +13,7 @@ use super::experiment::{AggregateOptions, aggregate_into, default_out};
 use super::with_threads;
 use crate::env::EnvKind;
 use crate::env::classic::environment::Classic;
+use crate::env::energy::environment::Energy;
 use crate::env::parallel::environment::Parallel;
 use crate::env::serial::environment::Serial;
 use crate::experiment::{ExperimentError, Manifest};
@@ -139,6 +140,10 @@ pub fn run(args: &AggregateArgs) -> anyhow::Result<()> {
         }
         EnvKind::Serial => {
             aggregate_into::<Serial>(config, layout, &args.dirs, &out, &mut manifest, &opts)
+                .map(|_| ())
+        }
+        EnvKind::Energy => {
+            aggregate_into::<Energy>(config, layout, &args.dirs, &out, &mut manifest, &opts)
                 .map(|_| ())
         }
         EnvKind::Classic => {

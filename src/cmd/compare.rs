@@ -103,8 +103,8 @@ pub fn config_of(args: &CompareArgs) -> ExperimentConfig {
             serial: args.serial.clone(),
             ..base
         },
-        EnvKind::Classic => ExperimentConfig {
-            name: format!("compare-classic-{}", keys.join("-")),
+        EnvKind::Classic | EnvKind::Energy => ExperimentConfig {
+            name: format!("compare-{}-{}", args.env, keys.join("-")),
             classic: args.classic.clone(),
             ..base
         },
@@ -117,7 +117,13 @@ pub fn config_of(args: &CompareArgs) -> ExperimentConfig {
 /// A flag of another environment, unknown log or heuristic, unreadable log,
 /// cells that broke invariants, unwritable outputs.
 pub fn run(args: &CompareArgs) -> anyhow::Result<()> {
-    super::refuse_foreign_flags(args.env, &args.parallel, &args.serial, &args.classic)?;
+    super::refuse_foreign_flags(
+        args.env,
+        &args.parallel,
+        &args.serial,
+        &crate::env::energy::params::EnergyArgs::default(),
+        &args.classic,
+    )?;
     if let Some(flag) = args.serial.misplaced(true).first() {
         bail!(
             "{flag} applies to synthetic trials (replay --env serial without LOG); compare replays logs"
@@ -133,6 +139,9 @@ pub fn run(args: &CompareArgs) -> anyhow::Result<()> {
         EnvKind::Parallel => compare::<Parallel>(args),
         EnvKind::Serial => compare::<Serial>(args),
         EnvKind::Classic => compare::<Classic>(args),
+        EnvKind::Energy => bail!(
+            "compare replays logs side by side; environment C runs synthetic trials: use `swftool replay --env energy --trials N` or `swftool experiment --preset khemka2015-energy`"
+        ),
     }
 }
 

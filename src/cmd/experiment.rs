@@ -20,6 +20,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use super::with_threads;
 use crate::env::EnvKind;
 use crate::env::classic::environment::Classic;
+use crate::env::energy::environment::Energy;
 use crate::env::parallel::environment::Parallel;
 use crate::env::serial::environment::Serial;
 use crate::experiment::runner::{self, CellEvent, RunOptions, RunReport};
@@ -128,6 +129,7 @@ pub fn run(args: &ExperimentArgs) -> anyhow::Result<()> {
     with_threads(args.threads, || match config.environment {
         EnvKind::Parallel => run_grid::<Parallel>(&config, &out, &opts, "experiment").map(|_| ()),
         EnvKind::Serial => run_grid::<Serial>(&config, &out, &opts, "experiment").map(|_| ()),
+        EnvKind::Energy => run_grid::<Energy>(&config, &out, &opts, "experiment").map(|_| ()),
         EnvKind::Classic => run_grid::<Classic>(&config, &out, &opts, "experiment").map(|_| ()),
     })
 }

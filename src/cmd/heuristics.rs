@@ -15,13 +15,13 @@ pub fn listing() -> String {
         if k > 0 {
             out.push('\n');
         }
-        let log = if *env == EnvKind::Serial {
-            "[LOG]"
-        } else {
-            "LOG"
+        let log = match env {
+            EnvKind::Serial => "[LOG] ",
+            EnvKind::Energy => "",
+            _ => "LOG ",
         };
         out.push_str(&format!(
-            "{} — `swftool replay {log} --env {} --heuristic NAME`:\n",
+            "{} — `swftool replay {log}--env {} --heuristic NAME`:\n",
             env.title(),
             env.name()
         ));

@@ -15,6 +15,7 @@ use anyhow::{Context, bail};
 
 use crate::env::EnvKind;
 use crate::env::classic::ClassicArgs;
+use crate::env::energy::params::EnergyArgs;
 use crate::env::parallel::params::ParallelArgs;
 use crate::env::serial::params::SerialArgs;
 
@@ -87,45 +88,48 @@ pub fn with_threads<T: Send>(
     }
 }
 
-/// The flags of environment A that environment B shares: the user seed
-/// and, for logs, the choice of days.
-pub const SHARED_WITH_SERIAL: [&str; 4] = ["--seed", "--day", "--days", "--day-arrivals"];
+/// Flags of one environment's group that also apply to others: environment
+/// A's `--seed` (also B and C), `--day`, `--days` and `--day-arrivals`
+/// (also B); environment B's `--trial`, `--trials` and `--theta` (also C).
+pub fn shared_with(owner: EnvKind, flag: &str) -> &'static [EnvKind] {
+    match (owner, flag) {
+        (EnvKind::Parallel, "--seed") => &[EnvKind::Serial, EnvKind::Energy],
+        (EnvKind::Parallel, "--day" | "--days" | "--day-arrivals") => &[EnvKind::Serial],
+        (EnvKind::Serial, "--trial" | "--trials" | "--theta") => &[EnvKind::Energy],
+        _ => &[],
+    }
+}
 
-/// Refuses the flags of an environment other than `env`: a flag that does
-/// not apply is an error that names the environment it belongs to, never
-/// silently ignored. Environment B takes environment A's `--seed`, `--day`,
-/// `--days` and `--day-arrivals` ([`SHARED_WITH_SERIAL`]).
+/// Refuses any flag given that belongs to another environment than `env`
+/// (flags shared with `env` pass, see [`shared_with`]).
 ///
 /// # Errors
-/// The first foreign flag given.
+/// The first foreign flag, naming the environments it belongs to.
 pub fn refuse_foreign_flags(
     env: EnvKind,
     parallel: &ParallelArgs,
     serial: &SerialArgs,
+    energy: &EnergyArgs,
     classic: &ClassicArgs,
 ) -> anyhow::Result<()> {
     let groups = [
         (EnvKind::Parallel, parallel.given()),
         (EnvKind::Serial, serial.given()),
+        (EnvKind::Energy, energy.given()),
         (EnvKind::Classic, classic.given()),
     ];
     for (owner, given) in groups {
         if owner == env {
             continue;
         }
-        let foreign = given.iter().find(|f| {
-            !(env == EnvKind::Serial
-                && owner == EnvKind::Parallel
-                && SHARED_WITH_SERIAL.contains(f))
-        });
+        let foreign = given.iter().find(|f| !shared_with(owner, f).contains(&env));
         if let Some(flag) = foreign {
-            let shared = if owner == EnvKind::Parallel && SHARED_WITH_SERIAL.contains(flag) {
-                " and --env serial"
-            } else {
-                ""
-            };
+            let also: String = shared_with(owner, flag)
+                .iter()
+                .map(|e| format!(" and --env {e}"))
+                .collect();
             bail!(
-                "{flag} belongs to --env {owner}{shared} ({}); it does not apply to --env {env}",
+                "{flag} belongs to --env {owner}{also} ({}); it does not apply to --env {env}",
                 owner.title()
             );
         }
@@ -133,8 +137,7 @@ pub fn refuse_foreign_flags(
     Ok(())
 }
 
-/// Environment B's flags with the ones it shares with environment A
-/// ([`SHARED_WITH_SERIAL`]) filled in.
+/// Environment B's flags with the ones it shares with A filled in.
 pub fn serial_args(serial: &SerialArgs, parallel: &ParallelArgs) -> SerialArgs {
     SerialArgs {
         seed: parallel.seed,
@@ -142,6 +145,21 @@ pub fn serial_args(serial: &SerialArgs, parallel: &ParallelArgs) -> SerialArgs {
         days: parallel.days,
         day_arrivals: parallel.day_arrivals,
         ..serial.clone()
+    }
+}
+
+/// Environment C's flags with the ones it shares with A and B filled in.
+pub fn energy_args(
+    energy: &EnergyArgs,
+    serial: &SerialArgs,
+    parallel: &ParallelArgs,
+) -> EnergyArgs {
+    EnergyArgs {
+        seed: parallel.seed,
+        trial: serial.trial,
+        trials: serial.trials,
+        theta: serial.theta,
+        ..energy.clone()
     }
 }
 

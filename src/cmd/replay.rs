@@ -19,6 +19,8 @@ use rayon::prelude::*;
 use crate::catalog;
 use crate::env::classic::ClassicArgs;
 use crate::env::classic::environment::Classic;
+use crate::env::energy::environment::Energy;
+use crate::env::energy::params::EnergyArgs;
 use crate::env::parallel::environment::Parallel;
 use crate::env::parallel::params::ParallelArgs;
 use crate::env::serial::environment::Serial;
@@ -37,6 +39,8 @@ use crate::swf::ReadOptions;
   swftool replay --env serial -H all --trial 3
   swftool replay --env serial -H maxupt,maxupt-preempt-greedy --trials 4 --burst-size 128
   swftool replay curie --env serial -H maxupt-preempt-greedy --load 2.2
+  swftool replay --env energy -H all --trial 0 --management polled --filter adaptive
+  swftool replay --env energy -H maxupe,maxutil --trials 4 --budget 1.11GJ
   swftool replay sdsc-sp2 --env classic --heuristic fcfs,easy,conservative
   swftool replay datastar --env classic -H backfill --reservation-depth 4 --exact-estimates --clean pyss")]
 pub struct ReplayArgs {
@@ -66,6 +70,9 @@ pub struct ReplayArgs {
     /// Flags of environment B.
     #[command(flatten)]
     pub serial: SerialArgs,
+    /// Flags of environment C.
+    #[command(flatten)]
+    pub energy: EnergyArgs,
     /// Flags of environment D.
     #[command(flatten)]
     pub classic: ClassicArgs,
@@ -77,12 +84,22 @@ pub struct ReplayArgs {
 /// A flag of another environment, an unknown log or heuristic, an
 /// unreadable log, a bad day, invariant violations, unwritable output.
 pub fn run(args: &ReplayArgs) -> anyhow::Result<()> {
-    super::refuse_foreign_flags(args.env, &args.parallel, &args.serial, &args.classic)?;
+    super::refuse_foreign_flags(
+        args.env,
+        &args.parallel,
+        &args.serial,
+        &args.energy,
+        &args.classic,
+    )?;
     match args.env {
         EnvKind::Parallel => replay::<Parallel>(args, &args.parallel),
         EnvKind::Serial => {
             replay::<Serial>(args, &super::serial_args(&args.serial, &args.parallel))
         }
+        EnvKind::Energy => replay::<Energy>(
+            args,
+            &super::energy_args(&args.energy, &args.serial, &args.parallel),
+        ),
         EnvKind::Classic => replay::<Classic>(args, &args.classic),
     }
 }
@@ -194,10 +211,11 @@ fn replay<E: Grid>(args: &ReplayArgs, env_args: &E::Args) -> anyhow::Result<()> 
             refuse_empty(&log)?;
             Some((path, log))
         }
-        None if E::KIND == EnvKind::Serial => {
+        None if matches!(E::KIND, EnvKind::Serial | EnvKind::Energy) => {
             if args.lenient {
                 bail!(
-                    "--lenient applies to reading a LOG; without LOG, replay --env serial runs a synthetic trial"
+                    "--lenient applies to reading a LOG; without LOG, replay --env {} runs a synthetic trial",
+                    E::KIND
                 );
             }
             None

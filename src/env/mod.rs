@@ -9,6 +9,8 @@
 //!   parallel clusters with place-holders (Khemka et al. 2015).
 //! - [`serial`] — environment B: serial tasks with utility functions and
 //!   preemption on heterogeneous clusters of cores (Machovec et al. 2017).
+//! - [`energy`] — environment C: utility under a daily energy budget on
+//!   heterogeneous machines with P-states, queued or polled (Khemka et al.).
 //! - [`classic`] — environment D: trace replay on the log's own machine with
 //!   FCFS, backfilling and Catalina's priority and preemption (Margo et al.).
 
@@ -48,19 +50,28 @@ pub enum EnvKind {
     /// Environment B: serial tasks on heterogeneous clusters of cores,
     /// utility functions and preemption.
     Serial,
+    /// Environment C: utility under a daily energy budget, P-states, queued
+    /// or polled task management.
+    Energy,
     /// Environment D: classic replay of the whole log on its own machine.
     Classic,
 }
 
 impl EnvKind {
     /// Every environment, in listing order.
-    pub const ALL: [EnvKind; 3] = [EnvKind::Parallel, EnvKind::Serial, EnvKind::Classic];
+    pub const ALL: [EnvKind; 4] = [
+        EnvKind::Parallel,
+        EnvKind::Serial,
+        EnvKind::Energy,
+        EnvKind::Classic,
+    ];
 
     /// The CLI name.
     pub fn name(self) -> &'static str {
         match self {
             EnvKind::Parallel => "parallel",
             EnvKind::Serial => "serial",
+            EnvKind::Energy => "energy",
             EnvKind::Classic => "classic",
         }
     }
@@ -73,6 +84,9 @@ impl EnvKind {
             }
             EnvKind::Serial => {
                 "Environment B (serial tasks, utility functions, preemption; Machovec et al. 2017)"
+            }
+            EnvKind::Energy => {
+                "Environment C (utility under a daily energy budget, P-states, queued or polled; Khemka et al. 2015)"
             }
             EnvKind::Classic => {
                 "Environment D (classic replay on the log's own machine; Margo et al.)"
@@ -89,6 +103,10 @@ impl EnvKind {
                 .map(|e| (e.name, e.summary))
                 .collect(),
             EnvKind::Serial => serial::HEURISTICS
+                .iter()
+                .map(|e| (e.name, e.summary))
+                .collect(),
+            EnvKind::Energy => energy::HEURISTICS
                 .iter()
                 .map(|e| (e.name, e.summary))
                 .collect(),
@@ -129,6 +147,9 @@ pub enum EnvError {
     /// A flag of environment B that does not fit.
     #[error(transparent)]
     Serial(#[from] serial::SerialArgsError),
+    /// A workload or flag of environment C that does not fit.
+    #[error(transparent)]
+    Energy(crate::env::serial::workload::WorkloadError),
     /// A scenario of environment A could not be generated.
     #[error("{log} {date}: cannot generate the scenario: {source}")]
     Scenario {

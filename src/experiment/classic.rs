@@ -272,6 +272,7 @@ impl Grid for Classic {
             logs: vec![log_layout(&log_key(spec), p)],
             variants: Vec::new(),
             serial_variants: Vec::new(),
+            energy_variants: Vec::new(),
             heuristics: names,
         };
         (config, layout)

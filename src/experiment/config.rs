@@ -36,6 +36,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::env::classic::window::WindowRule;
 use crate::env::classic::{ClassicArgs, ClassicArgsError};
+use crate::env::energy::params::EnergyArgs;
+use crate::env::energy::{Filter, Management};
 use crate::env::parallel;
 use crate::env::serial::{self, params::SerialArgs};
 use crate::env::{EnvKind, UnknownName};
@@ -52,6 +54,7 @@ pub const PRESETS: &[&str] = &[
     "khemka2015-parallel",
     "smoke",
     "machovec2017-serial",
+    "khemka2015-energy",
     "margo2008-datastar",
 ];
 
@@ -274,6 +277,22 @@ pub struct ExperimentConfig {
     /// `replay --env serial` without the dashes, `-` as `_`).
     #[serde(default, skip_serializing_if = "is_default_serial")]
     pub serial: SerialArgs,
+    /// Environment C: the task management environments of the grid
+    /// (`["queued", "polled"]`; default the `[energy]` one).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub energy_managements: Vec<Management>,
+    /// Environment C: the energy filters of the grid (`["none",
+    /// "adaptive"]`, `"fixed:λ"`; default the `[energy]` one).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub energy_filters: Vec<Filter>,
+    /// Environment C's parameters (`[energy]`: the flags of
+    /// `replay --env energy` without the dashes, `-` as `_`).
+    #[serde(default, skip_serializing_if = "is_default_energy")]
+    pub energy: EnergyArgs,
+}
+
+fn is_default_energy(e: &EnergyArgs) -> bool {
+    *e == EnergyArgs::default()
 }
 
 fn is_default_serial(s: &SerialArgs) -> bool {
@@ -283,6 +302,9 @@ fn is_default_serial(s: &SerialArgs) -> bool {
 /// Default number of synthetic trials of environment B (Machovec et al.,
 /// §IV.A: 64).
 pub const DEFAULT_TRIALS: u64 = 64;
+
+/// Trials of the `khemka2015-energy` preset (Khemka et al., §V: 48).
+pub const ENERGY_TRIALS: u64 = 48;
 
 fn is_default_classic(c: &ClassicArgs) -> bool {
     *c == ClassicArgs::default()
@@ -456,6 +478,19 @@ impl ExperimentConfig {
                 serial_axes: SerialAxis::ALL.to_vec(),
                 ..Self::empty()
             }),
+            "khemka2015-energy" => Ok(ExperimentConfig {
+                name: name.to_string(),
+                environment: EnvKind::Energy,
+                heuristics: crate::env::energy::HEURISTICS
+                    .names()
+                    .into_iter()
+                    .map(String::from)
+                    .collect(),
+                trials: Some(ENERGY_TRIALS),
+                energy_managements: Management::ALL.to_vec(),
+                energy_filters: vec![Filter::None, Filter::Adaptive],
+                ..Self::empty()
+            }),
             _ => Err(ConfigError::UnknownPreset(name.to_string())),
         }
     }
@@ -480,6 +515,9 @@ impl ExperimentConfig {
             trials: None,
             serial_axes: Vec::new(),
             serial: SerialArgs::default(),
+            energy_managements: Vec::new(),
+            energy_filters: Vec::new(),
+            energy: EnergyArgs::default(),
         }
     }
 
@@ -532,12 +570,32 @@ impl ExperimentConfig {
                 ),
             ));
         }
-        if self.logs.is_empty() && self.environment != EnvKind::Serial {
+        let synthetic = matches!(self.environment, EnvKind::Serial | EnvKind::Energy);
+        if self.logs.is_empty() && !synthetic {
             return Err(invalid("logs", "at least one log is needed".into()));
+        }
+        if self.environment != EnvKind::Energy {
+            let foreign = [
+                ("energy_managements", !self.energy_managements.is_empty()),
+                ("energy_filters", !self.energy_filters.is_empty()),
+                ("energy", !is_default_energy(&self.energy)),
+            ];
+            if let Some((key, _)) = foreign.iter().find(|(_, set)| *set) {
+                return Err(invalid(
+                    key,
+                    format!("`{key}` belongs to environment = \"energy\" (environment C)"),
+                ));
+            }
+        }
+        if !synthetic && self.trials.is_some() {
+            return Err(invalid(
+                "trials",
+                "`trials` belongs to environment = \"serial\" or \"energy\" (synthetic trials)"
+                    .into(),
+            ));
         }
         if self.environment != EnvKind::Serial {
             let foreign = [
-                ("trials", self.trials.is_some()),
                 ("serial_axes", !self.serial_axes.is_empty()),
                 ("serial", !is_default_serial(&self.serial)),
             ];
@@ -576,6 +634,7 @@ impl ExperimentConfig {
                 }
             }
             EnvKind::Serial => self.validate_serial(origin)?,
+            EnvKind::Energy => self.validate_energy(origin)?,
             EnvKind::Classic => {
                 self.classic
                     .policies(&self.heuristics)
@@ -632,6 +691,58 @@ impl ExperimentConfig {
             return Err(invalid(
                 "cores_base",
                 format!("{b} is not a positive number of cores"),
+            ));
+        }
+        Ok(())
+    }
+
+    fn validate_energy(&self, origin: &Path) -> Result<(), ConfigError> {
+        let invalid = |key: &'static str, message: String| ConfigError::Invalid {
+            path: origin.to_path_buf(),
+            key,
+            message,
+        };
+        crate::env::energy::HEURISTICS
+            .resolve(&self.heuristics, |_| true)
+            .map_err(|source| ConfigError::Heuristic {
+                path: origin.to_path_buf(),
+                source,
+            })?;
+        let foreign = [
+            ("logs", !self.logs.is_empty()),
+            ("days", self.days.is_some()),
+            ("dates", self.dates.is_some()),
+            ("day_arrivals", self.day_arrivals.is_some()),
+            ("cores_base", self.cores_base.is_some()),
+            ("axes", !self.axes.is_empty()),
+            ("variants", !self.variants.is_empty()),
+            ("classic", !is_default_classic(&self.classic)),
+            ("job_tables", self.job_tables),
+        ];
+        if let Some((key, _)) = foreign.iter().find(|(_, set)| *set) {
+            return Err(invalid(
+                key,
+                format!(
+                    "`{key}` does not apply to environment = \"energy\" (environment C runs synthetic trials: give `trials`)"
+                ),
+            ));
+        }
+        if self.trials == Some(0) {
+            return Err(invalid("trials", "must be at least 1".into()));
+        }
+        if let Err(e) = self.energy.synthetic().validate() {
+            return Err(invalid("energy", e.to_string()));
+        }
+        let budget_none = self.energy.budget == Some(crate::env::energy::params::Budget::None);
+        let filtered = self
+            .energy_filters
+            .iter()
+            .chain(self.energy.filter.iter())
+            .any(|f| *f != Filter::None);
+        if budget_none && filtered {
+            return Err(invalid(
+                "energy",
+                "budget = \"none\" leaves the energy filter nothing to share out; drop the filters or give a budget".into(),
             ));
         }
         Ok(())

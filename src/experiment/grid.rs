@@ -18,6 +18,7 @@ use super::ExperimentError;
 use super::config::{ExperimentConfig, Variant};
 use super::serial::variant::SerialVariant;
 use crate::catalog;
+use crate::env::energy::EnergyVariant;
 use crate::env::{EnvKind, Environment};
 use crate::swf::{ReadOptions, SwfLog};
 
@@ -65,6 +66,11 @@ pub trait Grid: Environment {
 
     /// The workload variants of environment B (none elsewhere).
     fn serial_variants(_config: &ExperimentConfig) -> Vec<SerialVariant> {
+        Vec::new()
+    }
+
+    /// The variants of environment C (none elsewhere).
+    fn energy_variants(_config: &ExperimentConfig) -> Vec<EnergyVariant> {
         Vec::new()
     }
 
@@ -275,6 +281,10 @@ pub struct Layout {
     /// other environments).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub serial_variants: Vec<SerialVariant>,
+    /// The variants of environment C: task management × energy filter
+    /// (empty for the other environments).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub energy_variants: Vec<EnergyVariant>,
     /// The heuristic names, `all` expanded.
     pub heuristics: Vec<String>,
 }
@@ -299,12 +309,19 @@ pub struct CellSpec {
 impl Layout {
     /// Number of distinct variants (1 for a grid without variant axes).
     pub fn variant_count(&self) -> usize {
-        self.variants.len().max(self.serial_variants.len()).max(1)
+        self.variants
+            .len()
+            .max(self.serial_variants.len())
+            .max(self.energy_variants.len())
+            .max(1)
     }
 
     /// The id of variant `vi`: environment A's or B's, or `default`.
     pub fn variant_id(&self, vi: usize) -> String {
         if let Some(v) = self.serial_variants.get(vi) {
+            return v.id();
+        }
+        if let Some(v) = self.energy_variants.get(vi) {
             return v.id();
         }
         self.variants.get(vi).map_or("default".into(), Variant::id)
@@ -452,6 +469,7 @@ impl<E: Grid> Plan<E> {
             logs,
             variants: E::variants(config),
             serial_variants: E::serial_variants(config),
+            energy_variants: E::energy_variants(config),
             heuristics: heuristics
                 .iter()
                 .map(|h| E::heuristic_name(h).to_string())

@@ -15,6 +15,7 @@
 
 pub mod classic;
 pub mod config;
+pub mod energy;
 pub mod grid;
 pub mod manifest;
 pub mod parallel;

@@ -7,7 +7,8 @@
 //! the day and stays within the budget; no task earns more than its
 //! priority.
 
-use super::engine::{EnergyRun, TaskFate, window_energy};
+use super::engine::{EnergyRun, TaskFate};
+use super::window_energy;
 use super::{EnergyScenario, Management};
 use crate::sim::nodeset::NodeSet;
 use crate::sim::schedule::{self, Piece};

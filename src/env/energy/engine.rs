@@ -28,7 +28,7 @@ use std::time::Instant;
 
 use super::filter::{FairShare, FilterInputs, fair_share};
 use super::heuristics::{self, Machines};
-use super::{EnergyScenario, Management, Policy, RunConfig};
+use super::{EnergyScenario, Management, Policy, RunConfig, window_energy};
 
 /// One task's execution: on which machine and P-state, when, s from the
 /// start of the simulation.
@@ -94,11 +94,6 @@ pub struct EnergyRun {
     /// Wall time of steps 3–5 per mapping event, s: sum and maximum (not
     /// deterministic).
     pub heuristic_seconds: (f64, f64),
-}
-
-/// Energy (J) of power `apc` (W) over `[start, end]` within `window`.
-pub fn window_energy(apc: f64, start: f64, end: f64, window: (f64, f64)) -> f64 {
-    apc * (end.min(window.1) - start.max(window.0)).max(0.0)
 }
 
 struct State<'a> {

@@ -18,8 +18,8 @@ use std::collections::BinaryHeap;
 use rand::RngExt;
 use rand::seq::SliceRandom;
 
-use super::engine::window_energy;
 use super::matrices::P_STATES;
+use super::window_energy;
 use super::{EnergyScenario, Objective, Order, PStates, Policy};
 use crate::model::rng::{ChaCha8Rng, stream};
 

@@ -15,9 +15,13 @@
 
 pub mod check;
 pub mod engine;
+pub mod environment;
 pub mod filter;
 pub mod heuristics;
 pub mod matrices;
+pub mod params;
+pub mod summary;
+pub mod tables;
 pub mod workload;
 
 pub use engine::{EnergyRun, Execution, TaskFate, simulate};
@@ -40,6 +44,11 @@ pub const DROP_THRESHOLD: f64 = 0.5;
 /// The budget is this fraction of the mean energy Max UPT uses with no
 /// budget in the queued environment (Khemka et al., §IV.D).
 pub const BUDGET_FRACTION: f64 = 0.7;
+
+/// Energy (J) of power `apc` (W) over `[start, end]` within `window`.
+pub fn window_energy(apc: f64, start: f64, end: f64, window: (f64, f64)) -> f64 {
+    apc * (end.min(window.1) - start.max(window.0)).max(0.0)
+}
 
 /// One task: when it arrives, its type and its utility function.
 #[derive(Debug, Clone, PartialEq)]
@@ -114,9 +123,10 @@ impl Management {
 }
 
 /// The energy filter (Khemka et al., §III.C): which multiplier λ scales the
-/// fair share e_bud = λ · e_rem / n.
+/// fair share e_bud = λ · e_rem / n. Written `none`, `adaptive` or
+/// `fixed:λ` on the command line and in configurations.
 #[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
+#[serde(try_from = "String", into = "String")]
 pub enum Filter {
     /// No filter: every valid choice passes (the hard budget still holds).
     #[default]
@@ -143,6 +153,20 @@ impl Filter {
 impl std::fmt::Display for Filter {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(&self.name())
+    }
+}
+
+impl From<Filter> for String {
+    fn from(f: Filter) -> String {
+        f.name()
+    }
+}
+
+impl TryFrom<String> for Filter {
+    type Error = String;
+
+    fn try_from(s: String) -> Result<Self, String> {
+        s.parse()
     }
 }
 
@@ -191,6 +215,38 @@ impl Default for RunConfig {
             budget: None,
             drop_threshold: DROP_THRESHOLD,
         }
+    }
+}
+
+/// One variant of an environment C experiment grid: how the tasks are
+/// managed (management × filter).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct EnergyVariant {
+    /// Queued or polled.
+    pub management: Management,
+    /// The energy filter.
+    pub filter: Filter,
+}
+
+impl EnergyVariant {
+    /// The id in cell ids: `queued-none`, `polled-adaptive`,
+    /// `queued-fixed1.5`.
+    pub fn id(&self) -> String {
+        format!(
+            "{}-{}",
+            self.management.name(),
+            self.filter.name().replace(':', "")
+        )
+    }
+
+    /// A label for legends: `queued, no filter`.
+    pub fn label(&self) -> String {
+        let f = match self.filter {
+            Filter::None => "no filter".to_string(),
+            Filter::Adaptive => "adaptive filter".to_string(),
+            Filter::Fixed(l) => format!("filter λ = {l}"),
+        };
+        format!("{}, {f}", self.management.name())
     }
 }
 

@@ -294,16 +294,20 @@ mod tests {
 
     #[test]
     fn nonsense_parameters_name_their_flag() {
-        let mut p = SyntheticParams::default();
-        p.tasks_per_day = 0.0;
+        let p = SyntheticParams {
+            tasks_per_day: 0.0,
+            ..SyntheticParams::default()
+        };
         assert!(
             synthetic(&p, 1, 0)
                 .unwrap_err()
                 .to_string()
                 .contains("--tasks-per-day")
         );
-        let mut p = SyntheticParams::default();
-        p.event_interval_s = 0.0;
+        let p = SyntheticParams {
+            event_interval_s: 0.0,
+            ..SyntheticParams::default()
+        };
         assert!(
             synthetic(&p, 1, 0)
                 .unwrap_err()

@@ -214,6 +214,7 @@ impl Grid for Parallel {
             }],
             variants: vec![variant],
             serial_variants: Vec::new(),
+            energy_variants: Vec::new(),
             heuristics: names,
         };
         (config, layout)

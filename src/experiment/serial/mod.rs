@@ -450,6 +450,7 @@ impl Grid for Serial {
             logs: vec![log],
             variants: Vec::new(),
             serial_variants: vec![SerialVariant::of_args(args)],
+            energy_variants: Vec::new(),
             heuristics: names,
         };
         (config, layout)

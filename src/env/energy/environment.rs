@@ -1,0 +1,473 @@
+//! Environment C behind the [`Environment`] trait: synthetic trials (no
+//! log) or a workload written by `swftool synth energy`; the twelve
+//! heuristics; the day's budget (given, or calibrated as the paper's §IV.D
+//! does); the invariant checker, the run summary, the printed table with
+//! its mean rows, and the `summary`, `tasks`, `hourly`, `machines` and
+//! `timing` tables.
+
+use std::path::Path;
+use std::sync::Arc;
+
+use polars::prelude::*;
+use rayon::prelude::*;
+
+use super::params::{Budget, EnergyArgs};
+use super::summary::{EnergySummary, summarize};
+use super::tables::{self, RunRecord};
+use super::workload::{self, SyntheticParams};
+use super::{
+    BUDGET_FRACTION, EnergyRun, EnergyScenario, HEURISTICS, HeuristicInfo, Objective, Policy,
+    RunConfig, simulate,
+};
+use crate::env::serial::workload::WorkloadError;
+use crate::env::{EnvError, EnvKind, Environment, Input, Registry, Replayed};
+use crate::metrics::aggregate::{mean_ci, n_column, pm, stat_column, str_column};
+use crate::metrics::tables::{TableError, write_both};
+
+/// Environment C: utility under a daily energy budget, queued or polled
+/// (Khemka et al.; docs/energy.md).
+pub struct Energy;
+
+/// One run's input: a trial and how it is managed.
+#[derive(Debug, Clone)]
+pub struct EnergyCase {
+    /// The trial (shared by the cases that differ only in management).
+    pub scenario: Arc<EnergyScenario>,
+    /// Management, filter, budget and drop threshold.
+    pub config: RunConfig,
+}
+
+/// How the day's budget was set.
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize, serde::Deserialize)]
+pub enum BudgetSource {
+    /// No budget (`--budget none`).
+    None,
+    /// Given (`--budget J`), J.
+    Given(f64),
+    /// 0.7 × the mean energy Max UPT used with no budget in the queued
+    /// environment over `trials` trials (Khemka et al., §IV.D).
+    Calibrated {
+        /// The trials it was computed over.
+        trials: usize,
+        /// The mean unconstrained energy, J.
+        mean_energy_j: f64,
+        /// The budget, J.
+        budget_j: f64,
+    },
+}
+
+impl BudgetSource {
+    /// The budget, J (`None`: no budget).
+    pub fn joules(&self) -> Option<f64> {
+        match *self {
+            BudgetSource::None => None,
+            BudgetSource::Given(j) => Some(j),
+            BudgetSource::Calibrated { budget_j, .. } => Some(budget_j),
+        }
+    }
+
+    /// One line for the printed header.
+    pub fn describe(&self) -> String {
+        match *self {
+            BudgetSource::None => "none (--budget none)".into(),
+            BudgetSource::Given(j) => format!("{:.4} GJ a day (--budget)", j / 1e9),
+            BudgetSource::Calibrated {
+                trials,
+                mean_energy_j,
+                budget_j,
+            } => format!(
+                "{:.4} GJ a day = 0.7 × {:.4} GJ, the mean energy Max UPT uses with no budget (queued) over {trials} trial(s) (Khemka et al. §IV.D: 1.11 GJ)",
+                budget_j / 1e9,
+                mean_energy_j / 1e9
+            ),
+        }
+    }
+}
+
+/// Where the trials of a replay came from and the budget they share.
+#[derive(Debug, Clone)]
+pub struct EnergySource {
+    /// The workload's parameters (`None`: a written workload).
+    pub params: Option<SyntheticParams>,
+    /// A written workload's file.
+    pub file: Option<std::path::PathBuf>,
+    /// The budget.
+    pub budget: BudgetSource,
+}
+
+/// The budget of `scenarios` under `budget` as given: none, the joules
+/// given, or (not given) calibrated on them: 0.7 × the mean energy Max
+/// UPT uses in the queued environment with no budget and no filter
+/// (Khemka et al., §IV.D), the runs in parallel.
+pub fn budget_for(
+    scenarios: &[Arc<EnergyScenario>],
+    budget: Option<Budget>,
+    drop_threshold: f64,
+) -> BudgetSource {
+    match budget {
+        Some(Budget::None) => BudgetSource::None,
+        Some(Budget::Joules(j)) => BudgetSource::Given(j),
+        None => {
+            let config = RunConfig {
+                drop_threshold,
+                ..RunConfig::default()
+            };
+            let energies: Vec<f64> = scenarios
+                .par_iter()
+                .map(|s| simulate(s, Policy::MinMin(Objective::Upt), &config).energy)
+                .collect();
+            let mean = energies.iter().sum::<f64>() / energies.len().max(1) as f64;
+            BudgetSource::Calibrated {
+                trials: energies.len(),
+                mean_energy_j: mean,
+                budget_j: BUDGET_FRACTION * mean,
+            }
+        }
+    }
+}
+
+/// A workload written by `swftool synth energy`, read back.
+fn read_written(path: &Path) -> Result<EnergyScenario, EnvError> {
+    Err(refuse(
+        "LOG",
+        format!(
+            "{}: environment C runs its synthetic trials (no LOG); reading a workload written by swftool synth energy is not built yet",
+            path.display()
+        ),
+    ))
+}
+
+fn refuse(flag: &'static str, why: String) -> EnvError {
+    EnvError::Energy(WorkloadError::Parameter {
+        flag,
+        value: String::new(),
+        reason: why,
+    })
+}
+
+impl Environment for Energy {
+    const KIND: EnvKind = EnvKind::Energy;
+    type Policy = Policy;
+    type Args = EnergyArgs;
+    type Heuristic = &'static HeuristicInfo;
+    type Prepared = EnergySource;
+    type Scenario = EnergyCase;
+    type Run = EnergyRun;
+    type Summary = EnergySummary;
+
+    fn registry() -> Registry<Policy> {
+        HEURISTICS
+    }
+
+    fn heuristics(names: &[String], _: &EnergyArgs) -> Result<Vec<Self::Heuristic>, EnvError> {
+        Ok(HEURISTICS.resolve(names, |_| true)?)
+    }
+
+    fn heuristic_name(h: &Self::Heuristic) -> &'static str {
+        h.name
+    }
+
+    fn scenarios(
+        input: Option<Input<'_>>,
+        args: &EnergyArgs,
+    ) -> Result<(EnergySource, Vec<EnergyCase>), EnvError> {
+        if args.filter.is_some_and(|f| f != super::Filter::None)
+            && args.budget == Some(Budget::None)
+        {
+            return Err(refuse(
+                "--filter",
+                "the energy filter shares out a budget; with --budget none there is none to share (give --filter none, or a budget)".into(),
+            ));
+        }
+        let (params, file, scenarios) = match input {
+            None => {
+                let params = args.synthetic();
+                let scenarios = args
+                    .trial_list()
+                    .into_par_iter()
+                    .map(|trial| workload::synthetic(&params, args.seed(), trial).map(Arc::new))
+                    .collect::<Result<Vec<_>, _>>()
+                    .map_err(EnvError::Energy)?;
+                (Some(params), None, scenarios)
+            }
+            Some(Input { path, .. }) => {
+                if let Some(flag) = args.workload_flags().first() {
+                    return Err(refuse(
+                        flag,
+                        format!(
+                            "does not apply to {}: a workload written by swftool synth energy carries its own tasks, trial seed and mapping interval",
+                            path.display()
+                        ),
+                    ));
+                }
+                let s = read_written(path)?;
+                (None, Some(path.to_path_buf()), vec![Arc::new(s)])
+            }
+        };
+        let drop_threshold = args.run_config(None).drop_threshold;
+        let budget = budget_for(&scenarios, args.budget, drop_threshold);
+        let config = args.run_config(budget.joules());
+        let cases = scenarios
+            .into_iter()
+            .map(|scenario| EnergyCase {
+                scenario: scenario.clone(),
+                config,
+            })
+            .collect();
+        Ok((
+            EnergySource {
+                params,
+                file,
+                budget,
+            },
+            cases,
+        ))
+    }
+
+    fn describe(
+        _: Option<Input<'_>>,
+        source: &EnergySource,
+        cases: &[EnergyCase],
+        args: &EnergyArgs,
+    ) -> String {
+        let mut out = String::new();
+        match (&source.params, &source.file) {
+            (Some(p), _) => out.push_str(&format!(
+                "workload synthetic (Khemka et al. §IV): seed {}, {:.0} tasks a day over 100 task types (17 special), priorities 8/4/2/1, 4 urgencies, 20 classes, θ {:.0} min\n",
+                args.seed(),
+                p.tasks_per_day,
+                p.theta_s / 60.0
+            )),
+            (None, Some(f)) => out.push_str(&format!(
+                "workload {} (written by swftool synth energy)\n",
+                f.display()
+            )),
+            (None, None) => {}
+        }
+        out.push_str("system   100 machines in 13 types (4 special: 2, 2, 3, 3), 3 P-states; ETC and APC drawn per trial\n");
+        if let Some(c) = cases.first() {
+            let c = c.config;
+            out.push_str(&format!(
+                "setup    {} management, filter {}, drop below {} utility, mapping every {:.0} s\n",
+                c.management.name(),
+                c.filter,
+                c.drop_threshold,
+                cases[0].scenario.event_interval
+            ));
+        }
+        out.push_str(&format!("budget   {}\n", source.budget.describe()));
+        for c in cases.iter().take(4) {
+            let s = &c.scenario;
+            let counted = (0..s.tasks.len()).filter(|&i| s.counted(i)).count();
+            out.push_str(&format!(
+                "scenario {}: {} tasks ({} in the counted 24 h, {} in the 2 h warm-up)\n",
+                s.name,
+                s.tasks.len(),
+                counted,
+                s.tasks.len() - counted
+            ));
+        }
+        if cases.len() > 4 {
+            out.push_str(&format!("         … {} scenarios in all\n", cases.len()));
+        }
+        out.push_str("utility  the 20 classes are swftool's construction after Khemka et al. (TC 2015); docs/utility.md\n");
+        out
+    }
+
+    fn scenario_name(c: &EnergyCase) -> String {
+        format!(
+            "{} ({}, filter {})",
+            c.scenario.name,
+            c.config.management.name(),
+            c.config.filter
+        )
+    }
+
+    fn simulate(c: &EnergyCase, h: &Self::Heuristic) -> EnergyRun {
+        simulate(&c.scenario, h.policy, &c.config)
+    }
+
+    fn check(c: &EnergyCase, run: &EnergyRun) -> Vec<String> {
+        super::check::check(&c.scenario, run, c.config.management)
+    }
+
+    fn summarize(
+        _: &EnergySource,
+        c: &EnergyCase,
+        h: &Self::Heuristic,
+        run: &EnergyRun,
+        _: &EnergyArgs,
+    ) -> EnergySummary {
+        summarize(&c.scenario, h.name, &c.config, run)
+    }
+
+    fn table(runs: &[Replayed<'_, Self>], _: &EnergyArgs) -> String {
+        let mut out = format!(
+            "{:<10} {:<10} {:>9} {:>9} {:>7} {:>9} {:>7} {:>7} {:>7} {:>7} {:>7} {:>6} {:>10} {:>9}\n",
+            "scenario",
+            "heuristic",
+            "utility",
+            "max",
+            "% max",
+            "energy GJ",
+            "% of E",
+            "E out h",
+            "done",
+            "dropped",
+            "% p8",
+            "% p1",
+            "mean µs/ev",
+            "max ms/ev"
+        );
+        for r in runs {
+            let x = &r.summary;
+            let of_e = x.budget_j.map_or("-".to_string(), |b| {
+                format!("{:.1}", 100.0 * x.energy_j / b)
+            });
+            let out_h = x
+                .exhausted_at_h
+                .map_or("-".to_string(), |h| format!("{h:.1}"));
+            let pct = |p: f64| {
+                x.levels
+                    .iter()
+                    .find(|l| l.priority == p)
+                    .map_or(0.0, |l| l.percent())
+            };
+            out.push_str(&format!(
+                "{:<10} {:<10} {:>9.1} {:>9.1} {:>7.2} {:>9.4} {:>7} {:>7} {:>7} {:>7} {:>7.1} {:>6.1} {:>10.1} {:>9.3}\n",
+                x.scenario,
+                x.heuristic,
+                x.utility,
+                x.max_utility,
+                x.percent(),
+                x.energy_j / 1e9,
+                of_e,
+                out_h,
+                x.completed,
+                x.dropped,
+                pct(8.0),
+                pct(1.0),
+                r.run.heuristic_seconds.0 / r.run.events.len().max(1) as f64 * 1e6,
+                r.run.heuristic_seconds.1 * 1e3
+            ));
+        }
+        let scenarios: std::collections::BTreeSet<&str> =
+            runs.iter().map(|r| r.summary.scenario.as_str()).collect();
+        if scenarios.len() > 1 {
+            out.push('\n');
+            out.push_str(&mean_rows(runs));
+        }
+        out
+    }
+
+    fn write_tables(
+        dir: &Path,
+        _: &EnergySource,
+        runs: &[Replayed<'_, Self>],
+        _: &EnergyArgs,
+    ) -> Result<Vec<&'static str>, TableError> {
+        let records: Vec<RunRecord<'_>> = runs
+            .iter()
+            .map(|r| RunRecord {
+                scenario: &r.scenario.scenario,
+                config: &r.scenario.config,
+                run: &r.run,
+                summary: &r.summary,
+            })
+            .collect();
+        let summaries: Vec<&EnergySummary> = runs.iter().map(|r| &r.summary).collect();
+        let wall: Vec<f64> = runs.iter().map(|r| r.seconds).collect();
+        let frame = |name: &str, f: PolarsResult<DataFrame>| {
+            f.map_err(|source| TableError::Write {
+                path: dir.join(format!("{name}.csv")),
+                source,
+            })
+        };
+        write_both(
+            &mut frame("summary", tables::summary_frame(&summaries))?,
+            dir,
+            "summary",
+        )?;
+        write_both(
+            &mut frame("tasks", tables::tasks_frame(&records))?,
+            dir,
+            "tasks",
+        )?;
+        write_both(
+            &mut frame("hourly", tables::hourly_frame(&summaries))?,
+            dir,
+            "hourly",
+        )?;
+        write_both(
+            &mut frame("machines", tables::machines_frame(&records))?,
+            dir,
+            "machines",
+        )?;
+        write_both(
+            &mut frame("timing", tables::timing_frame(&records, &wall))?,
+            dir,
+            "timing",
+        )?;
+        Ok(vec!["summary", "tasks", "hourly", "machines", "timing"])
+    }
+}
+
+/// The mean over trials of each (heuristic, management, filter) of a
+/// replay of several trials: % of the maximum utility and energy used, as
+/// mean ± half-width of the 95 % Student-t confidence interval.
+fn mean_rows(runs: &[Replayed<'_, Energy>]) -> String {
+    let rows = (|| -> PolarsResult<String> {
+        let s = |f: &dyn Fn(&EnergySummary) -> String| {
+            runs.iter().map(|r| f(&r.summary)).collect::<Vec<_>>()
+        };
+        let work = DataFrame::new_infer_height(vec![
+            Column::new("heuristic".into(), s(&|x| x.heuristic.clone())),
+            Column::new("management".into(), s(&|x| x.management.clone())),
+            Column::new("filter".into(), s(&|x| x.filter.clone())),
+            Column::new(
+                "pct".into(),
+                runs.iter()
+                    .map(|r| r.summary.percent())
+                    .collect::<Vec<f64>>(),
+            ),
+            Column::new(
+                "energy".into(),
+                runs.iter()
+                    .map(|r| r.summary.energy_j / 1e9)
+                    .collect::<Vec<f64>>(),
+            ),
+        ])?;
+        let g = mean_ci(
+            work,
+            &["heuristic", "management", "filter"],
+            &["pct", "energy"],
+            vec![],
+        )?;
+        let names = str_column(&g, "heuristic")?;
+        let mgmt = str_column(&g, "management")?;
+        let filter = str_column(&g, "filter")?;
+        let n = n_column(&g)?;
+        let pct = stat_column(&g, "pct")?;
+        let energy = stat_column(&g, "energy")?;
+        let mut out = format!(
+            "{:<10} {:<7} {:<10} {:>4} {:>18} {:>18}\n",
+            "heuristic", "mgmt", "filter", "n", "% max (mean ± CI)", "energy GJ"
+        );
+        for i in 0..names.len() {
+            out.push_str(&format!(
+                "{:<10} {:<7} {:<10} {:>4} {:>18} {:>18}\n",
+                names[i],
+                mgmt[i],
+                filter[i],
+                n[i],
+                pm(&pct[i], 2),
+                pm(&energy[i], 4)
+            ));
+        }
+        out.push_str(
+            "(means over trials ± half-width of the 95 % confidence interval, Student t)\n",
+        );
+        Ok(out)
+    })();
+    rows.unwrap_or_else(|e| format!("(no mean rows: {e})\n"))
+}

@@ -1,0 +1,219 @@
+//! The command-line parameters of environment C, one clap argument group
+//! shown under its own heading in `--help`. Every flag is optional so that
+//! one given with another environment can be named and refused; the
+//! defaults are Khemka et al.'s (§III–§IV). `--seed` (shared with A and B),
+//! `--trial`, `--trials` and `--theta` (shared with B) are filled in by the
+//! command.
+
+use serde::{Deserialize, Serialize};
+
+use super::workload::SyntheticParams;
+use super::{DROP_THRESHOLD, Filter, Management, RunConfig};
+
+fn parse_positive(s: &str) -> Result<f64, String> {
+    s.trim()
+        .parse::<f64>()
+        .ok()
+        .filter(|x| x.is_finite() && *x > 0.0)
+        .ok_or_else(|| format!("`{s}`: expected a positive number"))
+}
+
+fn parse_non_negative(s: &str) -> Result<f64, String> {
+    s.trim()
+        .parse::<f64>()
+        .ok()
+        .filter(|x| x.is_finite() && *x >= 0.0)
+        .ok_or_else(|| format!("`{s}`: expected a number ≥ 0"))
+}
+
+/// The day's energy budget as given: a number of joules, or none. Written
+/// as on the command line (`"1.11GJ"`, `"none"`) in configurations.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(try_from = "String", into = "String")]
+pub enum Budget {
+    /// No budget (the calibration runs of the paper's §IV.D).
+    None,
+    /// E, J.
+    Joules(f64),
+}
+
+impl From<Budget> for String {
+    fn from(b: Budget) -> String {
+        match b {
+            Budget::None => "none".into(),
+            Budget::Joules(j) => format!("{j}"),
+        }
+    }
+}
+
+impl TryFrom<String> for Budget {
+    type Error = String;
+
+    fn try_from(s: String) -> Result<Self, String> {
+        parse_budget(&s)
+    }
+}
+
+/// Parses `--budget`: joules (`1.11e9`, or with a unit `1.11GJ`, `900MJ`)
+/// or `none`.
+pub fn parse_budget(s: &str) -> Result<Budget, String> {
+    let t = s.trim();
+    if t.eq_ignore_ascii_case("none") {
+        return Ok(Budget::None);
+    }
+    let (number, scale) = [("GJ", 1e9), ("MJ", 1e6), ("kJ", 1e3), ("J", 1.0)]
+        .iter()
+        .find_map(|(unit, f)| t.strip_suffix(unit).map(|n| (n.trim(), *f)))
+        .unwrap_or((t, 1.0));
+    number
+        .parse::<f64>()
+        .ok()
+        .map(|x| x * scale)
+        .filter(|x| x.is_finite() && *x > 0.0)
+        .map(Budget::Joules)
+        .ok_or_else(|| format!("`{s}`: --budget takes joules (1.11e9, 1.11GJ, 900MJ) or none"))
+}
+
+/// Flags of environment C (`--env energy`).
+#[derive(Debug, Clone, Default, PartialEq, clap::Args, Serialize, Deserialize)]
+#[command(
+    next_help_heading = "Environment C: --env energy (utility under a daily energy budget, P-states)"
+)]
+#[serde(default, deny_unknown_fields)]
+pub struct EnergyArgs {
+    /// Task management: queued (machine queues, pending tasks fixed) or polled (idle machines only) [default: queued].
+    #[arg(long, value_enum)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub management: Option<Management>,
+    /// Energy filter: none, adaptive (λ from the rate of consumption), or fixed:λ [default: none].
+    #[arg(long, value_name = "none|adaptive|fixed:λ")]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub filter: Option<Filter>,
+    /// The day's energy budget E: joules (1.11e9, 1.11GJ, 900MJ) or none [default: 0.7 × the mean energy Max UPT uses with no budget, queued, over the trials run].
+    #[arg(long, value_name = "J|none", value_parser = parse_budget)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub budget: Option<Budget>,
+    /// Drop a task whose best utility at a mapping event is below this (value units) [default: 0.5].
+    #[arg(long, value_name = "U", value_parser = parse_non_negative)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub drop_threshold: Option<f64>,
+    /// Seconds between mapping events [default: 60].
+    #[arg(long, value_name = "S", value_parser = parse_positive)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub event_interval: Option<f64>,
+    /// Expected tasks per day over the 100 task types [default: 32000].
+    #[arg(long, value_name = "N", value_parser = parse_positive)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tasks_per_day: Option<f64>,
+    /// Synthetic trial (`--trial`, shared with environment B).
+    #[arg(skip)]
+    #[serde(skip)]
+    pub trial: Option<u64>,
+    /// Synthetic trials 0..N (`--trials`, shared with environment B).
+    #[arg(skip)]
+    #[serde(skip)]
+    pub trials: Option<u64>,
+    /// θ, minutes (`--theta`, shared with environment B).
+    #[arg(skip)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub theta: Option<f64>,
+    /// The user seed (`--seed`, shared).
+    #[arg(skip)]
+    #[serde(skip)]
+    pub seed: Option<u64>,
+}
+
+impl EnergyArgs {
+    /// The flags of this group given on the command line, as `--name`.
+    pub fn given(&self) -> Vec<&'static str> {
+        [
+            (self.management.is_some(), "--management"),
+            (self.filter.is_some(), "--filter"),
+            (self.budget.is_some(), "--budget"),
+            (self.drop_threshold.is_some(), "--drop-threshold"),
+            (self.event_interval.is_some(), "--event-interval"),
+            (self.tasks_per_day.is_some(), "--tasks-per-day"),
+        ]
+        .into_iter()
+        .filter_map(|(set, name)| set.then_some(name))
+        .collect()
+    }
+
+    /// The flags that shape the workload (refused for a written workload,
+    /// which carries its own).
+    pub fn workload_flags(&self) -> Vec<&'static str> {
+        [
+            (self.tasks_per_day.is_some(), "--tasks-per-day"),
+            (self.theta.is_some(), "--theta"),
+            (self.event_interval.is_some(), "--event-interval"),
+            (self.trial.is_some(), "--trial"),
+            (self.trials.is_some(), "--trials"),
+            (self.seed.is_some(), "--seed"),
+        ]
+        .into_iter()
+        .filter_map(|(set, name)| set.then_some(name))
+        .collect()
+    }
+
+    /// The user seed [default: 1].
+    pub fn seed(&self) -> u64 {
+        self.seed
+            .unwrap_or(crate::env::parallel::params::DEFAULT_SEED)
+    }
+
+    /// The trials to run: `--trials N` gives 0..N, `--trial K` gives K,
+    /// neither gives 0.
+    pub fn trial_list(&self) -> Vec<u64> {
+        match (self.trials, self.trial) {
+            (Some(n), _) => (0..n).collect(),
+            (None, Some(k)) => vec![k],
+            (None, None) => vec![0],
+        }
+    }
+
+    /// The workload's parameters, defaults filled in.
+    pub fn synthetic(&self) -> SyntheticParams {
+        let d = SyntheticParams::default();
+        SyntheticParams {
+            tasks_per_day: self.tasks_per_day.unwrap_or(d.tasks_per_day),
+            theta_s: self.theta.map_or(d.theta_s, |m| m * 60.0),
+            event_interval_s: self.event_interval.unwrap_or(d.event_interval_s),
+        }
+    }
+
+    /// The run configuration with budget `budget` (J, `None`: no budget).
+    pub fn run_config(&self, budget: Option<f64>) -> RunConfig {
+        RunConfig {
+            management: self.management.unwrap_or_default(),
+            filter: self.filter.unwrap_or_default(),
+            budget,
+            drop_threshold: self.drop_threshold.unwrap_or(DROP_THRESHOLD),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn budgets_take_joules_units_or_none() {
+        assert_eq!(parse_budget("1.11e9"), Ok(Budget::Joules(1.11e9)));
+        assert_eq!(parse_budget("1.11GJ"), Ok(Budget::Joules(1.11e9)));
+        assert_eq!(parse_budget("900 MJ"), Ok(Budget::Joules(9e8)));
+        assert_eq!(parse_budget("none"), Ok(Budget::None));
+        assert!(parse_budget("-1").is_err());
+        assert!(parse_budget("lots").is_err());
+    }
+
+    #[test]
+    fn defaults_are_the_papers() {
+        let a = EnergyArgs::default();
+        let c = a.run_config(Some(1.0));
+        assert_eq!(c.management, Management::Queued);
+        assert_eq!(c.filter, Filter::None);
+        assert_eq!(c.drop_threshold, 0.5);
+        assert_eq!(a.synthetic(), SyntheticParams::default());
+        assert_eq!(a.trial_list(), vec![0]);
+    }
+}

@@ -1,0 +1,294 @@
+//! Output tables of environment C, as polars DataFrames written to CSV and
+//! Parquet ([`crate::metrics::tables::write_both`]); columns are documented
+//! in docs/energy.md.
+//!
+//! - `summary`: one row per run, the fields of
+//!   [`super::summary::EnergySummary`], one column group per priority level;
+//! - `tasks`: one row per task per run: arrival, type, utility function,
+//!   fate, machine, machine type, P-state, start, end, energy in the day and
+//!   utility earned;
+//! - `hourly`: cumulative utility and energy at the end of each hour of the
+//!   day, per run;
+//! - `machines`: per run and machine, its type, busy and idle time in the
+//!   day and its energy;
+//! - `timing`: heuristic wall time per mapping event (mean, max), the only
+//!   table that differs between two runs of the same seed.
+
+use polars::prelude::*;
+
+use super::engine::{EnergyRun, TaskFate};
+use super::summary::{EnergySummary, HOURS, earned, idle_per_machine};
+use super::window_energy;
+use super::{EnergyScenario, RunConfig};
+
+/// One replayed run, for the tables.
+pub struct RunRecord<'a> {
+    /// The scenario.
+    pub scenario: &'a EnergyScenario,
+    /// How it was managed.
+    pub config: &'a RunConfig,
+    /// The run.
+    pub run: &'a EnergyRun,
+    /// Its summary.
+    pub summary: &'a EnergySummary,
+}
+
+fn col<T>(name: &str, v: Vec<T>) -> Column
+where
+    Series: NamedFrom<Vec<T>, [T]>,
+{
+    Column::new(name.into(), v)
+}
+
+fn key_columns(rows: &[&EnergySummary], repeat: impl Fn(usize) -> usize) -> Vec<Column> {
+    let rep = |f: &dyn Fn(&EnergySummary) -> String| -> Vec<String> {
+        rows.iter()
+            .enumerate()
+            .flat_map(|(k, r)| std::iter::repeat_n(f(r), repeat(k)))
+            .collect()
+    };
+    vec![
+        col("scenario", rep(&|r| r.scenario.clone())),
+        col("heuristic", rep(&|r| r.heuristic.clone())),
+        col("management", rep(&|r| r.management.clone())),
+        col("filter", rep(&|r| r.filter.clone())),
+    ]
+}
+
+/// The `summary` table.
+///
+/// # Errors
+/// A polars error if the columns cannot be assembled (a bug).
+pub fn summary_frame(rows: &[&EnergySummary]) -> PolarsResult<DataFrame> {
+    let f = |g: &dyn Fn(&EnergySummary) -> f64| rows.iter().map(|r| g(r)).collect::<Vec<f64>>();
+    let u = |g: &dyn Fn(&EnergySummary) -> usize| {
+        rows.iter().map(|r| g(r) as u64).collect::<Vec<u64>>()
+    };
+    let mut cols = key_columns(rows, |_| 1);
+    cols.extend([
+        col("utility", f(&|r| r.utility)),
+        col("max_utility", f(&|r| r.max_utility)),
+        col("percent_of_max", f(&|r| r.percent())),
+        col("energy_j", f(&|r| r.energy_j)),
+        col(
+            "budget_j",
+            rows.iter()
+                .map(|r| r.budget_j)
+                .collect::<Vec<Option<f64>>>(),
+        ),
+        col(
+            "exhausted_at_h",
+            rows.iter()
+                .map(|r| r.exhausted_at_h)
+                .collect::<Vec<Option<f64>>>(),
+        ),
+        col("counted", u(&|r| r.counted)),
+        col("completed", u(&|r| r.completed)),
+        col("dropped", u(&|r| r.dropped)),
+        col("unmapped", u(&|r| r.unmapped)),
+        col("unfinished", u(&|r| r.unfinished)),
+        col("mean_idle_s", f(&|r| r.mean_idle_s)),
+        col("events", u(&|r| r.events)),
+    ]);
+    let levels = rows.first().map_or(0, |r| r.levels.len());
+    for l in 0..levels {
+        let p = rows[0].levels[l].priority;
+        cols.push(col(&format!("utility_p{p}"), f(&|r| r.levels[l].utility)));
+        cols.push(col(&format!("max_p{p}"), f(&|r| r.levels[l].max)));
+        cols.push(col(&format!("percent_p{p}"), f(&|r| r.levels[l].percent())));
+    }
+    DataFrame::new_infer_height(cols)
+}
+
+/// The `hourly` table.
+///
+/// # Errors
+/// A polars error if the columns cannot be assembled (a bug).
+pub fn hourly_frame(rows: &[&EnergySummary]) -> PolarsResult<DataFrame> {
+    let mut cols = key_columns(rows, |_| HOURS);
+    cols.push(col(
+        "hour",
+        rows.iter()
+            .flat_map(|_| 1..=HOURS as u32)
+            .collect::<Vec<u32>>(),
+    ));
+    cols.push(col(
+        "cumulative_utility",
+        rows.iter()
+            .flat_map(|r| r.hourly_utility.iter().copied())
+            .collect::<Vec<f64>>(),
+    ));
+    cols.push(col(
+        "cumulative_energy_j",
+        rows.iter()
+            .flat_map(|r| r.hourly_energy_j.iter().copied())
+            .collect::<Vec<f64>>(),
+    ));
+    DataFrame::new_infer_height(cols)
+}
+
+/// The `tasks` table.
+///
+/// # Errors
+/// A polars error if the columns cannot be assembled (a bug).
+pub fn tasks_frame(records: &[RunRecord<'_>]) -> PolarsResult<DataFrame> {
+    let summaries: Vec<&EnergySummary> = records.iter().map(|r| r.summary).collect();
+    let mut cols = key_columns(&summaries, |k| records[k].scenario.tasks.len());
+    let mut job = Vec::new();
+    let mut arrival = Vec::new();
+    let mut task_type = Vec::new();
+    let mut priority = Vec::new();
+    let mut urgency = Vec::new();
+    let mut class = Vec::new();
+    let mut fate = Vec::new();
+    let mut machine = Vec::new();
+    let mut machine_type = Vec::new();
+    let mut pstate = Vec::new();
+    let mut start = Vec::new();
+    let mut end = Vec::new();
+    let mut energy = Vec::new();
+    let mut utility = Vec::new();
+    for r in records {
+        let s = r.scenario;
+        let type_of = s.matrices.machine_type_of();
+        for (i, t) in s.tasks.iter().enumerate() {
+            job.push(t.job_number);
+            arrival.push(t.arrival);
+            task_type.push(t.task_type as u32);
+            priority.push(t.spec.priority);
+            urgency.push(t.spec.urgency.name().to_string());
+            class.push(u32::from(t.spec.class));
+            let exec = match r.run.fates[i] {
+                TaskFate::Executed(k) => Some(r.run.executions[k]),
+                _ => None,
+            };
+            fate.push(
+                match (r.run.fates[i], exec) {
+                    (TaskFate::Dropped(_), _) => "dropped",
+                    (TaskFate::Unmapped, _) => "unmapped",
+                    (_, Some(e)) if e.end > s.window.1 => "unfinished",
+                    (_, Some(e)) if e.end < s.window.0 => "completed-before-day",
+                    _ => "completed",
+                }
+                .to_string(),
+            );
+            machine.push(exec.map(|e| e.machine as u32));
+            machine_type.push(exec.map(|e| type_of[e.machine] as u32));
+            pstate.push(exec.map(|e| u32::from(e.pstate)));
+            start.push(exec.map(|e| e.start).or(match r.run.fates[i] {
+                TaskFate::Dropped(at) => Some(at),
+                _ => None,
+            }));
+            end.push(exec.map(|e| e.end));
+            energy.push(exec.map_or(0.0, |e| {
+                s.matrices
+                    .apc(t.task_type, type_of[e.machine], e.pstate.into())
+                    .map_or(0.0, |apc| window_energy(apc, e.start, e.end, s.window))
+            }));
+            utility.push(earned(s, r.run, i));
+        }
+    }
+    cols.extend([
+        col("job", job),
+        col("arrival_s", arrival),
+        col("task_type", task_type),
+        col("priority", priority),
+        col("urgency", urgency),
+        col("class", class),
+        col("fate", fate),
+        col("machine", machine),
+        col("machine_type", machine_type),
+        col("pstate", pstate),
+        col("start_s", start),
+        col("end_s", end),
+        col("energy_j", energy),
+        col("utility", utility),
+    ]);
+    DataFrame::new_infer_height(cols)
+}
+
+/// The `machines` table.
+///
+/// # Errors
+/// A polars error if the columns cannot be assembled (a bug).
+pub fn machines_frame(records: &[RunRecord<'_>]) -> PolarsResult<DataFrame> {
+    let summaries: Vec<&EnergySummary> = records.iter().map(|r| r.summary).collect();
+    let mut cols = key_columns(&summaries, |k| {
+        records[k].scenario.matrices.machines() as usize
+    });
+    let (mut machine, mut mtype, mut special, mut busy, mut idle, mut energy) = (
+        Vec::new(),
+        Vec::new(),
+        Vec::new(),
+        Vec::new(),
+        Vec::new(),
+        Vec::new(),
+    );
+    for r in records {
+        let s = r.scenario;
+        let type_of = s.matrices.machine_type_of();
+        let idles = idle_per_machine(s, r.run);
+        let mut joules = vec![0.0; type_of.len()];
+        for e in &r.run.executions {
+            let t = &s.tasks[e.task];
+            if let Some(apc) = s
+                .matrices
+                .apc(t.task_type, type_of[e.machine], e.pstate.into())
+            {
+                joules[e.machine] += window_energy(apc, e.start, e.end, s.window);
+            }
+        }
+        for (m, &t) in type_of.iter().enumerate() {
+            machine.push(m as u32);
+            mtype.push(t as u32);
+            special.push(s.matrices.machine_types[t].special);
+            busy.push(s.window.1 - s.window.0 - idles[m]);
+            idle.push(idles[m]);
+            energy.push(joules[m]);
+        }
+    }
+    cols.extend([
+        col("machine", machine),
+        col("machine_type", mtype),
+        col("special", special),
+        col("busy_s", busy),
+        col("idle_s", idle),
+        col("energy_j", energy),
+    ]);
+    DataFrame::new_infer_height(cols)
+}
+
+/// The `timing` table: per run, the heuristic's mean and max wall time per
+/// mapping event (s) and the run's wall time `wall` (s).
+///
+/// # Errors
+/// A polars error if the columns cannot be assembled (a bug).
+pub fn timing_frame(records: &[RunRecord<'_>], wall: &[f64]) -> PolarsResult<DataFrame> {
+    let summaries: Vec<&EnergySummary> = records.iter().map(|r| r.summary).collect();
+    let mut cols = key_columns(&summaries, |_| 1);
+    cols.extend([
+        col(
+            "events",
+            records
+                .iter()
+                .map(|r| r.run.events.len() as u64)
+                .collect::<Vec<u64>>(),
+        ),
+        col(
+            "heuristic_mean_s",
+            records
+                .iter()
+                .map(|r| r.run.heuristic_seconds.0 / r.run.events.len().max(1) as f64)
+                .collect::<Vec<f64>>(),
+        ),
+        col(
+            "heuristic_max_s",
+            records
+                .iter()
+                .map(|r| r.run.heuristic_seconds.1)
+                .collect::<Vec<f64>>(),
+        ),
+        col("run_wall_s", wall.to_vec()),
+    ]);
+    DataFrame::new_infer_height(cols)
+}

@@ -1,0 +1,684 @@
+//! Environment C on the grid runner ([`Grid`]): synthetic trials (a grid
+//! without logs), the task management environment and the energy filter as
+//! variants ([`EnergyVariant`]), the day's budget calibrated once over the
+//! grid's trials (Khemka et al., §IV.D) unless the configuration gives one,
+//! cell files with the run summary; the `runs`, `aggregate`, `hourly` and
+//! `timing` tables, `aggregate.md` and the paper's figures: total utility
+//! (Fig. 4), % of the maximum for priorities 1 and 8 (Fig. 5), cumulative
+//! utility of Max Utility over the day (Fig. 6), and cumulative energy of
+//! Max Utility against the budget.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use polars::prelude::*;
+use serde::{Deserialize, Serialize};
+
+use super::ExperimentError;
+use super::config::{ExperimentConfig, Variant};
+use super::grid::{CellSpec, DayLayout, Grid, GridReport, Layout, LogLayout, Plan};
+use crate::env::EnvKind;
+use crate::env::energy::environment::{Energy, EnergyCase, EnergySource, budget_for};
+use crate::env::energy::params::EnergyArgs;
+use crate::env::energy::summary::{EnergySummary, HOURS, summarize};
+use crate::env::energy::tables::summary_frame;
+use crate::env::energy::{EnergyRun, EnergyVariant, Filter, Management, workload};
+use crate::metrics::aggregate::{Stat, f64_column, mean_ci, n_column, pm, stat_column, str_column};
+use crate::metrics::tables::write_both;
+use crate::model::rng::derive_seed;
+use crate::report::{self, Bar, BarChart, BarSeries, Figure, LineChart, LineSeries, Reference};
+use crate::swf::SwfLog;
+
+/// The key of the pseudo-log of a grid of synthetic trials.
+pub const SYNTHETIC_KEY: &str = "synthetic";
+
+/// The heuristic of the cumulative figures (Khemka et al., Fig. 6).
+pub const TRACE_HEURISTIC: &str = "maxutil";
+
+/// The variants of `config`: every management of `energy_managements`
+/// (default: the `[energy]` one) × every filter of `energy_filters`.
+pub fn variant_list(config: &ExperimentConfig) -> Vec<EnergyVariant> {
+    let ms = if config.energy_managements.is_empty() {
+        vec![config.energy.management.unwrap_or_default()]
+    } else {
+        config.energy_managements.clone()
+    };
+    let fs = if config.energy_filters.is_empty() {
+        vec![config.energy.filter.unwrap_or_default()]
+    } else {
+        config.energy_filters.clone()
+    };
+    ms.iter()
+        .flat_map(|&management| {
+            fs.iter()
+                .map(move |&filter| EnergyVariant { management, filter })
+        })
+        .collect()
+}
+
+/// What one finished cell of environment C leaves on disk.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct EnergyCell {
+    /// The cell id.
+    pub id: String,
+    /// Position in the cell order.
+    pub index: usize,
+    /// The variant.
+    pub variant: EnergyVariant,
+    /// The run summary (deterministic).
+    pub summary: EnergySummary,
+    /// Heuristic wall time per mapping event: mean and max, s (wall clock).
+    pub heuristic_seconds: (f64, f64),
+}
+
+fn variant_of(layout: &Layout, cell: &CellSpec) -> EnergyVariant {
+    layout
+        .energy_variants
+        .get(cell.variant)
+        .copied()
+        .unwrap_or(EnergyVariant {
+            management: Management::Queued,
+            filter: Filter::None,
+        })
+}
+
+impl Grid for Energy {
+    type Cell = EnergyCell;
+
+    fn grid_args(config: &ExperimentConfig) -> EnergyArgs {
+        EnergyArgs {
+            seed: Some(config.seed),
+            ..config.energy.clone()
+        }
+    }
+
+    fn variants(_: &ExperimentConfig) -> Vec<Variant> {
+        Vec::new()
+    }
+
+    fn energy_variants(config: &ExperimentConfig) -> Vec<EnergyVariant> {
+        variant_list(config)
+    }
+
+    fn synthetic(
+        config: &ExperimentConfig,
+        args: &EnergyArgs,
+    ) -> Option<(EnergySource, LogLayout)> {
+        let trials = config.trial_count();
+        let params = args.synthetic();
+        // The budget is calibrated once, on the grid's trials: the trial
+        // set must be generated here (in parallel), then each cell
+        // generates its trial again.
+        let budget = if args.budget.is_some() {
+            budget_for(&[], args.budget, args.run_config(None).drop_threshold)
+        } else {
+            use rayon::prelude::*;
+            let scenarios: Vec<_> = (0..trials)
+                .into_par_iter()
+                .filter_map(|t| {
+                    workload::synthetic(&params, config.seed, t)
+                        .ok()
+                        .map(Arc::new)
+                })
+                .collect();
+            budget_for(&scenarios, None, args.run_config(None).drop_threshold)
+        };
+        let layout = LogLayout {
+            key: SYNTHETIC_KEY.to_string(),
+            file: String::new(),
+            max_procs: 100.0,
+            candidate_days: trials as usize,
+            day_set: None,
+            days: (0..trials)
+                .map(|t| DayLayout {
+                    date: format!("trial-{t}"),
+                    start: 0.0,
+                    scenario_seed: derive_seed(config.seed, t),
+                })
+                .collect(),
+        };
+        Some((
+            EnergySource {
+                params: Some(params),
+                file: None,
+                budget,
+            },
+            layout,
+        ))
+    }
+
+    fn lay_out(
+        _: &SwfLog,
+        key: &str,
+        _: &ExperimentConfig,
+        _: &EnergyArgs,
+    ) -> Result<(EnergySource, LogLayout), ExperimentError> {
+        Err(ExperimentError::Env(crate::env::EnvError::Energy(
+            crate::env::serial::workload::WorkloadError::Parameter {
+                flag: "logs",
+                value: key.to_string(),
+                reason: "environment C runs synthetic trials; give `trials`, not `logs`".into(),
+            },
+        )))
+    }
+
+    fn scenario(plan: &Plan<Energy>, cell: &CellSpec) -> Result<EnergyCase, ExperimentError> {
+        let source = &plan.prepared[cell.log];
+        let params = source.params.clone().unwrap_or_default();
+        let s = workload::synthetic(&params, plan.config.seed, cell.day as u64)
+            .map_err(|e| ExperimentError::Env(crate::env::EnvError::Energy(e)))?;
+        let dl = &plan.layout.logs[cell.log].days[cell.day];
+        if s.seed != dl.scenario_seed {
+            return Err(ExperimentError::SeedDrift {
+                log: SYNTHETIC_KEY.into(),
+                date: dl.date.clone(),
+                expected: dl.scenario_seed,
+                got: s.seed,
+            });
+        }
+        let v = variant_of(&plan.layout, cell);
+        let mut config = plan.args.run_config(source.budget.joules());
+        config.management = v.management;
+        config.filter = v.filter;
+        Ok(EnergyCase {
+            scenario: Arc::new(s),
+            config,
+        })
+    }
+
+    fn cell(
+        plan: &Plan<Energy>,
+        cell: &CellSpec,
+        case: &EnergyCase,
+        heuristic: &Self::Heuristic,
+        run: &EnergyRun,
+    ) -> EnergyCell {
+        EnergyCell {
+            id: cell.id.clone(),
+            index: cell.index,
+            variant: variant_of(&plan.layout, cell),
+            summary: summarize(&case.scenario, heuristic.name, &case.config, run),
+            heuristic_seconds: (
+                run.heuristic_seconds.0 / run.events.len().max(1) as f64,
+                run.heuristic_seconds.1,
+            ),
+        }
+    }
+
+    fn cell_id(cell: &EnergyCell) -> &str {
+        &cell.id
+    }
+
+    fn set_index(cell: &mut EnergyCell, index: usize) {
+        cell.index = index;
+    }
+
+    fn report(
+        layout: &Layout,
+        config: &ExperimentConfig,
+        cells: &[EnergyCell],
+        out: &Path,
+        figures: bool,
+    ) -> Result<GridReport, ExperimentError> {
+        let mut t = tables(cells)?;
+        write_both(&mut t.runs, out, "runs")?;
+        write_both(&mut t.aggregate, out, "aggregate")?;
+        write_both(&mut t.hourly, out, "hourly")?;
+        write_both(&mut t.timing, out, "timing")?;
+        let md = markdown(layout, config, cells, &t.rows);
+        let md_path = out.join("aggregate.md");
+        std::fs::write(&md_path, &md).map_err(ExperimentError::io(&md_path))?;
+        let mut files = vec![md_path];
+        if figures {
+            files.extend(experiment_figures(
+                layout,
+                cells,
+                &t.rows,
+                &out.join("figures"),
+            )?);
+        }
+        Ok(GridReport {
+            preface: String::new(),
+            markdown: md,
+            tables: vec!["runs", "aggregate", "hourly", "timing"],
+            files,
+        })
+    }
+
+    fn replay_grid(
+        _spec: &str,
+        heuristics: &[Self::Heuristic],
+        source: &EnergySource,
+        cases: &[EnergyCase],
+        args: &EnergyArgs,
+    ) -> (ExperimentConfig, Layout) {
+        let names: Vec<String> = heuristics.iter().map(|h| h.name.to_string()).collect();
+        let mut energy = args.clone();
+        energy.seed = None;
+        energy.trial = None;
+        energy.trials = None;
+        if let Some(b) = source.budget.joules() {
+            energy.budget = Some(crate::env::energy::params::Budget::Joules(b));
+        }
+        let config = ExperimentConfig {
+            name: "replay".into(),
+            environment: EnvKind::Energy,
+            heuristics: names.clone(),
+            seed: args.seed(),
+            trials: Some(cases.len() as u64),
+            energy,
+            ..ExperimentConfig::empty()
+        };
+        let log = LogLayout {
+            key: SYNTHETIC_KEY.to_string(),
+            file: source
+                .file
+                .as_ref()
+                .map_or(String::new(), |f| f.display().to_string()),
+            max_procs: 100.0,
+            candidate_days: cases.len(),
+            day_set: None,
+            days: cases
+                .iter()
+                .map(|c| DayLayout {
+                    date: c.scenario.name.clone(),
+                    start: 0.0,
+                    scenario_seed: c.scenario.seed,
+                })
+                .collect(),
+        };
+        let variant = cases.first().map(|c| EnergyVariant {
+            management: c.config.management,
+            filter: c.config.filter,
+        });
+        let layout = Layout {
+            environment: EnvKind::Energy,
+            logs: vec![log],
+            variants: Vec::new(),
+            serial_variants: Vec::new(),
+            energy_variants: variant.into_iter().collect(),
+            heuristics: names,
+        };
+        (config, layout)
+    }
+
+    fn compare(
+        layout: &Layout,
+        cells: &[EnergyCell],
+        out: &Path,
+    ) -> Result<GridReport, ExperimentError> {
+        let rows = tables(cells)?.rows;
+        let md = fig4_table(layout, &rows);
+        let path = out.join("compare.md");
+        std::fs::write(&path, &md).map_err(ExperimentError::io(&path))?;
+        Ok(GridReport {
+            preface: String::new(),
+            markdown: md,
+            tables: Vec::new(),
+            files: vec![path],
+        })
+    }
+}
+
+/// One aggregated row: (variant, heuristic) over the trials.
+#[derive(Debug, Clone, PartialEq)]
+pub struct EnergyAggRow {
+    /// Variant id.
+    pub variant: String,
+    /// Heuristic.
+    pub heuristic: String,
+    /// Trials.
+    pub n: u64,
+    /// Utility earned (value units).
+    pub utility: Stat,
+    /// % of the maximum.
+    pub pct_max: Stat,
+    /// Priority 8: % of its maximum.
+    pub pct_p8: Stat,
+    /// Priority 1: % of its maximum.
+    pub pct_p1: Stat,
+    /// Energy used, GJ.
+    pub energy_gj: Stat,
+    /// Mean heuristic µs per mapping event.
+    pub micros: Stat,
+    /// The largest heuristic time of one event, ms.
+    pub max_ms: f64,
+}
+
+/// The tables of a grid and its aggregated rows.
+pub struct EnergyTables {
+    /// `runs`: one row per cell.
+    pub runs: DataFrame,
+    /// `aggregate`: per (variant, heuristic), mean/sd/CI.
+    pub aggregate: DataFrame,
+    /// `hourly`: per (variant, heuristic, hour), mean cumulative utility and
+    /// energy.
+    pub hourly: DataFrame,
+    /// `timing`: per (variant, heuristic), heuristic time per event.
+    pub timing: DataFrame,
+    /// The aggregate as rows.
+    pub rows: Vec<EnergyAggRow>,
+}
+
+fn level_pct(s: &EnergySummary, p: f64) -> f64 {
+    s.levels
+        .iter()
+        .find(|l| l.priority == p)
+        .map_or(f64::NAN, |l| l.percent())
+}
+
+/// The tables of `cells` (in cell order).
+///
+/// # Errors
+/// A polars error (a bug).
+pub fn tables(cells: &[EnergyCell]) -> Result<EnergyTables, ExperimentError> {
+    let build = || -> PolarsResult<EnergyTables> {
+        let summaries: Vec<&EnergySummary> = cells.iter().map(|c| &c.summary).collect();
+        let vid: Vec<String> = cells.iter().map(|c| c.variant.id()).collect();
+        let mut runs = summary_frame(&summaries)?;
+        runs.insert_column(0, Column::new("variant".into(), vid.clone()))?;
+        let f = |g: &dyn Fn(&EnergyCell) -> f64| cells.iter().map(g).collect::<Vec<f64>>();
+        let work = DataFrame::new_infer_height(vec![
+            Column::new("variant".into(), vid.clone()),
+            Column::new(
+                "heuristic".into(),
+                cells
+                    .iter()
+                    .map(|c| c.summary.heuristic.clone())
+                    .collect::<Vec<_>>(),
+            ),
+            Column::new("utility".into(), f(&|c| c.summary.utility)),
+            Column::new("pct_max".into(), f(&|c| c.summary.percent())),
+            Column::new("pct_p8".into(), f(&|c| level_pct(&c.summary, 8.0))),
+            Column::new("pct_p1".into(), f(&|c| level_pct(&c.summary, 1.0))),
+            Column::new("energy_gj".into(), f(&|c| c.summary.energy_j / 1e9)),
+            Column::new("micros".into(), f(&|c| c.heuristic_seconds.0 * 1e6)),
+            Column::new("max_ms".into(), f(&|c| c.heuristic_seconds.1 * 1e3)),
+        ])?;
+        let metrics = [
+            "utility",
+            "pct_max",
+            "pct_p8",
+            "pct_p1",
+            "energy_gj",
+            "micros",
+        ];
+        let g = mean_ci(
+            work,
+            &["variant", "heuristic"],
+            &metrics,
+            vec![col("max_ms").max().alias("max_ms_max")],
+        )?;
+        let variant = str_column(&g, "variant")?;
+        let heuristic = str_column(&g, "heuristic")?;
+        let n = n_column(&g)?;
+        let st: Vec<Vec<Stat>> = metrics
+            .iter()
+            .map(|m| stat_column(&g, m))
+            .collect::<PolarsResult<_>>()?;
+        let max_ms = f64_column(&g, "max_ms_max")?;
+        let rows: Vec<EnergyAggRow> = (0..variant.len())
+            .map(|i| EnergyAggRow {
+                variant: variant[i].clone(),
+                heuristic: heuristic[i].clone(),
+                n: n[i],
+                utility: st[0][i],
+                pct_max: st[1][i],
+                pct_p8: st[2][i],
+                pct_p1: st[3][i],
+                energy_gj: st[4][i],
+                micros: st[5][i],
+                max_ms: max_ms[i].unwrap_or(f64::NAN),
+            })
+            .collect();
+        let timing = g.select([
+            "variant",
+            "heuristic",
+            "n",
+            "micros_mean",
+            "micros_sd",
+            "micros_ci95",
+            "max_ms_max",
+        ])?;
+        let aggregate = g.drop_many(["micros_mean", "micros_sd", "micros_ci95", "max_ms_max"]);
+        // Hourly means.
+        let mut hv = Vec::new();
+        let mut hh = Vec::new();
+        let mut hour = Vec::new();
+        let mut hu = Vec::new();
+        let mut he = Vec::new();
+        for (c, v) in cells.iter().zip(&vid) {
+            for k in 0..HOURS {
+                hv.push(v.clone());
+                hh.push(c.summary.heuristic.clone());
+                hour.push(k as u32 + 1);
+                hu.push(c.summary.hourly_utility.get(k).copied().unwrap_or(f64::NAN));
+                he.push(
+                    c.summary
+                        .hourly_energy_j
+                        .get(k)
+                        .copied()
+                        .unwrap_or(f64::NAN),
+                );
+            }
+        }
+        let hw = DataFrame::new_infer_height(vec![
+            Column::new("variant".into(), hv),
+            Column::new("heuristic".into(), hh),
+            Column::new("hour".into(), hour),
+            Column::new("cumulative_utility".into(), hu),
+            Column::new("cumulative_energy_j".into(), he),
+        ])?;
+        let hourly = mean_ci(
+            hw,
+            &["variant", "heuristic", "hour"],
+            &["cumulative_utility", "cumulative_energy_j"],
+            vec![],
+        )?;
+        Ok(EnergyTables {
+            runs,
+            aggregate,
+            hourly,
+            timing,
+            rows,
+        })
+    };
+    build().map_err(ExperimentError::Polars)
+}
+
+fn fig4_table(layout: &Layout, rows: &[EnergyAggRow]) -> String {
+    let vs = &layout.energy_variants;
+    let mut md = String::from("| heuristic |");
+    for v in vs {
+        md.push_str(&format!(" {} |", v.label()));
+    }
+    md.push('\n');
+    md.push_str(&"|---".repeat(vs.len() + 1));
+    md.push_str("|\n");
+    for h in &layout.heuristics {
+        md.push_str(&format!("| {h} |"));
+        for v in vs {
+            let cell = rows
+                .iter()
+                .find(|r| r.variant == v.id() && &r.heuristic == h)
+                .map_or("–".to_string(), |r| {
+                    format!("{} ({} %)", pm(&r.utility, 0), pm(&r.pct_max, 1))
+                });
+            md.push_str(&format!(" {cell} |"));
+        }
+        md.push('\n');
+    }
+    md
+}
+
+fn markdown(
+    layout: &Layout,
+    config: &ExperimentConfig,
+    cells: &[EnergyCell],
+    rows: &[EnergyAggRow],
+) -> String {
+    let trials = layout.logs.first().map_or(0, |l| l.days.len());
+    let budget = cells
+        .first()
+        .and_then(|c| c.summary.budget_j)
+        .map_or("none".to_string(), |b| format!("{:.4} GJ", b / 1e9));
+    let mut md = format!(
+        "# {}: environment C (Khemka et al.), {} trial(s), seed {}\n\nBudget E = {budget} a day. Utility earned over the counted 24 h, mean ± half-width of the 95 % confidence interval (Student t) over the trials; in brackets, % of the maximum utility (every counted task's priority).\n\n## Total utility (the paper's Fig. 4)\n\n",
+        config.name, trials, config.seed
+    );
+    md.push_str(&fig4_table(layout, rows));
+    md.push_str("\n## Priority levels 8 and 1: % of each level's maximum (Fig. 5)\n\n| variant | heuristic | priority 8 | priority 1 | energy GJ | µs per event (mean) | max ms |\n|---|---|---:|---:|---:|---:|---:|\n");
+    for r in rows {
+        md.push_str(&format!(
+            "| {} | {} | {} | {} | {} | {:.1} | {:.2} |\n",
+            r.variant,
+            r.heuristic,
+            pm(&r.pct_p8, 1),
+            pm(&r.pct_p1, 1),
+            pm(&r.energy_gj, 4),
+            r.micros.mean,
+            r.max_ms
+        ));
+    }
+    md.push_str("\nThe 20 utility classes are swftool's construction after Khemka et al. (TC 2015): docs/utility.md. Heuristic times are wall clock.\n");
+    md
+}
+
+fn bar(s: Stat) -> Bar {
+    Bar {
+        mean: s.mean,
+        ci95: s.ci95,
+    }
+}
+
+/// The figures of a grid (PNG then SVG of each).
+fn experiment_figures(
+    layout: &Layout,
+    cells: &[EnergyCell],
+    rows: &[EnergyAggRow],
+    dir: &Path,
+) -> Result<Vec<PathBuf>, ExperimentError> {
+    let labels: Vec<String> = layout.energy_variants.iter().map(|v| v.label()).collect();
+    let fig = Figure::with_palette(&labels);
+    let trials = layout.logs.first().map_or(0, |l| l.days.len());
+    let find = |v: &EnergyVariant, h: &str| {
+        rows.iter()
+            .find(|r| r.variant == v.id() && r.heuristic == h)
+    };
+    let chart = |title: String, y: &str, value: &dyn Fn(&EnergyAggRow) -> Stat, clip| BarChart {
+        title,
+        x_label: "heuristic".into(),
+        y_label: y.into(),
+        levels: layout.heuristics.clone(),
+        series: layout
+            .energy_variants
+            .iter()
+            .map(|v| BarSeries {
+                name: v.label(),
+                bars: layout
+                    .heuristics
+                    .iter()
+                    .map(|h| find(v, h).map(|r| bar(value(r))))
+                    .collect(),
+            })
+            .collect(),
+        log_y: false,
+        y_clip: clip,
+    };
+    let mut files = Vec::new();
+    files.extend(report::grouped_bars(
+        &chart(
+            format!("Total utility earned in the day ({trials} trials, 95 % CI)"),
+            "utility earned (utility units)",
+            &|r| r.utility,
+            None,
+        ),
+        &fig,
+        &dir.join("total-utility"),
+    )?);
+    for (p, pick) in [(1.0, 1usize), (8.0, 0)] {
+        files.extend(report::grouped_bars(
+            &chart(
+                format!("Priority {p} tasks: utility earned, % of their maximum ({trials} trials)"),
+                &format!("utility earned (% of priority-{p} maximum)"),
+                &|r| if pick == 0 { r.pct_p8 } else { r.pct_p1 },
+                Some((0.0, 100.0)),
+            ),
+            &fig,
+            &dir.join(format!("priority-{p}")),
+        )?);
+    }
+    // Fig. 6 and the energy trace: Max Utility's mean cumulative curves.
+    let budget = cells.iter().find_map(|c| c.summary.budget_j);
+    for (stem, title, y, energy) in [
+        (
+            "cumulative-utility",
+            format!("{TRACE_HEURISTIC}: cumulative utility over the day (mean of {trials} trials)"),
+            "cumulative utility earned (utility units)",
+            false,
+        ),
+        (
+            "energy-vs-budget",
+            format!("{TRACE_HEURISTIC}: cumulative energy over the day (mean of {trials} trials)"),
+            "cumulative energy used (GJ)",
+            true,
+        ),
+    ] {
+        let series: Vec<LineSeries> = layout
+            .energy_variants
+            .iter()
+            .filter_map(|v| {
+                let mine: Vec<&EnergyCell> = cells
+                    .iter()
+                    .filter(|c| c.variant == *v && c.summary.heuristic == TRACE_HEURISTIC)
+                    .collect();
+                if mine.is_empty() {
+                    return None;
+                }
+                let mut points = vec![(0.0, 0.0)];
+                for k in 0..HOURS {
+                    let sum: f64 = mine
+                        .iter()
+                        .map(|c| {
+                            if energy {
+                                c.summary.hourly_energy_j[k] / 1e9
+                            } else {
+                                c.summary.hourly_utility[k]
+                            }
+                        })
+                        .sum();
+                    points.push(((k + 1) as f64, sum / mine.len() as f64));
+                }
+                Some(LineSeries {
+                    name: v.label(),
+                    points,
+                    legend: None,
+                })
+            })
+            .collect();
+        if series.is_empty() {
+            continue;
+        }
+        let references = match (energy, budget) {
+            (true, Some(b)) => vec![Reference {
+                y: b / 1e9,
+                label: format!("budget E = {:.3} GJ", b / 1e9),
+            }],
+            _ => Vec::new(),
+        };
+        files.extend(report::line_chart(
+            &LineChart {
+                title,
+                x_label: "hours into the counted day (h)".into(),
+                y_label: y.into(),
+                series,
+                x_range: Some((0.0, 24.0)),
+                bands: Vec::new(),
+                references,
+            },
+            &fig,
+            &dir.join(stem),
+        )?);
+    }
+    Ok(files)
+}
