@@ -142,40 +142,76 @@ struct Choice {
     energy: f64,
 }
 
+/// Why a choice is not made.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Miss {
+    /// The task may not run on the type, or its EEC fails the filter (so
+    /// on every machine of the type).
+    Type,
+    /// It would complete after its utility reached zero (so on every later
+    /// start too).
+    Late,
+    /// Its energy in the day does not fit what the budget has left.
+    Budget,
+    /// Its objective cannot reach the floor given.
+    Pruned,
+}
+
 /// Evaluates (task `i`, machine `m`, P-state `p`) started at the machine's
-/// ready time: `None` if the task may not run there, fails the filter,
-/// earns nothing or does not fit the `left` joules of the budget (then
-/// `refused` is set).
+/// ready time against the filter, the `left` joules of the budget (a
+/// refusal sets `refused`) and a utility above zero. With `floor`, a choice
+/// whose objective cannot reach it (utility bounded by the priority) is
+/// [`Miss::Pruned`] before its utility is computed.
 fn evaluate(
     ctx: &Context<'_>,
     pool: &Machines<'_>,
     left: f64,
     (i, m, p): (usize, usize, usize),
     refused: &mut bool,
-) -> Option<Choice> {
+    floor: Option<(Objective, f64)>,
+) -> Result<Choice, Miss> {
     let s = ctx.scenario;
     let task = &s.tasks[i];
     let mt = pool.type_of[m];
-    let etc = s.matrices.etc(task.task_type, mt, p)?;
-    let apc = s.matrices.apc(task.task_type, mt, p)?;
+    let (Some(etc), Some(apc)) = (
+        s.matrices.etc(task.task_type, mt, p),
+        s.matrices.apc(task.task_type, mt, p),
+    ) else {
+        return Err(Miss::Type);
+    };
     let eec = etc * apc;
     if ctx.e_bud.is_some_and(|b| eec > b) {
-        return None;
+        return Err(Miss::Type);
     }
     let start = pool.ready[m];
+    let elapsed = start + etc - task.arrival;
+    if elapsed > task.utility.last_positive() {
+        return Err(Miss::Late);
+    }
     let energy = window_energy(apc, start, start + etc, s.window);
     if energy > left {
         // Only the first refusal matters: spare the utility after it.
-        if !*refused && task.utility.value(start + etc - task.arrival) > 0.0 {
+        if !*refused && task.utility.value(elapsed) > 0.0 {
             *refused = true;
         }
-        return None;
+        return Err(Miss::Budget);
     }
-    let utility = task.utility.value(start + etc - task.arrival);
+    if let Some((o, f)) = floor {
+        let bound = task.utility.priority()
+            / match o {
+                Objective::Util => 1.0,
+                Objective::Upt => etc,
+                Objective::Upe => eec,
+            };
+        if bound < f {
+            return Err(Miss::Pruned);
+        }
+    }
+    let utility = task.utility.value(elapsed);
     if utility <= 0.0 {
-        return None;
+        return Err(Miss::Late);
     }
-    Some(Choice {
+    Ok(Choice {
         machine: m,
         pstate: p as u8,
         start,
@@ -229,7 +265,7 @@ pub fn random(
     order.shuffle(rng);
     let m_all = &ctx.scenario.matrices;
     let mut candidates = Vec::new();
-    let mut passing = Vec::new();
+    let mut passing: Vec<Choice> = Vec::new();
     for i in order {
         if !pool.any_open() {
             break;
@@ -246,17 +282,45 @@ pub fn random(
         for _ in 0..32 {
             let m = candidates[rng.random_range(0..candidates.len())];
             let p = rng.random_range(0..P_STATES);
-            if let Some(c) = evaluate(ctx, pool, left, (i, m, p), &mut out.refused) {
+            if let Ok(c) = evaluate(ctx, pool, left, (i, m, p), &mut out.refused, None) {
                 chosen = Some(c);
                 break;
             }
         }
         if chosen.is_none() {
+            // Machines of one type with one ready time give the same
+            // outcome: evaluate one, count it for each.
             passing.clear();
+            // (type, ready time, first index in `passing`) of the last
+            // machine evaluated; candidates are in id order, so machines of
+            // a type are neighbours.
+            let mut last: Option<(usize, f64, usize)> = None;
             for &m in &candidates {
-                for p in 0..P_STATES {
-                    passing.extend(evaluate(ctx, pool, left, (i, m, p), &mut out.refused));
+                let (mt, ready) = (pool.type_of[m], pool.ready[m]);
+                if let Some((t, r, from)) = last
+                    && t == mt
+                    && r == ready
+                {
+                    let to = passing.len();
+                    let n = passing[from..to]
+                        .iter()
+                        .take_while(|c| c.machine == passing[from].machine)
+                        .count();
+                    for k in from..from + n {
+                        let c = Choice {
+                            machine: m,
+                            ..passing[k]
+                        };
+                        passing.push(c);
+                    }
+                    last = Some((t, r, to));
+                    continue;
                 }
+                let from = passing.len();
+                for p in 0..P_STATES {
+                    passing.extend(evaluate(ctx, pool, left, (i, m, p), &mut out.refused, None));
+                }
+                last = Some((mt, ready, from));
             }
             if !passing.is_empty() {
                 chosen = Some(passing[rng.random_range(0..passing.len())]);
@@ -313,26 +377,38 @@ pub fn ordered(
     };
     let mut out = Outcome::default();
     let mut left = ctx.budget_left;
+    let mut failed_at = vec![f64::NAN; pool.best.len()];
     for i in list {
         if by_ready.is_empty() {
             break;
         }
         let ty = s.tasks[i].task_type;
         let mut chosen = None;
+        // Machines of one type with one ready time give the same outcome:
+        // the ready time at which a type last failed is skipped (NaN: none;
+        // −∞: every later machine of the type fails too).
+        failed_at.fill(f64::NAN);
         for (at, &m) in by_ready.iter().enumerate() {
             let mt = pool.type_of[m];
-            if !s.matrices.valid(ty, mt) {
+            let dead = failed_at[mt] == f64::NEG_INFINITY || failed_at[mt] == pool.ready[m];
+            if dead || !s.matrices.valid(ty, mt) {
                 continue;
             }
             let Some(p) = (0..tries).find(|&p| {
                 ctx.e_bud
                     .is_none_or(|b| s.matrices.eec(ty, mt, p).is_some_and(|e| e <= b))
             }) else {
+                failed_at[mt] = pool.ready[m];
                 continue;
             };
-            if let Some(c) = evaluate(ctx, pool, left, (i, m, p), &mut out.refused) {
-                chosen = Some((at, c));
-                break;
+            match evaluate(ctx, pool, left, (i, m, p), &mut out.refused, None) {
+                Ok(c) => {
+                    chosen = Some((at, c));
+                    break;
+                }
+                // Later machines of the type are ready no earlier.
+                Err(Miss::Type | Miss::Late) => failed_at[mt] = f64::NEG_INFINITY,
+                Err(_) => failed_at[mt] = pool.ready[m],
             }
         }
         if let Some((at, c)) = chosen {
@@ -395,8 +471,12 @@ fn best(
             continue;
         }
         for p in 0..P_STATES {
-            let Some(c) = evaluate(ctx, pool, left, (i, m, p), refused) else {
-                continue;
+            let floor = out.as_ref().map(|(w, _)| (o, *w));
+            let c = match evaluate(ctx, pool, left, (i, m, p), refused, floor) {
+                Ok(c) => c,
+                // A slower P-state completes later.
+                Err(Miss::Late) => break,
+                Err(_) => continue,
             };
             let v = objective(o, &c);
             let better = match &out {
