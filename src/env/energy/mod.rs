@@ -18,6 +18,7 @@ pub mod engine;
 pub mod filter;
 pub mod heuristics;
 pub mod matrices;
+pub mod synth_file;
 pub mod workload;
 
 pub use engine::{EnergyRun, Execution, TaskFate, simulate};
