@@ -1,10 +1,13 @@
 //! `swftool synth`: synthetic workloads written as SWF. One subcommand per
 //! environment that has a synthetic workload: `synth serial` (environment
 //! B, Machovec et al., IPDPSW 2017, §IV; docs/serial.md, "Synthetic
-//! workload").
+//! workload") and `synth energy` (environment C, Khemka et al., §IV.B;
+//! docs/energy-synth.md).
 
 use std::path::PathBuf;
 
+use crate::env::energy::synth_file as energy_file;
+use crate::env::energy::workload as energy_workload;
 use crate::env::serial::synth_file::write_synthetic;
 use crate::env::serial::workload::{SyntheticParams, synthetic};
 use crate::model::utility::Shape;
@@ -26,6 +29,12 @@ pub enum SynthKind {
         swftool synth serial --trial 3 --seed 7 --burst-size 16 --shape step --out b16.swf\n  \
         swftool synth serial --flag-probability 40% --critical-etc 30 --fixed-cores --out p40.swf.gz")]
     Serial(SerialSynthArgs),
+    /// One trial of environment C's workload under an energy budget (Khemka et al., §IV.B): an SWF log FILE.swf[.gz] of about 32,000 tasks a day over 100 task types, and a sidecar table FILE.tasks.csv (and .parquet) with each task's type and utility function; the machines and the ETC and APC matrices follow from the trial seed.
+    #[command(after_help = "Examples:\n  \
+        swftool synth energy --out trial-0.swf.gz\n  \
+        swftool synth energy --trial 3 --seed 7 --out t3.swf\n  \
+        swftool synth energy --tasks-per-day 16000 --theta 1200 --event-interval 30 --out light.swf.gz")]
+    Energy(EnergySynthArgs),
 }
 
 /// Arguments of `swftool synth serial`. Defaults are the paper's.
@@ -55,6 +64,40 @@ pub struct SerialSynthArgs {
     /// The SWF log to write: FILE.swf, or FILE.swf.gz for gzip. The sidecar table FILE.tasks.csv and FILE.tasks.parquet go beside it.
     #[arg(long, value_name = "FILE.swf[.gz]")]
     pub out: PathBuf,
+}
+
+/// Arguments of `swftool synth energy`. Defaults are the paper's.
+#[derive(Debug, Clone, clap::Args)]
+pub struct EnergySynthArgs {
+    /// Trial number: with the seed, it picks the matrices and every random draw.
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub trial: u64,
+    /// Seed of the experiment; trial N's seed is derived from it.
+    #[arg(long, value_name = "S", default_value_t = 1)]
+    pub seed: u64,
+    /// Expected tasks per 24 h over all task types.
+    #[arg(long, value_name = "X", allow_hyphen_values = true, default_value_t = energy_workload::SyntheticParams::default().tasks_per_day)]
+    pub tasks_per_day: f64,
+    /// θ of the utility functions' urgency, seconds.
+    #[arg(long, value_name = "SECONDS", allow_hyphen_values = true, default_value_t = energy_workload::SyntheticParams::default().theta_s)]
+    pub theta: f64,
+    /// Time between mapping events, seconds (at least 1).
+    #[arg(long, value_name = "SECONDS", allow_hyphen_values = true, default_value_t = energy_workload::SyntheticParams::default().event_interval_s)]
+    pub event_interval: f64,
+    /// The SWF log to write: FILE.swf, or FILE.swf.gz for gzip. The sidecar table FILE.tasks.csv and FILE.tasks.parquet go beside it.
+    #[arg(long, value_name = "FILE.swf[.gz]")]
+    pub out: PathBuf,
+}
+
+impl EnergySynthArgs {
+    /// The generation parameters these flags give.
+    pub fn params(&self) -> energy_workload::SyntheticParams {
+        energy_workload::SyntheticParams {
+            tasks_per_day: self.tasks_per_day,
+            theta_s: self.theta,
+            event_interval_s: self.event_interval,
+        }
+    }
 }
 
 /// Parses a probability: a number (`0.4`) or a percentage (`40%`). The
@@ -96,6 +139,7 @@ impl SerialSynthArgs {
 pub fn run(args: &SynthArgs) -> anyhow::Result<()> {
     match &args.kind {
         SynthKind::Serial(a) => serial(a),
+        SynthKind::Energy(a) => energy(a),
     }
 }
 
@@ -126,6 +170,33 @@ fn serial(a: &SerialSynthArgs) -> anyhow::Result<()> {
         files.csv.display(),
         files.parquet.display()
     );
+    Ok(())
+}
+
+fn energy(a: &EnergySynthArgs) -> anyhow::Result<()> {
+    let params = a.params();
+    let scenario = energy_workload::synthetic(&params, a.seed, a.trial)?;
+    let files = energy_file::write_synthetic(&scenario, &params, a.seed, a.trial, &a.out)?;
+    let counted = (0..scenario.tasks.len())
+        .filter(|&i| scenario.counted(i))
+        .count();
+    let m = &scenario.matrices;
+    println!(
+        "{}: {} tasks ({} in the counted 24 h) on {} machines ({} machine types), seed {} trial {}",
+        a.out.display(),
+        scenario.tasks.len(),
+        counted,
+        m.machines(),
+        m.machine_types.len(),
+        a.seed,
+        a.trial
+    );
+    let tables: Vec<String> = files
+        .iter()
+        .skip(1)
+        .map(|f| f.display().to_string())
+        .collect();
+    println!("sidecar: {}", tables.join(" and "));
     Ok(())
 }
 

@@ -126,17 +126,6 @@ pub fn budget_for(
     }
 }
 
-/// A workload written by `swftool synth energy`, read back.
-fn read_written(path: &Path) -> Result<EnergyScenario, EnvError> {
-    Err(refuse(
-        "LOG",
-        format!(
-            "{}: environment C runs its synthetic trials (no LOG); reading a workload written by swftool synth energy is not built yet",
-            path.display()
-        ),
-    ))
-}
-
 fn refuse(flag: &'static str, why: String) -> EnvError {
     EnvError::Energy(WorkloadError::Parameter {
         flag,
@@ -200,7 +189,17 @@ impl Environment for Energy {
                         ),
                     ));
                 }
-                let s = read_written(path)?;
+                let s = super::synth_file::read_synthetic(path)
+                    .map_err(EnvError::Energy)?
+                    .ok_or_else(|| {
+                        refuse(
+                            "LOG",
+                            format!(
+                                "{} is not a workload written by swftool synth energy (its header names no generator); environment C runs its synthetic trials (no LOG) or such a file",
+                                path.display()
+                            ),
+                        )
+                    })?;
                 (None, Some(path.to_path_buf()), vec![Arc::new(s)])
             }
         };

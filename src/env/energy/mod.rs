@@ -21,6 +21,7 @@ pub mod heuristics;
 pub mod matrices;
 pub mod params;
 pub mod summary;
+pub mod synth_file;
 pub mod tables;
 pub mod workload;
 
