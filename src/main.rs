@@ -23,7 +23,7 @@ enum Command {
         after_help = "Examples:\n  swftool info curie\n  swftool info datastar sdsc-sp2 ./my.swf.gz"
     )]
     Info(cmd::info::InfoArgs),
-    /// Replay a log through heuristics: days on generated heterogeneous clusters (--env parallel, the default) or the whole log on its own machine (--env classic).
+    /// Replay a log through heuristics: days on generated heterogeneous clusters (--env parallel, the default), serial tasks with utility and preemption (--env serial), utility under an energy budget (--env energy, synthetic trials) or the whole log on its own machine (--env classic).
     Replay(cmd::replay::ReplayArgs),
     /// List every heuristic name of every environment with one line each.
     Heuristics(cmd::heuristics::HeuristicsArgs),
@@ -33,7 +33,7 @@ enum Command {
     Aggregate(cmd::aggregate::AggregateArgs),
     /// The same metrics side by side across logs and heuristics: a table and a figure.
     Compare(cmd::compare::CompareArgs),
-    /// Synthetic workloads written as SWF with a sidecar table: `synth serial` (environment B, Machovec et al. 2017).
+    /// Synthetic workloads written as SWF with a sidecar table: `synth serial` (environment B, Machovec et al. 2017), `synth energy` (environment C, Khemka et al.).
     Synth(cmd::synth::SynthArgs),
 }
 

@@ -2,7 +2,7 @@
 //! environment that has a synthetic workload: `synth serial` (environment
 //! B, Machovec et al., IPDPSW 2017, §IV; docs/serial.md, "Synthetic
 //! workload") and `synth energy` (environment C, Khemka et al., §IV.B;
-//! docs/energy-synth.md).
+//! docs/energy.md, "Written workloads").
 
 use std::path::PathBuf;
 

@@ -559,7 +559,12 @@ fn experiment_figures(
     dir: &Path,
 ) -> Result<Vec<PathBuf>, ExperimentError> {
     let labels: Vec<String> = layout.energy_variants.iter().map(|v| v.label()).collect();
-    let fig = Figure::with_palette(&labels);
+    let lines = Figure::with_palette(&labels);
+    // Twelve groups of four bars: wider than the default, same font sizes.
+    let fig = Figure {
+        width: 1700,
+        ..lines.clone()
+    };
     let trials = layout.logs.first().map_or(0, |l| l.days.len());
     let find = |v: &EnergyVariant, h: &str| {
         rows.iter()
@@ -672,11 +677,11 @@ fn experiment_figures(
                 x_label: "hours into the counted day (h)".into(),
                 y_label: y.into(),
                 series,
-                x_range: Some((0.0, 24.0)),
+                x_range: None,
                 bands: Vec::new(),
                 references,
             },
-            &fig,
+            &lines,
             &dir.join(stem),
         )?);
     }

@@ -1,5 +1,5 @@
 //! A synthetic trial of environment C on disk (`swftool synth energy`;
-//! docs/energy-synth.md): an SWF log that any SWF tool reads, plus a
+//! docs/energy.md, "Written workloads"): an SWF log that any SWF tool reads, plus a
 //! sidecar table `<stem>.tasks.csv` and `<stem>.tasks.parquet` with what
 //! SWF cannot carry (each task's type and utility function), keyed by job
 //! number. [`read_synthetic`] rebuilds the exact [`EnergyScenario`] from the
@@ -70,7 +70,7 @@ pub fn swf_run_time(m: &Matrices, task_type: usize) -> f64 {
         .max(1.0)
 }
 
-/// The SWF header of trial `s` (docs/energy-synth.md): the standard keys
+/// The SWF header of trial `s` (docs/energy.md, "Written workloads"): the standard keys
 /// (`Version`, `Computer`, `MaxJobs`, `MaxRecords`, `Preemption`,
 /// `MaxNodes` and `MaxProcs` = the 100 machines, `MaxRuntime`), notes in
 /// words, and the `; Swftool…:` keys that [`read_synthetic`] reads back.
@@ -118,7 +118,7 @@ pub fn synthetic_header(
          energy-constrained resource allocation heuristics under different task management \
          environments, Section IV.B: tasks of 100 types over 26 h, the first 2 h warm-up; \
          general types arrive by a sinusoidal Poisson process, special types in bursts \
-         (docs/energy-synth.md)",
+         (docs/energy.md, Written workloads)",
     );
     h.push_field(
         "Note",
