@@ -32,7 +32,8 @@ use crate::swf::SwfLog;
 /// The key of the pseudo-log of a grid of synthetic trials.
 pub const SYNTHETIC_KEY: &str = "synthetic";
 
-/// The heuristic of the cumulative figures (Khemka et al., Fig. 6).
+/// The heuristic of the cumulative figures (Khemka et al., Fig. 6), when
+/// in the grid (else the grid's first).
 pub const TRACE_HEURISTIC: &str = "maxutil";
 
 /// The variants of `config`: every management of `energy_managements`
@@ -613,18 +614,25 @@ fn experiment_figures(
             &dir.join(format!("priority-{p}")),
         )?);
     }
-    // Fig. 6 and the energy trace: Max Utility's mean cumulative curves.
+    // Fig. 6 and the energy trace: Max Utility's mean cumulative curves
+    // (the grid's first heuristic when Max Utility is not in it).
+    let trace = layout
+        .heuristics
+        .iter()
+        .find(|h| *h == TRACE_HEURISTIC)
+        .or(layout.heuristics.first())
+        .map_or(TRACE_HEURISTIC, String::as_str);
     let budget = cells.iter().find_map(|c| c.summary.budget_j);
     for (stem, title, y, energy) in [
         (
             "cumulative-utility",
-            format!("{TRACE_HEURISTIC}: cumulative utility over the day (mean of {trials} trials)"),
+            format!("{trace}: cumulative utility over the day (mean of {trials} trials)"),
             "cumulative utility earned (utility units)",
             false,
         ),
         (
             "energy-vs-budget",
-            format!("{TRACE_HEURISTIC}: cumulative energy over the day (mean of {trials} trials)"),
+            format!("{trace}: cumulative energy over the day (mean of {trials} trials)"),
             "cumulative energy used (GJ)",
             true,
         ),
@@ -635,7 +643,7 @@ fn experiment_figures(
             .filter_map(|v| {
                 let mine: Vec<&EnergyCell> = cells
                     .iter()
-                    .filter(|c| c.variant == *v && c.summary.heuristic == TRACE_HEURISTIC)
+                    .filter(|c| c.variant == *v && c.summary.heuristic == trace)
                     .collect();
                 if mine.is_empty() {
                     return None;
