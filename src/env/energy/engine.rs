@@ -179,6 +179,10 @@ pub fn simulate(scenario: &EnergyScenario, policy: Policy, config: &RunConfig) -
         taken: vec![false; s.tasks.len()],
     };
     let (mean_etc, mean_eec) = s.matrices.means();
+    let orders = heuristics::ChoiceOrders::new(&s.matrices);
+    let floors: Vec<(f64, f64)> = (0..s.matrices.machine_types.len())
+        .map(|mt| s.matrices.floors(mt))
+        .collect();
     let total_time = machines as f64 * (s.window.1 - s.window.0);
     let mut rng = heuristics::random_stream(s.seed);
     let mut mappable: Vec<usize> = Vec::new();
@@ -267,8 +271,25 @@ pub fn simulate(scenario: &EnergyScenario, policy: Policy, config: &RunConfig) -
             now,
             e_bud: share.map(|f| f.e_bud),
             budget_left: st.cfg.budget.map_or(f64::INFINITY, |b| b - st.energy),
+            orders: &orders,
         };
-        let outcome = heuristics::assign(policy, &ctx, &mappable, &mut pool, &mut rng);
+        // Once the budget has refused a choice, an event at which no
+        // available machine can fit even the cheapest choice is skipped
+        // (nothing could be assigned).
+        let hopeless = exhausted_at.is_some()
+            && (0..machines)
+                .filter(|&m| !polled || avail[m] <= now)
+                .map(|m| {
+                    let (eec, apc) = floors[st.type_of[m]];
+                    let ready = if polled { now } else { avail[m] };
+                    eec.min(apc * (s.window.1 - ready.max(s.window.0)).max(0.0))
+                })
+                .all(|floor| floor > ctx.budget_left);
+        let outcome = if hopeless {
+            heuristics::Outcome::default()
+        } else {
+            heuristics::assign(policy, &ctx, &mappable, &mut pool, &mut rng)
+        };
         let seconds = clock.elapsed().as_secs_f64();
         sum_s += seconds;
         max_s = max_s.max(seconds);

@@ -41,6 +41,41 @@ pub struct Context<'a> {
     pub e_bud: Option<f64>,
     /// E − (e_cons + e_unmov), J (infinite without a budget).
     pub budget_left: f64,
+    /// The valid choices of every task type, in the orders Min-Min uses.
+    pub orders: &'a ChoiceOrders,
+}
+
+/// Per task type, its valid (machine type, P-state) pairs by ascending EEC
+/// and by ascending ETC (ties by machine type, then P-state): in these
+/// orders the bounds priority / EEC and priority / ETC of Max UPE and Max
+/// UPT only fall, so a search can stop at the first that cannot win.
+#[derive(Debug, Clone)]
+pub struct ChoiceOrders {
+    by_eec: Vec<Vec<(usize, usize)>>,
+    by_etc: Vec<Vec<(usize, usize)>>,
+}
+
+impl ChoiceOrders {
+    /// The orders of `matrices`.
+    pub fn new(matrices: &super::Matrices) -> Self {
+        let sorted = |i: usize, key: &dyn Fn(usize, usize) -> f64| {
+            let mut v: Vec<(usize, usize)> = (0..matrices.machine_types.len())
+                .filter(|&mt| matrices.valid(i, mt))
+                .flat_map(|mt| (0..P_STATES).map(move |p| (mt, p)))
+                .collect();
+            v.sort_by(|a, b| key(a.0, a.1).total_cmp(&key(b.0, b.1)).then(a.cmp(b)));
+            v
+        };
+        let n = matrices.task_types();
+        ChoiceOrders {
+            by_eec: (0..n)
+                .map(|i| sorted(i, &|mt, p| matrices.eec(i, mt, p).unwrap_or(f64::INFINITY)))
+                .collect(),
+            by_etc: (0..n)
+                .map(|i| sorted(i, &|mt, p| matrices.etc(i, mt, p).unwrap_or(f64::INFINITY)))
+                .collect(),
+        }
+    }
 }
 
 /// The machines available at a mapping event and their ready times.
@@ -270,7 +305,18 @@ pub fn random(
         if !pool.any_open() {
             break;
         }
-        let ty = ctx.scenario.tasks[i].task_type;
+        let task = &ctx.scenario.tasks[i];
+        let ty = task.task_type;
+        // No choice earns if even the earliest completion is too late.
+        let earliest = pool
+            .best
+            .iter()
+            .enumerate()
+            .filter_map(|(mt, m)| Some(pool.ready[(*m)?] + m_all.etc(ty, mt, 0)?))
+            .fold(f64::INFINITY, f64::min);
+        if earliest - task.arrival > task.utility.last_positive() {
+            continue;
+        }
         candidates.clear();
         candidates.extend(
             (0..pool.type_of.len()).filter(|&m| pool.open[m] && m_all.valid(ty, pool.type_of[m])),
@@ -452,6 +498,13 @@ fn objective(o: Objective, c: &Choice) -> f64 {
     }
 }
 
+fn better(v: f64, c: &Choice, than: &Option<(f64, Choice)>) -> bool {
+    match than {
+        None => true,
+        Some((w, b)) => v > *w || (v == *w && (c.machine, c.pstate) < (b.machine, b.pstate)),
+    }
+}
+
 /// Task `i`'s best choice over the machine types (their earliest-ready
 /// open machine) and P-states; ties go to the lower machine, then the lower
 /// P-state.
@@ -465,35 +518,47 @@ fn best(
 ) -> Option<(f64, Choice)> {
     let ty = ctx.scenario.tasks[i].task_type;
     let mut out: Option<(f64, Choice)> = None;
-    for (mt, &m) in pool.best.iter().enumerate() {
-        let Some(m) = m else { continue };
-        if !ctx.scenario.matrices.valid(ty, mt) {
-            continue;
-        }
-        for p in 0..P_STATES {
-            let floor = out.as_ref().map(|(w, _)| (o, *w));
-            let c = match evaluate(ctx, pool, left, (i, m, p), refused, floor) {
-                Ok(c) => c,
-                // A slower P-state completes later.
-                Err(Miss::Late) => break,
-                Err(_) => continue,
-            };
-            let v = objective(o, &c);
-            let better = match &out {
-                None => true,
-                Some((w, b)) => {
-                    v > *w || (v == *w && (c.machine, c.pstate) < (b.machine, b.pstate))
+    if o == Objective::Util {
+        for (mt, &m) in pool.best.iter().enumerate() {
+            let Some(m) = m else { continue };
+            if !ctx.scenario.matrices.valid(ty, mt) {
+                continue;
+            }
+            // A slower P-state earns no more: the first that passes is the
+            // type's best.
+            for p in 0..P_STATES {
+                match evaluate(ctx, pool, left, (i, m, p), refused, None) {
+                    Ok(c) => {
+                        if better(c.utility, &c, &out) {
+                            out = Some((c.utility, c));
+                        }
+                        break;
+                    }
+                    Err(Miss::Late) => break,
+                    Err(_) => {}
                 }
-            };
-            if better {
-                out = Some((v, c));
             }
-            // A slower P-state earns no more utility and takes longer: for
-            // Util and UPT the first that passes is the type's best. (Its
-            // EEC may be lower: UPE tries all three.)
-            if o != Objective::Upe {
-                break;
+        }
+        return out;
+    }
+    let list = if o == Objective::Upe {
+        &ctx.orders.by_eec[ty]
+    } else {
+        &ctx.orders.by_etc[ty]
+    };
+    for &(mt, p) in list {
+        let Some(m) = pool.best[mt] else { continue };
+        let floor = out.as_ref().map(|(w, _)| (o, *w));
+        match evaluate(ctx, pool, left, (i, m, p), refused, floor) {
+            Ok(c) => {
+                let v = objective(o, &c);
+                if better(v, &c, &out) {
+                    out = Some((v, c));
+                }
             }
+            // Every later choice's bound is no higher.
+            Err(Miss::Pruned) => break,
+            Err(_) => {}
         }
     }
     out
@@ -506,9 +571,12 @@ fn best(
 /// Within an event objectives never rise (ready times only grow, machines
 /// only close, the budget only shrinks, utility never increases with
 /// completion), so a max-heap of each task's last computed best is an
-/// upper bound: the top is recomputed and assigned if it still beats the
-/// next key, else pushed back with its new value. The result is the plain
-/// Min-Min's, choice for choice.
+/// upper bound. A task's best is still exact if no assignment went to its
+/// machine type since it was computed (other types only got worse; ties
+/// between types go by machine id, which keeps the order of the types) and
+/// it still fits the budget; otherwise the top is recomputed, and assigned
+/// if it still beats the next key, else pushed back with its new value. The
+/// result is the plain Min-Min's, choice for choice.
 pub fn minmin(
     ctx: &Context<'_>,
     tasks: &[usize],
@@ -520,38 +588,37 @@ pub fn minmin(
         return out;
     }
     let mut left = ctx.budget_left;
-    let mut version: u64 = 0;
+    // Assignments so far per machine type.
+    let mut stamp = vec![0u64; pool.best.len()];
     let mut heap = BinaryHeap::with_capacity(tasks.len());
-    let mut cached: Vec<Option<Choice>> = vec![None; tasks.len()];
+    // Per task: its best and the stamp of the best's type when computed.
+    let mut cached: Vec<Option<(Choice, u64)>> = vec![None; tasks.len()];
     for (k, &i) in tasks.iter().enumerate() {
         if let Some((v, c)) = best(ctx, pool, left, o, i, &mut out.refused) {
-            cached[k] = Some(c);
-            heap.push(Key(v, Reverse(k), version));
+            cached[k] = Some((c, 0));
+            heap.push(Key(v, Reverse(k), 0));
         }
     }
-    while let Some(Key(_, Reverse(k), at)) = heap.pop() {
+    while let Some(Key(_, Reverse(k), _)) = heap.pop() {
         if !pool.any_open() {
             break;
         }
         let i = tasks[k];
-        let (v, c) = if at == version {
-            let c = cached[k].expect("a pushed task has a choice");
-            (objective(o, &c), c)
-        } else {
-            match best(ctx, pool, left, o, i, &mut out.refused) {
+        let exact =
+            cached[k].filter(|(c, at)| stamp[pool.type_of[c.machine]] == *at && c.energy <= left);
+        let (v, c) = match exact {
+            Some((c, _)) => (objective(o, &c), c),
+            None => match best(ctx, pool, left, o, i, &mut out.refused) {
                 Some(x) => x,
                 None => continue,
-            }
+            },
         };
-        if heap
-            .peek()
-            .is_none_or(|top| Key(v, Reverse(k), version) >= *top)
-        {
+        if heap.peek().is_none_or(|top| Key(v, Reverse(k), 0) >= *top) {
+            stamp[pool.type_of[c.machine]] += 1;
             record(&mut out, pool, &mut left, i, c);
-            version += 1;
         } else {
-            cached[k] = Some(c);
-            heap.push(Key(v, Reverse(k), version));
+            cached[k] = Some((c, stamp[pool.type_of[c.machine]]));
+            heap.push(Key(v, Reverse(k), 0));
         }
     }
     out

@@ -192,6 +192,23 @@ impl Matrices {
         (t / n, e / n)
     }
 
+    /// The least EEC (J) and the least APC (W) of any task type and P-state
+    /// on machine type `m` (infinite where nothing may run): a choice on it
+    /// that runs for at most τ seconds of the day costs at least
+    /// min(EEC, APC · τ).
+    pub fn floors(&self, m: usize) -> (f64, f64) {
+        let (mut eec, mut apc) = (f64::INFINITY, f64::INFINITY);
+        for i in 0..self.task_types() {
+            for p in 0..P_STATES {
+                if let (Some(e), Some(a)) = (self.eec(i, m, p), self.apc(i, m, p)) {
+                    eec = eec.min(e);
+                    apc = apc.min(a);
+                }
+            }
+        }
+        (eec, apc)
+    }
+
     /// Mean ETC at P-state 0 of task type `i` over the machine types it
     /// may run on, s: the ē that scales its utility function.
     pub fn mean_p0_etc(&self, i: usize) -> f64 {
