@@ -18,7 +18,9 @@ use super::ExperimentError;
 use super::config::{ExperimentConfig, Variant};
 use super::grid::{CellSpec, DayLayout, Grid, GridReport, Layout, LogLayout, Plan};
 use crate::env::EnvKind;
-use crate::env::energy::environment::{Energy, EnergyCase, EnergySource, budget_for};
+use crate::env::energy::environment::{
+    Energy, EnergyCase, EnergySource, budget_for, calibrated, calibration_energy,
+};
 use crate::env::energy::params::EnergyArgs;
 use crate::env::energy::summary::{EnergySummary, HOURS, summarize};
 use crate::env::energy::tables::summary_frame;
@@ -107,22 +109,21 @@ impl Grid for Energy {
     ) -> Option<(EnergySource, LogLayout)> {
         let trials = config.trial_count();
         let params = args.synthetic();
-        // The budget is calibrated once, on the grid's trials: the trial
-        // set must be generated here (in parallel), then each cell
-        // generates its trial again.
+        // The budget is calibrated once, on the grid's trials (generated
+        // here one at a time in parallel, then again by each cell).
+        let drop_threshold = args.run_config(None).drop_threshold;
         let budget = if args.budget.is_some() {
-            budget_for(&[], args.budget, args.run_config(None).drop_threshold)
+            budget_for(&[], args.budget, drop_threshold)
         } else {
             use rayon::prelude::*;
-            let scenarios: Vec<_> = (0..trials)
+            let energies: Vec<f64> = (0..trials)
                 .into_par_iter()
                 .filter_map(|t| {
-                    workload::synthetic(&params, config.seed, t)
-                        .ok()
-                        .map(Arc::new)
+                    let s = workload::synthetic(&params, config.seed, t).ok()?;
+                    Some(calibration_energy(&s, drop_threshold))
                 })
                 .collect();
-            budget_for(&scenarios, None, args.run_config(None).drop_threshold)
+            calibrated(&energies)
         };
         let layout = LogLayout {
             key: SYNTHETIC_KEY.to_string(),

@@ -108,21 +108,33 @@ pub fn budget_for(
         Some(Budget::None) => BudgetSource::None,
         Some(Budget::Joules(j)) => BudgetSource::Given(j),
         None => {
-            let config = RunConfig {
-                drop_threshold,
-                ..RunConfig::default()
-            };
             let energies: Vec<f64> = scenarios
                 .par_iter()
-                .map(|s| simulate(s, Policy::MinMin(Objective::Upt), &config).energy)
+                .map(|s| calibration_energy(s, drop_threshold))
                 .collect();
-            let mean = energies.iter().sum::<f64>() / energies.len().max(1) as f64;
-            BudgetSource::Calibrated {
-                trials: energies.len(),
-                mean_energy_j: mean,
-                budget_j: BUDGET_FRACTION * mean,
-            }
+            calibrated(&energies)
         }
+    }
+}
+
+/// The energy Max UPT uses on `s` in the queued environment with no budget
+/// and no filter, J: one calibration run of the paper's §IV.D.
+pub fn calibration_energy(s: &EnergyScenario, drop_threshold: f64) -> f64 {
+    let config = RunConfig {
+        drop_threshold,
+        ..RunConfig::default()
+    };
+    simulate(s, Policy::MinMin(Objective::Upt), &config).energy
+}
+
+/// The budget of calibration runs that used `energies` (J): 0.7 × their
+/// mean.
+pub fn calibrated(energies: &[f64]) -> BudgetSource {
+    let mean = energies.iter().sum::<f64>() / energies.len().max(1) as f64;
+    BudgetSource::Calibrated {
+        trials: energies.len(),
+        mean_energy_j: mean,
+        budget_j: BUDGET_FRACTION * mean,
     }
 }
 
