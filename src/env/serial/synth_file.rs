@@ -1096,7 +1096,20 @@ pub fn read_synthetic(path: &Path) -> Result<Option<SerialScenario>, WorkloadErr
             types.resize(i + 1, None);
         }
     };
+    // Every type has a row or an empty-type line: a larger index is
+    // refused before anything is sized by it.
+    let limit = rows.len() + keys.all(KEY_EMPTY_TYPE).count();
     for (line, row) in rows.values() {
+        if row.task_type >= limit {
+            return Err(WorkloadError::Sidecar {
+                path: csv_shown,
+                line: *line,
+                problem: format!(
+                    "task type {} is out of range: the file describes {limit} task types at most",
+                    row.task_type
+                ),
+            });
+        }
         grow(&mut types, row.task_type);
         let ty = TaskType {
             critical: row.critical,
@@ -1135,7 +1148,7 @@ pub fn read_synthetic(path: &Path) -> Result<Option<SerialScenario>, WorkloadErr
             .map(|w| w.parse::<f64>().ok().filter(|x| x.is_finite() && *x > 0.0))
             .collect::<Option<_>>()
             .ok_or_else(problem)?;
-        if etc.len() != cores.len() {
+        if etc.len() != cores.len() || i >= limit {
             return Err(problem());
         }
         grow(&mut types, i);
@@ -1304,6 +1317,21 @@ mod tests {
             std::fs::write(&files.csv, f(&good)).unwrap();
             read_synthetic(&swf).unwrap_err().to_string()
         };
+        // A huge task type index is refused before anything is sized by it.
+        let e = damage(&|t| {
+            let mut lines: Vec<String> = t.lines().map(String::from).collect();
+            let col = lines[0].split(',').position(|c| c == "task_type").unwrap();
+            let mut cells: Vec<String> = lines[1].split(',').map(String::from).collect();
+            cells[col] = "1000000000000".into();
+            lines[1] = cells.join(",");
+            lines.join("\n")
+        });
+        assert!(
+            e.starts_with(&format!(
+                "{shown}:2: task type 1000000000000 is out of range"
+            )),
+            "{e}"
+        );
         let e = damage(&|t| t.replacen("priority", "prio", 1));
         assert!(
             e.starts_with(&format!("{shown}:1: no column `priority`")),
