@@ -41,8 +41,9 @@ use crate::experiment::{
   swftool experiment --preset khemka2015-parallel --shard $SLURM_ARRAY_TASK_ID/16 --out results/shard-$SLURM_ARRAY_TASK_ID
 
 Re-running the same command skips the cells already written to <out>/cells/.
-With --shard i/N only the cells whose number is i mod N run (cells are
-numbered from 0 in a fixed order; i = 0..N-1 or 1..N both work, N/N being
+With --shard i/N only shard i of N runs: whole scenarios (log, variant,
+day) with all their heuristics, dealt longest first by estimated cost so
+the shards take about as long (i = 0..N-1 or 1..N both work, N/N being
 shard 0); merge the shard directories with `swftool aggregate DIR...`.")]
 pub struct ExperimentArgs {
     /// Experiment configuration (TOML). See `--dump-preset` for an annotated example.
@@ -57,7 +58,7 @@ pub struct ExperimentArgs {
     /// Output directory. Default: notebooks-out/NAME/, NAME the experiment name.
     #[arg(long)]
     pub out: Option<PathBuf>,
-    /// Run only shard i of N (cells numbered k with k ≡ i mod N); aggregate the shards with `swftool aggregate`.
+    /// Run only shard i of N (whole scenarios, dealt longest first by estimated cost); aggregate the shards with `swftool aggregate`.
     #[arg(long, value_name = "i/N")]
     pub shard: Option<String>,
     /// Worker threads (default, or 0: all cores). Results do not depend on it.
@@ -174,7 +175,7 @@ pub fn run_grid<E: Grid>(
     manifest.shard = shard.map(|s| s.to_string());
     manifest.write(out)?;
 
-    let (todo, selected) = runner::pending(layout, out, shard);
+    let (todo, selected) = runner::pending(&plan, out, shard);
     println!(
         "{} `{}` (--env {}): {} log(s) x {} variant(s) x {} heuristic(s) x {} scenario(s) = {} cells{}",
         command,

@@ -84,6 +84,14 @@ pub trait Grid: Environment {
         None
     }
 
+    /// The estimated cost of scenario `day` of log `log` of `plan`, in any
+    /// unit shared by the grid's scenarios, for dealing shards
+    /// ([`super::runner::Shard::deal`]); 1 unless the environment knows
+    /// better.
+    fn scenario_cost(_plan: &Plan<Self>, _log: usize, _day: usize) -> f64 {
+        1.0
+    }
+
     /// The scenario of `cell` (shared by the cells that differ only in the
     /// heuristic).
     ///

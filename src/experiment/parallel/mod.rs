@@ -46,6 +46,14 @@ fn figure_style() -> Figure {
 impl Grid for Parallel {
     type Cell = CellResult;
 
+    /// A day's usable jobs (heuristic time grows with them).
+    fn scenario_cost(plan: &Plan<Parallel>, log: usize, day: usize) -> f64 {
+        let date = &plan.layout.logs[log].days[day].date;
+        plan.prepared[log]
+            .day_by_date(date)
+            .map_or(1.0, |d| d.jobs as f64)
+    }
+
     fn grid_args(config: &ExperimentConfig) -> ParallelArgs {
         ParallelArgs {
             seed: Some(config.seed),
