@@ -195,7 +195,7 @@ fn synth_energy_writes_the_trial_it_says_and_refuses_bad_flags() {
         "--tasks-per-day",
         "900",
         "--theta",
-        "1200",
+        "20",
         "--out",
         "sub/e.swf.gz",
     ]);

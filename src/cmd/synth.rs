@@ -33,7 +33,7 @@ pub enum SynthKind {
     #[command(after_help = "Examples:\n  \
         swftool synth energy --out trial-0.swf.gz\n  \
         swftool synth energy --trial 3 --seed 7 --out t3.swf\n  \
-        swftool synth energy --tasks-per-day 16000 --theta 1200 --event-interval 30 --out light.swf.gz")]
+        swftool synth energy --tasks-per-day 16000 --theta 20 --event-interval 30 --out light.swf.gz")]
     Energy(EnergySynthArgs),
 }
 
@@ -78,8 +78,8 @@ pub struct EnergySynthArgs {
     /// Expected tasks per 24 h over all task types.
     #[arg(long, value_name = "X", allow_hyphen_values = true, default_value_t = energy_workload::SyntheticParams::default().tasks_per_day)]
     pub tasks_per_day: f64,
-    /// θ of the utility functions' urgency, seconds.
-    #[arg(long, value_name = "SECONDS", allow_hyphen_values = true, default_value_t = energy_workload::SyntheticParams::default().theta_s)]
+    /// θ of the utility functions' urgency, minutes (as in `replay --env energy`).
+    #[arg(long, value_name = "MINUTES", allow_hyphen_values = true, default_value_t = energy_workload::SyntheticParams::default().theta_s / 60.0)]
     pub theta: f64,
     /// Time between mapping events, seconds (at least 1).
     #[arg(long, value_name = "SECONDS", allow_hyphen_values = true, default_value_t = energy_workload::SyntheticParams::default().event_interval_s)]
@@ -94,7 +94,7 @@ impl EnergySynthArgs {
     pub fn params(&self) -> energy_workload::SyntheticParams {
         energy_workload::SyntheticParams {
             tasks_per_day: self.tasks_per_day,
-            theta_s: self.theta,
+            theta_s: self.theta * 60.0,
             event_interval_s: self.event_interval,
         }
     }

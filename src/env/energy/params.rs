@@ -161,14 +161,9 @@ impl EnergyArgs {
             .unwrap_or(crate::env::parallel::params::DEFAULT_SEED)
     }
 
-    /// The trials to run: `--trials N` gives 0..N, `--trial K` gives K,
-    /// neither gives 0.
+    /// The trials to run ([`crate::env::serial::params::trial_list`]).
     pub fn trial_list(&self) -> Vec<u64> {
-        match (self.trials, self.trial) {
-            (Some(n), _) => (0..n).collect(),
-            (None, Some(k)) => vec![k],
-            (None, None) => vec![0],
-        }
+        crate::env::serial::params::trial_list(self.trials, self.trial)
     }
 
     /// The workload's parameters, defaults filled in.

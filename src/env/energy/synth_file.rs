@@ -132,7 +132,9 @@ pub fn synthetic_header(
         &format!(
             "Regenerate with: swftool synth energy --trial {trial} --seed {user_seed} \
              --tasks-per-day {} --theta {} --event-interval {}",
-            params.tasks_per_day, params.theta_s, params.event_interval_s
+            params.tasks_per_day,
+            params.theta_s / 60.0,
+            params.event_interval_s
         ),
     );
     push_identity(&mut h, GENERATOR, &s.name, trial, user_seed, s.seed);

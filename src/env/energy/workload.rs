@@ -49,7 +49,8 @@ const STREAM_UTILITY: u64 = 2 << 32;
 pub struct SyntheticParams {
     /// Expected tasks per 24 h over all types (32,000).
     pub tasks_per_day: f64,
-    /// θ of the utility functions' urgency, s (600).
+    /// θ of the utility functions' urgency, s (600; `--theta` gives it in
+    /// minutes).
     pub theta_s: f64,
     /// Time between mapping events, s (60).
     pub event_interval_s: f64,
@@ -93,8 +94,8 @@ impl SyntheticParams {
         if !(self.theta_s.is_finite() && self.theta_s > 0.0) {
             return Err(bad(
                 "--theta",
-                self.theta_s,
-                "must be a positive number of seconds",
+                self.theta_s / 60.0,
+                "must be a positive number of minutes",
             ));
         }
         if !(self.event_interval_s.is_finite() && self.event_interval_s >= 1.0) {

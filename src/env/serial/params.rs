@@ -29,6 +29,17 @@ pub fn parse_probability(s: &str) -> Result<f64, String> {
     Ok(p)
 }
 
+/// The synthetic trials `--trials N` and `--trial K` ask for (shared by
+/// environments B and C): `--trials N` gives 0..N, `--trial K` gives K,
+/// neither gives 0.
+pub fn trial_list(trials: Option<u64>, trial: Option<u64>) -> Vec<u64> {
+    match (trials, trial) {
+        (Some(n), _) => (0..n).collect(),
+        (None, Some(k)) => vec![k],
+        (None, None) => vec![0],
+    }
+}
+
 fn parse_positive(s: &str) -> Result<f64, String> {
     s.trim()
         .parse::<f64>()
@@ -154,14 +165,9 @@ impl SerialArgs {
             .unwrap_or(crate::env::parallel::params::DEFAULT_SEED)
     }
 
-    /// The synthetic trials to run: `--trials N` gives 0..N, `--trial K`
-    /// gives K, neither gives 0.
+    /// The synthetic trials to run ([`trial_list`]).
     pub fn trial_list(&self) -> Vec<u64> {
-        match (self.trials, self.trial) {
-            (Some(n), _) => (0..n).collect(),
-            (None, Some(k)) => vec![k],
-            (None, None) => vec![0],
-        }
+        trial_list(self.trials, self.trial)
     }
 
     /// The synthetic workload's parameters, defaults filled in.
