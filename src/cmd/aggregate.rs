@@ -16,6 +16,7 @@ use crate::env::classic::environment::Classic;
 use crate::env::energy::environment::Energy;
 use crate::env::parallel::environment::Parallel;
 use crate::env::serial::environment::Serial;
+use crate::experiment::outdir::{self, OutLock};
 use crate::experiment::{ExperimentError, Manifest};
 
 /// The manifest of a grid's output directory.
@@ -116,7 +117,12 @@ pub fn run(args: &AggregateArgs) -> anyhow::Result<()> {
             mismatch_what(&e)
         );
     }
+    // A directory still being written (a shard running) is not merged yet.
+    for d in &args.dirs {
+        outdir::check_not_busy(d)?;
+    }
     super::prepare_out(&out)?;
+    let _lock = OutLock::acquire(&out, &format!("aggregate {}", base.config.name))?;
     let mut manifest = Manifest::new("aggregate", &base.config, &base.layout);
     manifest.log_paths = base.log_paths.clone();
     manifest.sources = args.dirs.iter().map(|d| d.display().to_string()).collect();

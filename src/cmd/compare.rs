@@ -157,6 +157,7 @@ fn compare<E: Grid>(args: &CompareArgs) -> anyhow::Result<()> {
         no_check: args.no_check,
         figures: false,
         print_table: false,
+        progress: Default::default(),
     };
     let Some((layout, cells)) = with_threads(args.threads, || {
         run_grid::<E>(&config, &out, &opts, "compare")

@@ -12,17 +12,19 @@
 //! `manifest.json`.
 
 use std::path::{Path, PathBuf};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
-use anyhow::bail;
-use indicatif::{ProgressBar, ProgressStyle};
+use anyhow::{Context, bail};
 
+use super::progress::{Progress, ProgressMode};
+use super::slurm;
 use super::with_threads;
 use crate::env::EnvKind;
 use crate::env::classic::environment::Classic;
 use crate::env::energy::environment::Energy;
 use crate::env::parallel::environment::Parallel;
 use crate::env::serial::environment::Serial;
+use crate::experiment::outdir::{self, OutLock};
 use crate::experiment::runner::{self, CellEvent, RunOptions, RunReport};
 use crate::experiment::{
     ExperimentConfig, Grid, GridReport, Layout, Manifest, Plan, Shard, config,
@@ -49,7 +51,7 @@ pub struct ExperimentArgs {
     /// Experiment configuration (TOML). See `--dump-preset` for an annotated example.
     #[arg(required_unless_present_any = ["preset", "dump_preset"], conflicts_with_all = ["preset", "dump_preset"])]
     pub config: Option<PathBuf>,
-    /// Run a built-in preset instead of a file: khemka2015-parallel (the standard grid of Khemka et al. 2015, §5), smoke, or margo2008-datastar (Catalina on a DataStar window without and with preemption, Margo et al., §5).
+    /// Run a built-in preset instead of a file: khemka2015-parallel (the standard grid of Khemka et al. 2015, §5), machovec2017-serial (Machovec et al. 2017, Figs. 3–6), khemka2015-energy (Khemka et al. 2015, Figs. 4–6), margo2008-datastar (Catalina on a DataStar window without and with preemption, Margo et al., §5), or a quick check of an environment: smoke (A), smoke-serial (B), smoke-energy (C), smoke-classic (D).
     #[arg(long, value_name = "NAME", conflicts_with = "dump_preset")]
     pub preset: Option<String>,
     /// Print a preset as TOML (a starting point for a custom config) and exit.
@@ -70,6 +72,38 @@ pub struct ExperimentArgs {
     /// Write tables but no figures.
     #[arg(long)]
     pub no_figures: bool,
+    /// Print no progress (without it: a bar on a terminal, else a plain line every --progress-every seconds on stderr).
+    #[arg(long, short = 'q')]
+    pub quiet: bool,
+    /// Seconds between two progress lines when stderr is not a terminal (a Slurm job, a pipe), 1–86400.
+    #[arg(long, value_name = "SECONDS", default_value_t = super::progress::DEFAULT_EVERY_S, value_parser = clap::value_parser!(u64).range(1..=86_400), conflicts_with = "quiet")]
+    pub progress_every: u64,
+    /// Write the grid as a Slurm job array into DIR (array.sh, aggregate.sh, submit.sh, config.toml) instead of running it; see docs/slurm.md.
+    #[arg(long, value_name = "DIR", conflicts_with_all = ["shard", "threads"])]
+    pub slurm: Option<PathBuf>,
+    /// With --slurm: array tasks, one shard each (1–1000) [default: 16].
+    #[arg(long, value_name = "N", requires = "slurm", value_parser = clap::value_parser!(u64).range(1..=super::slurm::MAX_SHARDS as u64))]
+    pub shards: Option<u64>,
+    /// With --slurm: the partition to submit to [default: the cluster's default].
+    #[arg(long, value_name = "P", requires = "slurm")]
+    pub partition: Option<String>,
+    /// With --slurm: time limit of each task (Slurm's format: MINUTES, HH:MM:SS, DAYS-HH…) [default: the partition's].
+    #[arg(long, value_name = "T", requires = "slurm")]
+    pub time: Option<String>,
+    /// With --slurm: CPUs of each task, which its swftool uses as threads (1–1024) [default: 1].
+    #[arg(long, value_name = "C", requires = "slurm", value_parser = clap::value_parser!(u64).range(1..=1024))]
+    pub cpus_per_task: Option<u64>,
+    /// With --slurm: another `#SBATCH` option for every job, verbatim (repeatable), e.g. --sbatch-option=--account=p123.
+    #[arg(
+        long,
+        value_name = "OPTION",
+        requires = "slurm",
+        allow_hyphen_values = true
+    )]
+    pub sbatch_option: Vec<String>,
+    /// With --slurm: submit the array and the aggregation job with sbatch, and print their job ids.
+    #[arg(long, requires = "slurm")]
+    pub submit: bool,
     /// Environment D grids with a window (margo2008-datastar): first job of the window (0-based among the cleaned jobs in submit order), instead of the config's window rule.
     #[arg(long, value_name = "INDEX", conflicts_with = "window")]
     pub window_start: Option<usize>,
@@ -121,11 +155,21 @@ pub fn run(args: &ExperimentArgs) -> anyhow::Result<()> {
         .out
         .clone()
         .unwrap_or_else(|| default_out(&config.name));
+    if let Some(dir) = &args.slurm {
+        return write_slurm(args, &config, dir, &out);
+    }
     let opts = GridOptions {
         shard,
         no_check: args.no_check,
         figures: !args.no_figures,
         print_table: true,
+        progress: if args.quiet {
+            ProgressMode::Quiet
+        } else {
+            ProgressMode::Auto {
+                every: Duration::from_secs(args.progress_every),
+            }
+        },
     };
     with_threads(args.threads, || match config.environment {
         EnvKind::Parallel => run_grid::<Parallel>(&config, &out, &opts, "experiment").map(|_| ()),
@@ -133,6 +177,108 @@ pub fn run(args: &ExperimentArgs) -> anyhow::Result<()> {
         EnvKind::Energy => run_grid::<Energy>(&config, &out, &opts, "experiment").map(|_| ()),
         EnvKind::Classic => run_grid::<Classic>(&config, &out, &opts, "experiment").map(|_| ()),
     })
+}
+
+/// `--slurm DIR`: checks the grid (its logs are read), writes the job
+/// scripts and, with `--submit`, submits them.
+fn write_slurm(
+    args: &ExperimentArgs,
+    config: &ExperimentConfig,
+    dir: &Path,
+    out: &Path,
+) -> anyhow::Result<()> {
+    if let Some(t) = &args.time {
+        slurm::check_time(t)?;
+    }
+    for o in &args.sbatch_option {
+        if !o.starts_with('-') || o.contains('\n') {
+            bail!(
+                "--sbatch-option `{o}`: give one sbatch option as on its command line, e.g. --sbatch-option=--account=p123"
+            );
+        }
+    }
+    // The whole grid is planned here, so a bad config or log fails now and
+    // not in every array task.
+    let layout = match config.environment {
+        EnvKind::Parallel => Plan::<Parallel>::new(config)?.layout,
+        EnvKind::Serial => Plan::<Serial>::new(config)?.layout,
+        EnvKind::Energy => Plan::<Energy>::new(config)?.layout,
+        EnvKind::Classic => Plan::<Classic>::new(config)?.layout,
+    };
+    let scenarios: usize =
+        layout.logs.iter().map(|l| l.days.len()).sum::<usize>() * layout.variant_count();
+    let shards = args.shards.map_or(slurm::DEFAULT_SHARDS, |n| n as usize);
+    let absolute = |p: &Path, what: &str| -> anyhow::Result<PathBuf> {
+        std::fs::create_dir_all(p)
+            .with_context(|| format!("cannot create {} ({what})", p.display()))?;
+        std::fs::canonicalize(p).with_context(|| format!("cannot resolve {} ({what})", p.display()))
+    };
+    let dir = absolute(dir, "--slurm")?;
+    let out = absolute(out, "--out")?;
+    let mut shard_args = Vec::new();
+    if args.no_check {
+        shard_args.push("--no-check".to_string());
+    }
+    if args.quiet {
+        shard_args.push("--quiet".to_string());
+    } else if args.progress_every != super::progress::DEFAULT_EVERY_S {
+        shard_args.extend([
+            "--progress-every".to_string(),
+            args.progress_every.to_string(),
+        ]);
+    }
+    let job = slurm::SlurmJob {
+        dir: dir.clone(),
+        out: out.clone(),
+        shards,
+        partition: args.partition.clone(),
+        time: args.time.clone(),
+        cpus_per_task: args.cpus_per_task.map_or(1, |c| c as usize),
+        sbatch_options: args.sbatch_option.clone(),
+        binary: std::env::current_exe().context("cannot tell where the swftool binary is")?,
+        workdir: std::env::current_dir().context("cannot tell the current directory")?,
+        shard_args,
+        aggregate_args: if args.no_figures {
+            vec!["--no-figures".to_string()]
+        } else {
+            Vec::new()
+        },
+        command: std::env::args().collect::<Vec<_>>().join(" "),
+    };
+    let written = job.write(config)?;
+    println!(
+        "experiment `{}` (--env {}): {} cells in {scenarios} scenario(s), as a Slurm job array of {shards} task(s) (whole scenarios per task, dealt by estimated cost)",
+        config.name,
+        config.environment,
+        layout.cell_count(),
+    );
+    if shards > scenarios {
+        println!(
+            "note: {} of the {shards} tasks get no scenario (the grid has {scenarios}); they finish at once",
+            shards - scenarios
+        );
+    }
+    println!(
+        "wrote {dir}/{{array.sh,aggregate.sh,submit.sh,config.toml}}; logs go to {dir}/logs/",
+        dir = dir.display()
+    );
+    if args.submit {
+        let (array, aggregate) = slurm::submit(&written)?;
+        println!(
+            "submitted job array {array} ({shards} tasks) and aggregation job {aggregate} (runs after every task of {array} succeeds)"
+        );
+        println!("watch them with `squeue -j {array},{aggregate}`");
+    } else {
+        println!("submit with `bash {}`", written.submit.display());
+    }
+    println!(
+        "results: {} (shards in {}/shards/0..{}); to resume after a failure or a time limit, run `bash {}` again",
+        out.display(),
+        out.display(),
+        shards - 1,
+        written.submit.display()
+    );
+    Ok(())
 }
 
 /// How [`run_grid`] runs and reports a grid.
@@ -146,6 +292,8 @@ pub struct GridOptions {
     pub figures: bool,
     /// Print the Markdown table.
     pub print_table: bool,
+    /// How progress is shown.
+    pub progress: ProgressMode,
 }
 
 /// Plans, runs and (without a shard) aggregates a grid into `out`; shared by
@@ -166,10 +314,27 @@ pub fn run_grid<E: Grid>(
         eprintln!("note: {n}");
     }
     let layout = &plan.layout;
+    super::prepare_out(out)?;
+    // One writer at a time; held until the tables are written.
+    let _lock = OutLock::acquire(out, &format!("{command} {}", config.name))?;
     if let Some(m) = Manifest::read(out)? {
         m.check_same_grid(out, config, layout)?;
     }
-    super::prepare_out(out)?;
+    let partial = outdir::remove_partial_files(out)?;
+    if partial > 0 {
+        eprintln!(
+            "note: removed {partial} partial file(s) left in {} by a run that was killed",
+            out.display()
+        );
+    }
+    for c in runner::quarantine_corrupt(&plan, out)? {
+        eprintln!(
+            "warning: cell file of {} is corrupt ({}); moved to {} and the cell runs again",
+            c.id,
+            c.reason,
+            c.moved_to.display()
+        );
+    }
     let mut manifest = Manifest::new(command, config, layout);
     manifest.log_paths = plan.paths.iter().map(|p| p.display().to_string()).collect();
     manifest.shard = shard.map(|s| s.to_string());
@@ -201,30 +366,17 @@ pub fn run_grid<E: Grid>(
         todo.len(),
         selected - todo.len()
     );
-    let pb = ProgressBar::new(todo.len() as u64);
-    pb.set_style(
-        ProgressStyle::with_template(
-            "{bar:40} {pos}/{len} cells  {elapsed_precise} elapsed, {eta} left",
-        )
-        .unwrap_or_else(|_| ProgressStyle::default_bar()),
-    );
-    let progress = |e: CellEvent<'_>| {
-        if let CellEvent::Failed { id, violations } = e {
-            pb.suspend(|| {
-                eprintln!("invariant violations in cell {id}:");
-                for v in violations.iter().take(10) {
-                    eprintln!("  {v}");
-                }
-            });
-        }
-        pb.inc(1);
+    let mut shown = Progress::start(todo.len(), opts.progress);
+    let progress = |e: CellEvent<'_>| match e {
+        CellEvent::Done { .. } => shown.done(),
+        CellEvent::Failed { id, errors } => shown.failed(id, errors),
     };
     let run_opts = RunOptions {
         shard,
         no_check: opts.no_check,
     };
     let report = runner::run(&plan, out, &run_opts, &progress)?;
-    pb.finish_and_clear();
+    shown.finish();
     println!(
         "ran {} cells in {:.1} s ({} skipped, {} failed){}",
         report.ran,
@@ -267,14 +419,21 @@ pub fn run_grid<E: Grid>(
 }
 
 fn fail_on(report: &RunReport, out: &Path) -> anyhow::Result<()> {
-    if !report.failed.is_empty() {
-        bail!(
-            "{} cell(s) broke schedule invariants (listed in {}); they are left out of the tables",
-            report.failed.len(),
-            out.join("failed").display()
-        );
+    if report.failed.is_empty() {
+        return Ok(());
     }
-    Ok(())
+    let mut list = String::new();
+    for (id, first) in report.failed.iter().take(5) {
+        list.push_str(&format!("\n  {id}: {first}"));
+    }
+    if report.failed.len() > 5 {
+        list.push_str(&format!("\n  … and {} more", report.failed.len() - 5));
+    }
+    bail!(
+        "{} cell(s) failed and are left out of the tables; each one's error and inputs are in {}/<cell>.txt, and a re-run tries them again:{list}",
+        report.failed.len(),
+        out.join("failed").display()
+    )
 }
 
 /// How [`aggregate_into`] treats missing cells and what it produces.

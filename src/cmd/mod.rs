@@ -8,7 +8,9 @@ pub mod compare;
 pub mod experiment;
 pub mod heuristics;
 pub mod info;
+pub mod progress;
 pub mod replay;
+pub mod slurm;
 pub mod synth;
 
 use anyhow::{Context, bail};

@@ -53,6 +53,9 @@ pub const DEFAULT_SEED: u64 = 1;
 pub const PRESETS: &[&str] = &[
     "khemka2015-parallel",
     "smoke",
+    "smoke-serial",
+    "smoke-energy",
+    "smoke-classic",
     "machovec2017-serial",
     "khemka2015-energy",
     "margo2008-datastar",
@@ -398,7 +401,13 @@ impl ExperimentConfig {
     ///   7 heuristics, all three axes (7 variants), 48 days, seed 1
     ///   (2,352 cells);
     /// - `smoke`: a quick check — Curie, `easy` and `maxvpr-ph`, the
-    ///   oversubscription axis, 2 days, seed 1 (12 cells, a few seconds).
+    ///   oversubscription axis, 2 days, seed 1 (12 cells, a few seconds);
+    /// - `smoke-serial`, `smoke-energy`, `smoke-classic`: the same for
+    ///   environments B (4 trials, 3 heuristics), C (4 trials of 4,000 tasks,
+    ///   polled with the adaptive filter, 3 heuristics) and D (the first 500
+    ///   jobs of 4 logs, FCFS, EASY and Conservative): 12 cells each;
+    /// - `machovec2017-serial`, `khemka2015-energy`, `margo2008-datastar`:
+    ///   the grids of the papers behind environments B, C and D.
     ///
     /// # Errors
     /// [`ConfigError::UnknownPreset`] listing the presets.
@@ -489,6 +498,44 @@ impl ExperimentConfig {
                 trials: Some(ENERGY_TRIALS),
                 energy_managements: Management::ALL.to_vec(),
                 energy_filters: vec![Filter::None, Filter::Adaptive],
+                ..Self::empty()
+            }),
+            // Small grids of environments B, C and D, seconds each, with
+            // at least 4 scenarios so 4 shards all get work (the Slurm test).
+            "smoke-serial" => Ok(ExperimentConfig {
+                name: name.to_string(),
+                environment: EnvKind::Serial,
+                heuristics: ["fcfs", "maxutil", "maxutil-preempt-pair"]
+                    .map(String::from)
+                    .to_vec(),
+                trials: Some(4),
+                ..Self::empty()
+            }),
+            "smoke-energy" => Ok(ExperimentConfig {
+                name: name.to_string(),
+                environment: EnvKind::Energy,
+                heuristics: ["fcfs-p0", "maxutil", "maxupe"].map(String::from).to_vec(),
+                trials: Some(4),
+                energy_managements: vec![Management::Polled],
+                energy_filters: vec![Filter::Adaptive],
+                energy: EnergyArgs {
+                    tasks_per_day: Some(4000.0),
+                    ..EnergyArgs::default()
+                },
+                ..Self::empty()
+            }),
+            "smoke-classic" => Ok(ExperimentConfig {
+                name: name.to_string(),
+                environment: EnvKind::Classic,
+                logs: ["lublin_256", "kth-sp2", "sdsc-sp2", "ctc-sp2"]
+                    .map(String::from)
+                    .to_vec(),
+                heuristics: ["fcfs", "easy", "conservative"].map(String::from).to_vec(),
+                classic: ClassicArgs {
+                    window_jobs: Some(500),
+                    window_start: Some(0),
+                    ..ClassicArgs::default()
+                },
                 ..Self::empty()
             }),
             _ => Err(ConfigError::UnknownPreset(name.to_string())),

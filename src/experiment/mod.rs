@@ -18,6 +18,7 @@ pub mod config;
 pub mod energy;
 pub mod grid;
 pub mod manifest;
+pub mod outdir;
 pub mod parallel;
 pub mod runner;
 pub mod serial;
@@ -117,6 +118,23 @@ pub enum ExperimentError {
         path: PathBuf,
         /// The I/O error.
         source: std::io::Error,
+    },
+    /// Another process is writing into the output directory.
+    #[error("{}: {holder} is writing into this directory; wait for it to finish, or give another --out", dir.display())]
+    Busy {
+        /// The directory.
+        dir: PathBuf,
+        /// Who holds it: pid, command and start time, as it recorded them.
+        holder: String,
+    },
+    /// A cell file that does not parse or does not hold the cell its name
+    /// says: never aggregated.
+    #[error("{}: corrupt cell file ({reason}); it is not aggregated: run `swftool experiment` on the directory that holds it again, which moves it to corrupt/ and runs the cell again", path.display())]
+    CorruptCell {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong with it.
+        reason: String,
     },
     /// A JSON file (cell or manifest) does not parse.
     #[error("{}: {source}", path.display())]

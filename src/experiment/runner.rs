@@ -27,6 +27,7 @@
 //! cell file holds and which tables, Markdown and figures the cells give
 //! (environment A: `experiment::parallel`; D: `experiment::classic`).
 
+use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
 use std::sync::Mutex;
@@ -125,12 +126,13 @@ pub enum CellEvent<'a> {
         /// The cell id.
         id: &'a str,
     },
-    /// A cell broke schedule invariants; it was written to `failed/`.
+    /// A cell failed (it broke schedule invariants, or its run panicked);
+    /// its record was written to `failed/<id>.txt`.
     Failed {
         /// The cell id.
         id: &'a str,
-        /// What broke, one sentence each.
-        violations: &'a [String],
+        /// What went wrong, one sentence each.
+        errors: &'a [String],
     },
 }
 
@@ -145,8 +147,19 @@ pub struct RunReport {
     pub skipped: usize,
     /// Cells run and written.
     pub ran: usize,
-    /// Ids of cells that broke invariants.
-    pub failed: Vec<String>,
+    /// Ids of the cells that failed, each with its first error, sorted.
+    pub failed: Vec<(String, String)>,
+}
+
+/// A cell file found corrupt, moved aside, to be run again.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Corrupt {
+    /// The cell id.
+    pub id: String,
+    /// Where the file was moved (`<out>/corrupt/<id>.json`).
+    pub moved_to: PathBuf,
+    /// What is wrong with it (the JSON error, or the cell it holds instead).
+    pub reason: String,
 }
 
 /// The cell directory of an output directory.
@@ -164,6 +177,131 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), ExperimentError
     let tmp = path.with_file_name(format!(".{name}.{}.tmp", std::process::id()));
     std::fs::write(&tmp, bytes).map_err(ExperimentError::io(&tmp))?;
     std::fs::rename(&tmp, path).map_err(ExperimentError::io(path))
+}
+
+/// Reads the cell file `path` of cell `id`.
+///
+/// # Errors
+/// [`ExperimentError::Io`] when it cannot be read (`Ok(None)` when it does
+/// not exist), [`ExperimentError::CorruptCell`] when it does not parse (a
+/// truncated or damaged file) or holds another cell.
+fn read_cell<E: Grid>(path: &Path, id: &str) -> Result<Option<E::Cell>, ExperimentError> {
+    let bytes = match std::fs::read(path) {
+        Ok(b) => b,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => {
+            return Err(ExperimentError::Io {
+                path: path.to_path_buf(),
+                source: e,
+            });
+        }
+    };
+    let corrupt = |reason: String| ExperimentError::CorruptCell {
+        path: path.to_path_buf(),
+        reason,
+    };
+    let cell: E::Cell = serde_json::from_slice(&bytes).map_err(|e| corrupt(e.to_string()))?;
+    if E::cell_id(&cell) != id {
+        return Err(corrupt(format!(
+            "it holds cell `{}`, not `{id}`",
+            E::cell_id(&cell)
+        )));
+    }
+    Ok(Some(cell))
+}
+
+/// Checks every cell file of `plan`'s grid in `out` and moves each that
+/// does not parse or holds another cell to `<out>/corrupt/<id>.json` (so
+/// it is never aggregated, and [`pending`] runs the cell again), returning
+/// what it moved. Files of a run that died are never half written (cells
+/// are written through a rename), but a full disk, a partial copy or a
+/// hand edit can leave one.
+///
+/// # Errors
+/// [`ExperimentError::Io`] for a file that cannot be read or moved.
+pub fn quarantine_corrupt<E: Grid>(
+    plan: &Plan<E>,
+    out: &Path,
+) -> Result<Vec<Corrupt>, ExperimentError> {
+    let dir = cells_dir(out);
+    if !dir.is_dir() {
+        return Ok(Vec::new());
+    }
+    let cells = plan.layout.cells();
+    let found: Vec<Result<Option<Corrupt>, ExperimentError>> = cells
+        .par_iter()
+        .map(|c| {
+            let path = dir.join(format!("{}.json", c.id));
+            match read_cell::<E>(&path, &c.id) {
+                Ok(_) => Ok(None),
+                Err(ExperimentError::CorruptCell { reason, .. }) => {
+                    let aside = out.join("corrupt");
+                    std::fs::create_dir_all(&aside).map_err(ExperimentError::io(&aside))?;
+                    let moved_to = aside.join(format!("{}.json", c.id));
+                    std::fs::rename(&path, &moved_to).map_err(ExperimentError::io(&path))?;
+                    Ok(Some(Corrupt {
+                        id: c.id.clone(),
+                        moved_to,
+                        reason,
+                    }))
+                }
+                Err(e) => Err(e),
+            }
+        })
+        .collect();
+    let mut moved = Vec::new();
+    for f in found {
+        if let Some(c) = f? {
+            moved.push(c);
+        }
+    }
+    Ok(moved)
+}
+
+/// The inputs of a cell, for its failure record: what it takes to run it
+/// again alone.
+fn cell_inputs<E: Grid>(plan: &Plan<E>, cell: &CellSpec) -> String {
+    let layout = &plan.layout;
+    let log = &layout.logs[cell.log];
+    let day = &log.days[cell.day];
+    format!(
+        "cell {id}\nlog {key} ({file})\nvariant {variant}\nscenario {date} (scenario seed {seed})\nheuristic {h}\nswftool {version}\n",
+        id = cell.id,
+        key = log.key,
+        file = log.file,
+        variant = layout.variant_id(cell.variant),
+        date = day.date,
+        seed = day.scenario_seed,
+        h = layout.heuristics[cell.heuristic],
+        version = env!("CARGO_PKG_VERSION"),
+    )
+}
+
+/// Environment variable naming cells (comma-separated ids) whose run
+/// panics on purpose: how the tests check that a failing cell is recorded
+/// with its inputs and the rest of the grid goes on. Unset in normal use.
+pub const INJECT_PANIC_VAR: &str = "SWFTOOL_INJECT_PANIC";
+
+fn injected_panic(id: &str) -> bool {
+    static IDS: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
+    IDS.get_or_init(|| {
+        std::env::var(INJECT_PANIC_VAR)
+            .map(|v| v.split(',').map(|s| s.trim().to_string()).collect())
+            .unwrap_or_default()
+    })
+    .iter()
+    .any(|x| x == id)
+}
+
+/// The message of a caught panic.
+fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
+    if let Some(s) = payload.downcast_ref::<&str>() {
+        (*s).to_string()
+    } else if let Some(s) = payload.downcast_ref::<String>() {
+        s.clone()
+    } else {
+        "a panic without a message".to_string()
+    }
 }
 
 /// The cells of the grid of `plan` (or of its shard) that are not on disk
@@ -223,39 +361,73 @@ pub fn run<E: Grid>(
             _ => groups.push(vec![c]),
         }
     }
-    let failed: Mutex<Vec<String>> = Mutex::new(Vec::new());
+    let failed: Mutex<Vec<(String, String)>> = Mutex::new(Vec::new());
+    // A failed cell is recorded with its inputs in failed/<id>.txt (not in
+    // cells/, so a re-run tries it again) and reported; the grid goes on.
+    let fail = |cell: &CellSpec, errors: Vec<String>| -> Result<(), ExperimentError> {
+        let mut text = cell_inputs(plan, cell);
+        text.push_str("errors:\n");
+        for e in &errors {
+            text.push_str(&format!("  {e}\n"));
+        }
+        let fdir = out.join("failed");
+        std::fs::create_dir_all(&fdir).map_err(ExperimentError::io(&fdir))?;
+        write_atomically(&fdir.join(format!("{}.txt", cell.id)), text.as_bytes())?;
+        let first = errors.first().cloned().unwrap_or_default();
+        failed
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push((cell.id.clone(), first));
+        progress(CellEvent::Failed {
+            id: &cell.id,
+            errors: &errors,
+        });
+        Ok(())
+    };
     groups
         .par_iter()
         .try_for_each(|group| -> Result<(), ExperimentError> {
             let first = group[0];
-            let scenario = E::scenario(plan, first)?;
+            let scenario = match catch_unwind(AssertUnwindSafe(|| E::scenario(plan, first))) {
+                Ok(s) => s?,
+                Err(p) => {
+                    let msg = format!("generating the scenario panicked: {}", panic_message(&*p));
+                    for cell in group {
+                        fail(cell, vec![msg.clone()])?;
+                    }
+                    return Ok(());
+                }
+            };
             group
                 .par_iter()
                 .try_for_each(|cell| -> Result<(), ExperimentError> {
                     let h = &plan.heuristics[cell.heuristic];
-                    let run = E::simulate(&scenario, h);
-                    if !opts.no_check {
-                        let v = E::check(&scenario, &run);
-                        if !v.is_empty() {
-                            let text: String = v.iter().map(|x| format!("{x}\n")).collect();
-                            let fdir = out.join("failed");
-                            std::fs::create_dir_all(&fdir).map_err(ExperimentError::io(&fdir))?;
-                            write_atomically(
-                                &fdir.join(format!("{}.txt", cell.id)),
-                                text.as_bytes(),
-                            )?;
-                            failed
-                                .lock()
-                                .unwrap_or_else(|e| e.into_inner())
-                                .push(cell.id.clone());
-                            progress(CellEvent::Failed {
-                                id: &cell.id,
-                                violations: &v,
-                            });
-                            return Ok(());
+                    let outcome = catch_unwind(AssertUnwindSafe(|| {
+                        if injected_panic(&cell.id) {
+                            panic!("injected by {INJECT_PANIC_VAR} (a test of failure handling)");
                         }
-                    }
-                    let result = E::cell(plan, cell, &scenario, h, &run);
+                        let run = E::simulate(&scenario, h);
+                        let violations = if opts.no_check {
+                            Vec::new()
+                        } else {
+                            E::check(&scenario, &run)
+                        };
+                        if violations.is_empty() {
+                            Ok(E::cell(plan, cell, &scenario, h, &run))
+                        } else {
+                            Err(violations.iter().map(|v| v.to_string()).collect())
+                        }
+                    }));
+                    let result = match outcome {
+                        Ok(Ok(result)) => result,
+                        Ok(Err(violations)) => return fail(cell, violations),
+                        Err(p) => {
+                            return fail(
+                                cell,
+                                vec![format!("the run panicked: {}", panic_message(&*p))],
+                            );
+                        }
+                    };
                     let path = dir.join(format!("{}.json", cell.id));
                     let bytes =
                         serde_json::to_vec(&result).map_err(|source| ExperimentError::Json {
@@ -283,7 +455,8 @@ pub fn run<E: Grid>(
 /// found nowhere.
 ///
 /// # Errors
-/// A cell file that does not parse, or whose contents do not match its name.
+/// [`ExperimentError::CorruptCell`] for a cell file that does not parse or
+/// whose contents do not match its name (never aggregated).
 pub fn load_cells<E: Grid>(
     layout: &Layout,
     dirs: &[PathBuf],
@@ -294,24 +467,10 @@ pub fn load_cells<E: Grid>(
         .map(|c| {
             for d in dirs {
                 let path = cells_dir(d).join(format!("{}.json", c.id));
-                let bytes = match std::fs::read(&path) {
-                    Ok(b) => b,
-                    Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
-                    Err(e) => return Err(ExperimentError::Io { path, source: e }),
-                };
-                let mut r: E::Cell =
-                    serde_json::from_slice(&bytes).map_err(|source| ExperimentError::Json {
-                        path: path.clone(),
-                        source,
-                    })?;
-                if E::cell_id(&r) != c.id {
-                    return Err(ExperimentError::Mismatch {
-                        dir: path,
-                        what: format!("the file holds cell `{}`", E::cell_id(&r)),
-                    });
+                if let Some(mut r) = read_cell::<E>(&path, &c.id)? {
+                    E::set_index(&mut r, c.index);
+                    return Ok(Some(r));
                 }
-                E::set_index(&mut r, c.index);
-                return Ok(Some(r));
             }
             Ok(None)
         })

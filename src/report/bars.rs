@@ -66,7 +66,8 @@ pub struct BarChart {
     pub y_clip: Option<(f64, f64)>,
 }
 
-/// Draws `chart` as grouped bars with 95 % CI error bars (black, capped),
+/// Draws `chart` as grouped bars with 95 % CI error bars (black, capped;
+/// white where they cross a very dark bar),
 /// a legend of the series to the right of the plot and horizontal grid
 /// lines; writes `<stem>.png` and `<stem>.svg` (creating the parent
 /// directory) and returns their paths in that order.
@@ -278,7 +279,7 @@ impl Drawable for BarChart {
                             outline_of(colour).stroke_width(1),
                         ))?;
                         if let Some(c) = ci {
-                            whiskers.push((xc, mean - c, mean + c, style::is_dark(colour)));
+                            whiskers.push((xc, mean - c, mean, mean + c, style::is_dark(colour)));
                         }
                         drawn += 1;
                     }
@@ -291,15 +292,17 @@ impl Drawable for BarChart {
                 }
             }
         }
-        // Error bars last, so that no neighbouring bar covers a cap; on a very
-        // dark bar a white halo keeps them visible.
+        // Error bars last, so that no neighbouring bar covers a cap. On a very
+        // dark bar the half inside the bar (below its top) is white, the half
+        // above it black, so both show.
         let cap = slot * 0.22;
         let width = sizes.px(2.0);
         let (axis_lo, axis_hi) = (axes.y.lo, axes.y.hi);
         // Arrowhead height: 3 % of the axis span.
         let head = 0.03 * (axis_hi - axis_lo);
         let mut clipped = 0usize;
-        for (xc, lo, hi, halo) in whiskers {
+        for (xc, lo, mean, hi, dark) in whiskers {
+            let top = self.y(mean);
             let (lo_y, lo_cut) = if self.log_y && lo <= 0.0 {
                 (base, true)
             } else if !self.log_y && lo < axis_lo {
@@ -312,34 +315,40 @@ impl Drawable for BarChart {
             } else {
                 (self.y(hi), false)
             };
-            let mut paths = vec![vec![(xc, lo_y), (xc, hi_y)]];
+            // (path, inside the bar)
+            let mut paths = vec![
+                (vec![(xc, lo_y), (xc, top)], true),
+                (vec![(xc, top), (xc, hi_y)], false),
+            ];
             if hi_cut {
-                paths.push(vec![
-                    (xc - cap * 0.6, hi_y - head),
-                    (xc, hi_y),
-                    (xc + cap * 0.6, hi_y - head),
-                ]);
+                paths.push((
+                    vec![
+                        (xc - cap * 0.6, hi_y - head),
+                        (xc, hi_y),
+                        (xc + cap * 0.6, hi_y - head),
+                    ],
+                    false,
+                ));
                 clipped += 1;
             } else {
-                paths.push(vec![(xc - cap, hi_y), (xc + cap, hi_y)]);
+                paths.push((vec![(xc - cap, hi_y), (xc + cap, hi_y)], false));
             }
             if lo_cut && !self.log_y {
-                paths.push(vec![
-                    (xc - cap * 0.6, lo_y + head),
-                    (xc, lo_y),
-                    (xc + cap * 0.6, lo_y + head),
-                ]);
+                paths.push((
+                    vec![
+                        (xc - cap * 0.6, lo_y + head),
+                        (xc, lo_y),
+                        (xc + cap * 0.6, lo_y + head),
+                    ],
+                    true,
+                ));
                 clipped += 1;
             } else if !lo_cut {
-                paths.push(vec![(xc - cap, lo_y), (xc + cap, lo_y)]);
+                paths.push((vec![(xc - cap, lo_y), (xc + cap, lo_y)], true));
             }
-            if halo {
-                for p in &paths {
-                    area.draw(&PathElement::new(p.clone(), WHITE.stroke_width(width + 2)))?;
-                }
-            }
-            for p in paths {
-                area.draw(&PathElement::new(p, BLACK.stroke_width(width)))?;
+            for (p, inside) in paths {
+                let colour = if dark && inside { WHITE } else { BLACK };
+                area.draw(&PathElement::new(p, colour.stroke_width(width)))?;
             }
         }
         debug_assert_eq!(clipped > 0, any_clipped);
