@@ -147,7 +147,7 @@ fn span_text(jobs: &[ClassicJob], clock: &LogClock, offset: f64) -> String {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum WindowError {
     /// A window of no job.
-    #[error("the window must hold at least one job")]
+    #[error("--window-jobs 0: the window must hold at least one job")]
     Empty,
     /// The window and its extra jobs run past the end of the log.
     #[error(
@@ -407,7 +407,7 @@ mod tests {
     /// `usize::MAX` once summed past it (a panic, or in a release build a
     /// wrapped index); they are a window past the end of the log.
     #[test]
-    fn windows_whose_bounds_overflow_are_past_the_end_not_a_panic() {
+    fn windows_whose_bounds_overflow_are_past_the_end_and_an_empty_one_names_its_flag() {
         let jobs = [job(1, 0.0, 1, 100.0), job(2, 10.0, 1, 10.0)];
         let rule = Preemption::MARGO2008;
         for (window, extra) in [(usize::MAX, 1), (1, usize::MAX), (usize::MAX, usize::MAX)] {
@@ -415,6 +415,10 @@ mod tests {
             let e = build_window(&jobs, 0, window, extra).unwrap_err();
             assert!(matches!(e, WindowError::PastTheEnd { .. }), "{e}");
         }
+        assert_eq!(
+            build_window(&jobs, 0, 0, 1).unwrap_err().to_string(),
+            "--window-jobs 0: the window must hold at least one job"
+        );
         let e = build_window(&jobs, usize::MAX, 1, 0).unwrap_err();
         assert_eq!(
             e.to_string(),
