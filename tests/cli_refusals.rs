@@ -162,7 +162,7 @@ fn a_negative_seed_gets_a_clear_message() {
 fn zero_threads_is_documented_and_means_all_cores() {
     let help = text(&swftool(&["replay", "--help"]).stdout);
     assert!(
-        help.contains("Worker threads (default, or 0: all cores)"),
+        help.contains("Worker threads, 0 to 1024 (default, or 0: all cores)"),
         "{help}"
     );
     let dir = tempfile::tempdir().unwrap();

@@ -73,8 +73,8 @@ pub struct AggregateArgs {
     /// Write tables but no figures.
     #[arg(long)]
     pub no_figures: bool,
-    /// Worker threads for reading cells (default, or 0: all cores).
-    #[arg(long)]
+    /// Worker threads for reading cells, 0 to 1024 (default, or 0: all cores).
+    #[arg(long, allow_hyphen_values = true, value_parser = super::parse_threads)]
     pub threads: Option<usize>,
 }
 

@@ -44,8 +44,8 @@ pub struct CompareArgs {
     /// Output directory. Default: notebooks-out/compare-LOGS/, LOGS the log names joined by -.
     #[arg(long)]
     pub out: Option<PathBuf>,
-    /// Worker threads (default, or 0: all cores). Results do not depend on it.
-    #[arg(long)]
+    /// Worker threads, 0 to 1024 (default, or 0: all cores). Results do not depend on it.
+    #[arg(long, allow_hyphen_values = true, value_parser = super::parse_threads)]
     pub threads: Option<usize>,
     /// Skip the schedule invariant check after each run.
     #[arg(long)]

@@ -71,15 +71,41 @@ pub fn prepare_out(out: &std::path::Path) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// The most worker threads `--threads` takes: 1024. Each thread has its
+/// own stack and work queue, so a larger pool costs memory and start-up
+/// time without speeding anything up on the machines swftool runs on
+/// (`--threads 0` takes every core there is).
+pub const MAX_THREADS: usize = 1024;
+
+/// Parses `--threads`: a whole number from 0 (all cores) to
+/// [`MAX_THREADS`].
+///
+/// # Errors
+/// Text that is not such a number, as a message for clap naming the flag
+/// and the range.
+pub fn parse_threads(s: &str) -> Result<usize, String> {
+    s.trim()
+        .parse::<usize>()
+        .ok()
+        .filter(|&n| n <= MAX_THREADS)
+        .ok_or_else(|| {
+            format!("`{s}`: --threads takes a whole number from 0 (all cores) to {MAX_THREADS}")
+        })
+}
+
 /// Runs `f` in a pool of `threads` threads (the global pool, one thread per
 /// core, when `None` or `Some(0)`: `--threads 0` means all cores).
 ///
 /// # Errors
-/// The pool cannot start, or `f`'s error.
+/// More than [`MAX_THREADS`] threads (before `f` runs), the pool cannot
+/// start, or `f`'s error.
 pub fn with_threads<T: Send>(
     threads: Option<usize>,
     f: impl FnOnce() -> anyhow::Result<T> + Send,
 ) -> anyhow::Result<T> {
+    if let Some(n) = threads.filter(|&n| n > MAX_THREADS) {
+        bail!("--threads {n}: at most {MAX_THREADS} threads (0 means all cores)");
+    }
     match threads {
         None | Some(0) => f(),
         Some(n) => rayon::ThreadPoolBuilder::new()
@@ -195,6 +221,27 @@ mod tests {
         assert_eq!(
             with_threads(Some(1), || Ok(rayon::current_num_threads())).unwrap(),
             1
+        );
+    }
+
+    #[test]
+    fn more_threads_than_the_bound_are_refused_naming_the_flag() {
+        assert_eq!(parse_threads("0"), Ok(0));
+        assert_eq!(parse_threads("1024"), Ok(MAX_THREADS));
+        for bad in ["1025", "1000000000", "-1", "1e3", "", "x"] {
+            let e = parse_threads(bad).unwrap_err();
+            assert!(e.contains("--threads") && e.contains("1024"), "{bad}: {e}");
+        }
+        let mut ran = false;
+        let e = with_threads(Some(MAX_THREADS + 1), || {
+            ran = true;
+            Ok(())
+        })
+        .unwrap_err();
+        assert!(!ran, "the work must not start");
+        assert_eq!(
+            e.to_string(),
+            "--threads 1025: at most 1024 threads (0 means all cores)"
         );
     }
 

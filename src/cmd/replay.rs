@@ -23,9 +23,10 @@ use crate::env::energy::environment::Energy;
 use crate::env::energy::params::EnergyArgs;
 use crate::env::parallel::environment::Parallel;
 use crate::env::parallel::params::ParallelArgs;
+use crate::env::serial::SerialArgsError;
 use crate::env::serial::environment::Serial;
 use crate::env::serial::params::SerialArgs;
-use crate::env::{EnvKind, Input, Replayed};
+use crate::env::{EnvKind, Environment, Input, Replayed};
 use crate::experiment::{Grid, Manifest};
 use crate::swf::ReadOptions;
 
@@ -58,8 +59,8 @@ pub struct ReplayArgs {
     /// Skip lines that do not parse (counted and reported) instead of stopping.
     #[arg(long)]
     pub lenient: bool,
-    /// Worker threads (default, or 0: all cores). Results do not depend on it.
-    #[arg(long)]
+    /// Worker threads, 0 to 1024 (default, or 0: all cores). Results do not depend on it.
+    #[arg(long, allow_hyphen_values = true, value_parser = super::parse_threads)]
     pub threads: Option<usize>,
     /// Skip the schedule invariant check after each run.
     #[arg(long)]
@@ -84,13 +85,7 @@ pub struct ReplayArgs {
 /// A flag of another environment, an unknown log or heuristic, an
 /// unreadable log, a bad day, invariant violations, unwritable output.
 pub fn run(args: &ReplayArgs) -> anyhow::Result<()> {
-    super::refuse_foreign_flags(
-        args.env,
-        &args.parallel,
-        &args.serial,
-        &args.energy,
-        &args.classic,
-    )?;
+    check(args)?;
     match args.env {
         EnvKind::Parallel => replay::<Parallel>(args, &args.parallel),
         EnvKind::Serial => {
@@ -102,6 +97,56 @@ pub fn run(args: &ReplayArgs) -> anyhow::Result<()> {
         ),
         EnvKind::Classic => replay::<Classic>(args, &args.classic),
     }
+}
+
+/// Checks every flag that can be checked without reading the log, so that
+/// a bad value is refused before any work: a flag of another environment,
+/// an unknown heuristic, a flag of environment B that does not fit a log
+/// (or a synthetic trial), and the range of every parameter of the
+/// workload environments B and C build (`--theta`, `--load`,
+/// `--tasks-per-day`, `--event-interval`, …; `--trials` and `--threads`
+/// are bounded when parsed). What depends on the log (its days, its system
+/// size, a window of its jobs) is checked when the log is read.
+///
+/// # Errors
+/// The first bad flag, named, with the values it takes.
+pub fn check(args: &ReplayArgs) -> anyhow::Result<()> {
+    super::refuse_foreign_flags(
+        args.env,
+        &args.parallel,
+        &args.serial,
+        &args.energy,
+        &args.classic,
+    )?;
+    let log = args.log.is_some();
+    match args.env {
+        EnvKind::Parallel => {
+            Parallel::heuristics(&args.heuristic, &args.parallel)?;
+        }
+        EnvKind::Serial => {
+            let a = super::serial_args(&args.serial, &args.parallel);
+            Serial::heuristics(&args.heuristic, &a)?;
+            if let Some(&flag) = a.misplaced(log).first() {
+                return Err(SerialArgsError::Misplaced { flag, log }.into());
+            }
+            if log {
+                a.log_params().validate()?;
+            } else {
+                a.synthetic().validate()?;
+            }
+        }
+        EnvKind::Energy => {
+            let a = super::energy_args(&args.energy, &args.serial, &args.parallel);
+            Energy::heuristics(&args.heuristic, &a)?;
+            if !log {
+                a.synthetic().validate()?;
+            }
+        }
+        EnvKind::Classic => {
+            Classic::heuristics(&args.heuristic, &args.classic)?;
+        }
+    }
+    Ok(())
 }
 
 /// Refuses a log without a single job, before any work (an environment

@@ -41,13 +41,23 @@ pub enum SynthKind {
 #[derive(Debug, Clone, clap::Args)]
 pub struct SerialSynthArgs {
     /// Trial number: with the seed, it picks every random draw.
-    #[arg(long, value_name = "N", default_value_t = 0)]
+    #[arg(
+        long,
+        allow_hyphen_values = true,
+        value_name = "N",
+        default_value_t = 0
+    )]
     pub trial: u64,
     /// Seed of the experiment; trial N's seed is derived from it.
-    #[arg(long, value_name = "S", default_value_t = 1)]
+    #[arg(
+        long,
+        allow_hyphen_values = true,
+        value_name = "S",
+        default_value_t = 1
+    )]
     pub seed: u64,
     /// Mean burst size B̄: each burst has B tasks, B uniform in ⌈B̄/2⌉..⌊1.5·B̄⌋.
-    #[arg(long, value_name = "B", default_value_t = SyntheticParams::default().burst_size)]
+    #[arg(long, allow_hyphen_values = true, value_name = "B", default_value_t = SyntheticParams::default().burst_size)]
     pub burst_size: u32,
     /// Utility functions: `step` (full priority for ē, or 10·ē for non-critical tasks, then 0), `decaying` (flat for ē, then 200 min of decay at ρ = 0.3) or `classes` (one of twenty classes, drawn per burst).
     #[arg(long, value_enum, hide_possible_values = true, default_value_t = SyntheticParams::default().shape)]
@@ -70,10 +80,20 @@ pub struct SerialSynthArgs {
 #[derive(Debug, Clone, clap::Args)]
 pub struct EnergySynthArgs {
     /// Trial number: with the seed, it picks the matrices and every random draw.
-    #[arg(long, value_name = "N", default_value_t = 0)]
+    #[arg(
+        long,
+        allow_hyphen_values = true,
+        value_name = "N",
+        default_value_t = 0
+    )]
     pub trial: u64,
     /// Seed of the experiment; trial N's seed is derived from it.
-    #[arg(long, value_name = "S", default_value_t = 1)]
+    #[arg(
+        long,
+        allow_hyphen_values = true,
+        value_name = "S",
+        default_value_t = 1
+    )]
     pub seed: u64,
     /// Expected tasks per 24 h over all task types.
     #[arg(long, value_name = "X", allow_hyphen_values = true, default_value_t = energy_workload::SyntheticParams::default().tasks_per_day)]

@@ -39,7 +39,10 @@ use crate::env::classic::{ClassicArgs, ClassicArgsError};
 use crate::env::energy::params::EnergyArgs;
 use crate::env::energy::{Filter, Management};
 use crate::env::parallel;
-use crate::env::serial::{self, params::SerialArgs};
+use crate::env::serial::{
+    self,
+    params::{MAX_TRIALS, SerialArgs},
+};
 use crate::env::{EnvKind, UnknownName};
 use crate::experiment::serial::variant::{SerialAxis, SerialVariant};
 use crate::workload::{ArrivalRange, Correlation, Heterogeneity, Oversubscription, ScenarioParams};
@@ -774,11 +777,18 @@ impl ExperimentConfig {
                 ),
             ));
         }
-        if self.trials == Some(0) {
-            return Err(invalid("trials", "must be at least 1".into()));
-        }
+        self.check_trials(origin)?;
         if let Err(e) = self.energy.synthetic().validate() {
             return Err(invalid("energy", e.to_string()));
+        }
+        // What `--drop-threshold` takes; a configuration bypasses its parser.
+        if let Some(d) = self.energy.drop_threshold
+            && !(d.is_finite() && d >= 0.0)
+        {
+            return Err(invalid(
+                "energy",
+                format!("drop_threshold {d}: give a utility of 0 or more (value units)"),
+            ));
         }
         let budget_none = self.energy.budget == Some(crate::env::energy::params::Budget::None);
         let filtered = self
@@ -793,6 +803,18 @@ impl ExperimentConfig {
             ));
         }
         Ok(())
+    }
+
+    /// `trials`, when given: 1 to [`MAX_TRIALS`].
+    fn check_trials(&self, origin: &Path) -> Result<(), ConfigError> {
+        match self.trials {
+            Some(n) if !(1..=MAX_TRIALS).contains(&n) => Err(ConfigError::Invalid {
+                path: origin.to_path_buf(),
+                key: "trials",
+                message: format!("{n}: give a number of trials from 1 to {MAX_TRIALS}"),
+            }),
+            _ => Ok(()),
+        }
     }
 
     fn validate_serial(&self, origin: &Path) -> Result<(), ConfigError> {
@@ -878,9 +900,7 @@ impl ExperimentConfig {
                 ));
             }
         }
-        if self.trials == Some(0) {
-            return Err(invalid("trials", "must be at least 1".into()));
-        }
+        self.check_trials(origin)?;
         if let Some(p) = s.flag_probability
             && ((p * 100.0).round() - p * 100.0).abs() > 1e-9
         {
@@ -899,6 +919,14 @@ impl ExperimentConfig {
         }
         if s.burst_size == Some(0) {
             return Err(invalid("serial", "burst_size must be at least 1".into()));
+        }
+        let params = if with_logs {
+            s.log_params().validate()
+        } else {
+            s.synthetic().validate()
+        };
+        if let Err(e) = params {
+            return Err(invalid("serial", e.to_string()));
         }
         Ok(())
     }

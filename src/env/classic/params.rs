@@ -58,7 +58,7 @@ mod depth_serde {
 #[serde(default, deny_unknown_fields)]
 pub struct ClassicArgs {
     /// Reservation depth of `backfill`, a number or `all` (0 = greedy, 1 = EASY, all = Conservative) [default: 0].
-    #[arg(long, value_parser = parse_depth)]
+    #[arg(long, allow_hyphen_values = true, value_parser = parse_depth)]
     #[serde(skip_serializing_if = "Option::is_none", with = "depth_serde")]
     pub reservation_depth: Option<usize>,
     /// Plan with the true run times instead of the user estimates (SWF field 9).
@@ -70,7 +70,7 @@ pub struct ClassicArgs {
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub whole_nodes: bool,
     /// With --whole-nodes: processors per node [default: round(MaxProcs / MaxNodes)].
-    #[arg(long)]
+    #[arg(long, allow_hyphen_values = true)]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub procs_per_node: Option<u32>,
     /// Cleaning rules: swftool, pyss, batsim or rlscheduler (docs/classic.md) [default: swftool].
@@ -82,39 +82,39 @@ pub struct ClassicArgs {
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub kill_at_estimate: bool,
     /// catalina-preempt: jobs with more units than this are marked preempting [default: 64].
-    #[arg(long)]
+    #[arg(long, allow_hyphen_values = true)]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub preempting_above: Option<u32>,
     /// catalina-preempt: jobs with at most this many units are marked preemptible [default: 64].
-    #[arg(long)]
+    #[arg(long, allow_hyphen_values = true)]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub preemptible_up_to: Option<u32>,
     /// catalina-preempt: PREEMPT_MIN_RUNTIME, s; a job predicted to have less left is not preempted [default: 1800].
-    #[arg(long)]
+    #[arg(long, allow_hyphen_values = true)]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub preempt_min_runtime: Option<f64>,
     /// catalina-preempt: factor on the priority of preempting jobs [default: 2].
-    #[arg(long)]
+    #[arg(long, allow_hyphen_values = true)]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub preemptor_priority_factor: Option<f64>,
     /// Replay a window of this many consecutive jobs (cleaned, in submit order) instead of the whole log (Margo et al., §5).
-    #[arg(long)]
+    #[arg(long, allow_hyphen_values = true)]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub window_jobs: Option<usize>,
     /// With --window-jobs: this many following jobs submitted into the window (submit times mapped onto its span) [default: 0].
-    #[arg(long)]
+    #[arg(long, allow_hyphen_values = true)]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub extra_jobs: Option<usize>,
     /// With --window-jobs: index of the window's first job among the cleaned jobs (0-based, submit order) [default: chosen by --window].
-    #[arg(long, conflicts_with = "window")]
+    #[arg(long, allow_hyphen_values = true, conflicts_with = "window")]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub window_start: Option<usize>,
     /// With --window-jobs: how the window's first job is chosen: `month:YYYY-MM` (the first job submitted in that month of the log's clock) or `most-wide` (of the windows with an offered load >= 1, the one with the most preempting jobs) [default: most-wide].
-    #[arg(long, value_name = "RULE")]
+    #[arg(long, allow_hyphen_values = true, value_name = "RULE")]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub window: Option<super::window::WindowRule>,
     /// Tau of the bounded slowdown, s [default: 10].
-    #[arg(long)]
+    #[arg(long, allow_hyphen_values = true)]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub tau: Option<f64>,
 }

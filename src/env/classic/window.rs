@@ -147,12 +147,12 @@ fn span_text(jobs: &[ClassicJob], clock: &LogClock, offset: f64) -> String {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum WindowError {
     /// A window of no job.
-    #[error("the window must hold at least one job")]
+    #[error("--window-jobs 0: the window must hold at least one job")]
     Empty,
     /// The window and its extra jobs run past the end of the log.
     #[error(
-        "a window of {window} jobs from job index {start} plus {extra} more needs {} jobs; the cleaned log has {jobs}",
-        start + window + extra
+        "a window of {window} jobs (--window-jobs) from job index {start} (--window-start or --window) plus {extra} more (--extra-jobs) needs {} jobs; the cleaned log has {jobs}: give a smaller window or an earlier start",
+        *start as u128 + *window as u128 + *extra as u128
     )]
     PastTheEnd {
         /// First job index.
@@ -188,7 +188,7 @@ pub enum WindowError {
     },
     /// No window is loaded enough to be the default.
     #[error(
-        "{log}: no window of {window} jobs plus {extra} more with an offered load of at least 1 among {jobs} cleaned jobs (--window most-wide); give --window-start or --window month:YYYY-MM"
+        "{log}: no window of {window} jobs (--window-jobs) plus {extra} more (--extra-jobs) with an offered load of at least 1 among {jobs} cleaned jobs (--window most-wide); give --window-start or --window month:YYYY-MM"
     )]
     NoDefault {
         /// The log's file name.
@@ -218,7 +218,7 @@ pub fn default_window_start(
     capacity: u32,
     rule: &Preemption,
 ) -> Option<usize> {
-    let last = jobs.len().checked_sub(window + extra)?;
+    let last = jobs.len().checked_sub(window.checked_add(extra)?)?;
     if window == 0 {
         return None;
     }
@@ -258,7 +258,8 @@ pub fn build_window(
     if window == 0 {
         return Err(WindowError::Empty);
     }
-    if start + window + extra > jobs.len() {
+    let end = start.checked_add(window).and_then(|e| e.checked_add(extra));
+    if end.is_none_or(|end| end > jobs.len()) {
         return Err(WindowError::PastTheEnd {
             start,
             window,
@@ -400,5 +401,28 @@ mod tests {
         assert_eq!(w[4].job_number, 5);
         let err = build_window(&jobs, 1, 3, 3).unwrap_err().to_string();
         assert!(err.contains("needs 7 jobs; the cleaned log has 6"), "{err}");
+    }
+
+    /// `--window-jobs`, `--extra-jobs` and `--window-start` near
+    /// `usize::MAX` once summed past it (a panic, or in a release build a
+    /// wrapped index); they are a window past the end of the log.
+    #[test]
+    fn windows_whose_bounds_overflow_are_past_the_end_and_an_empty_one_names_its_flag() {
+        let jobs = [job(1, 0.0, 1, 100.0), job(2, 10.0, 1, 10.0)];
+        let rule = Preemption::MARGO2008;
+        for (window, extra) in [(usize::MAX, 1), (1, usize::MAX), (usize::MAX, usize::MAX)] {
+            assert_eq!(default_window_start(&jobs, window, extra, 10, &rule), None);
+            let e = build_window(&jobs, 0, window, extra).unwrap_err();
+            assert!(matches!(e, WindowError::PastTheEnd { .. }), "{e}");
+        }
+        assert_eq!(
+            build_window(&jobs, 0, 0, 1).unwrap_err().to_string(),
+            "--window-jobs 0: the window must hold at least one job"
+        );
+        let e = build_window(&jobs, usize::MAX, 1, 0).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "a window of 1 jobs (--window-jobs) from job index 18446744073709551615 (--window-start or --window) plus 0 more (--extra-jobs) needs 18446744073709551616 jobs; the cleaned log has 2: give a smaller window or an earlier start"
+        );
     }
 }

@@ -86,23 +86,23 @@ pub struct EnergyArgs {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub management: Option<Management>,
     /// Energy filter: none, adaptive (λ from the rate of consumption), or fixed:λ [default: none].
-    #[arg(long, value_name = "none|adaptive|fixed:λ")]
+    #[arg(long, allow_hyphen_values = true, value_name = "none|adaptive|fixed:λ")]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub filter: Option<Filter>,
     /// The day's energy budget E: joules (1.11e9, 1.11GJ, 900MJ) or none [default: 0.7 × the mean energy Max UPT uses with no budget, queued, over the trials run].
-    #[arg(long, value_name = "J|none", value_parser = parse_budget)]
+    #[arg(long, allow_hyphen_values = true, value_name = "J|none", value_parser = parse_budget)]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub budget: Option<Budget>,
     /// Drop a task whose best utility at a mapping event is below this (value units) [default: 0.5].
-    #[arg(long, value_name = "U", value_parser = parse_non_negative)]
+    #[arg(long, allow_hyphen_values = true, value_name = "U", value_parser = parse_non_negative)]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub drop_threshold: Option<f64>,
     /// Seconds between mapping events [default: 60].
-    #[arg(long, value_name = "S", value_parser = parse_positive)]
+    #[arg(long, allow_hyphen_values = true, value_name = "S", value_parser = parse_positive)]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub event_interval: Option<f64>,
     /// Expected tasks per day over the 100 task types [default: 32000].
-    #[arg(long, value_name = "N", value_parser = parse_positive)]
+    #[arg(long, allow_hyphen_values = true, value_name = "N", value_parser = parse_positive)]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub tasks_per_day: Option<f64>,
     /// Synthetic trial (`--trial`, shared with environment B).

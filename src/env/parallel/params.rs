@@ -31,16 +31,16 @@ pub const DEFAULT_SEED: u64 = 1;
 )]
 pub struct ParallelArgs {
     /// One day: an index 0..47 into the 48 standard days of the log, or a date YYYY-MM-DD [default: 24, replay only].
-    #[arg(long, conflicts_with = "days")]
+    #[arg(long, allow_hyphen_values = true, conflicts_with = "days")]
     pub day: Option<String>,
     /// N days evenly spaced over the days in range (48 = the standard set) [compare default: 48].
-    #[arg(long)]
+    #[arg(long, allow_hyphen_values = true)]
     pub days: Option<usize>,
     /// Days that may enter the set, by their number of arrivals (every job submitted that day): `standard` (Curie: 897-2904, the paper's range; other logs: p10-p90), `any`, MIN-MAX, or percentiles pLO-pHI [default: standard].
-    #[arg(long, value_name = "RANGE")]
+    #[arg(long, allow_hyphen_values = true, value_name = "RANGE")]
     pub day_arrivals: Option<ArrivalRange>,
     /// Seed of every random draw (system, ETC, values): 0 to 18446744073709551615 [default: 1].
-    #[arg(long, allow_negative_numbers = true, value_parser = parse_seed)]
+    #[arg(long, allow_hyphen_values = true, value_parser = parse_seed)]
     pub seed: Option<u64>,
     /// System size: lower = 25 %, intermediate = 20 %, higher = 15 % of the log's MaxProcs [default: intermediate].
     #[arg(long, value_enum)]
@@ -52,7 +52,7 @@ pub struct ParallelArgs {
     #[arg(long, value_enum)]
     pub heterogeneity: Option<Heterogeneity>,
     /// Base of the system size in cores [default: the log's MaxProcs].
-    #[arg(long)]
+    #[arg(long, allow_hyphen_values = true)]
     pub cores_base: Option<f64>,
 }
 

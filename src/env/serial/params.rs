@@ -29,6 +29,27 @@ pub fn parse_probability(s: &str) -> Result<f64, String> {
     Ok(p)
 }
 
+/// The most synthetic trials a run takes (`--trials`, and `trials` in an
+/// experiment configuration): 10,000, about 200 times the papers' 48 to 64.
+/// Every trial generates and replays a whole day of tens of thousands of
+/// tasks (seconds each), so more would be days of work, and the list of
+/// trials itself is built before any of them runs.
+pub const MAX_TRIALS: u64 = 10_000;
+
+/// Parses `--trials`: a whole number of trials from 1 to [`MAX_TRIALS`].
+///
+/// # Errors
+/// Anything else, as a message for clap naming the flag and the range.
+pub fn parse_trials(s: &str) -> Result<u64, String> {
+    s.trim()
+        .parse::<u64>()
+        .ok()
+        .filter(|n| (1..=MAX_TRIALS).contains(n))
+        .ok_or_else(|| {
+            format!("`{s}`: --trials takes a whole number of trials from 1 to {MAX_TRIALS}")
+        })
+}
+
 /// The synthetic trials `--trials N` and `--trial K` ask for (shared by
 /// environments B and C): `--trials N` gives 0..N, `--trial K` gives K,
 /// neither gives 0.
@@ -58,15 +79,15 @@ fn parse_positive(s: &str) -> Result<f64, String> {
 #[serde(default, deny_unknown_fields)]
 pub struct SerialArgs {
     /// Synthetic trial number (no LOG): the trial's draws come from the seed and this number [default: 0].
-    #[arg(long, conflicts_with = "trials")]
+    #[arg(long, allow_hyphen_values = true, conflicts_with = "trials")]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub trial: Option<u64>,
-    /// Synthetic trials 0..N (no LOG), one run per trial and heuristic.
-    #[arg(long)]
+    /// Synthetic trials 0..N (no LOG), one run per trial and heuristic; N from 1 to 10,000.
+    #[arg(long, allow_hyphen_values = true, value_parser = parse_trials)]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub trials: Option<u64>,
     /// Mean burst size B̄ of the synthetic workload: bursts of ⌈B̄/2⌉..⌊1.5·B̄⌋ identical tasks [default: 64].
-    #[arg(long)]
+    #[arg(long, allow_hyphen_values = true)]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub burst_size: Option<u32>,
     /// Utility functions: step, decaying, or the 20 classes [default: classes].
@@ -74,11 +95,11 @@ pub struct SerialArgs {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub shape: Option<Shape>,
     /// Probability that a task may preempt, and (drawn apart) that it may be preempted: 0-1 or 0%-100% [default: 1].
-    #[arg(long, value_parser = parse_probability)]
+    #[arg(long, allow_hyphen_values = true, value_parser = parse_probability)]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub flag_probability: Option<f64>,
     /// Mean ETC of the critical task types, minutes (synthetic) [default: 10].
-    #[arg(long, value_name = "MINUTES", value_parser = parse_positive)]
+    #[arg(long, allow_hyphen_values = true, value_name = "MINUTES", value_parser = parse_positive)]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub critical_etc: Option<f64>,
     /// Exactly 160 cores per cluster instead of a gamma draw (mean 160, COV 0.2) (synthetic).
@@ -86,11 +107,11 @@ pub struct SerialArgs {
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub fixed_cores: bool,
     /// Offered load of a log's day: Σ mean ETC / (cores × 24 h); sizes the system (LOG only) [default: 2.2].
-    #[arg(long, value_parser = parse_positive)]
+    #[arg(long, allow_hyphen_values = true, value_parser = parse_positive)]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub load: Option<f64>,
     /// Urgency time constant θ, minutes: an urgency is a decay rate per θ [default: 10].
-    #[arg(long, value_name = "MINUTES", value_parser = parse_positive)]
+    #[arg(long, allow_hyphen_values = true, value_name = "MINUTES", value_parser = parse_positive)]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub theta: Option<f64>,
     /// The user seed (`--seed`, shared with environment A).
@@ -209,6 +230,27 @@ mod tests {
         assert!(parse_probability("1.5").is_err());
         assert!(parse_probability("-0.1").is_err());
         assert!(parse_probability("x").is_err());
+    }
+
+    #[test]
+    fn trials_are_bounded_and_the_refusal_names_the_flag_and_range() {
+        assert_eq!(parse_trials("1"), Ok(1));
+        assert_eq!(parse_trials("10000"), Ok(MAX_TRIALS));
+        for bad in [
+            "0",
+            "10001",
+            "1000000000",
+            "18446744073709551615",
+            "-1",
+            "1e3",
+            "",
+        ] {
+            let e = parse_trials(bad).unwrap_err();
+            assert!(
+                e.contains("--trials") && e.contains("1 to 10000"),
+                "{bad}: {e}"
+            );
+        }
     }
 
     #[test]

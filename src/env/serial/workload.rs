@@ -38,6 +38,16 @@ use crate::workload::{DayWindow, Workload};
 /// Seconds in a day: the period of the arrival rate's sinusoid.
 const DAY_S: f64 = 24.0 * 3600.0;
 
+/// The smallest offered load of a log's day (`--load`): 0.001, a system a
+/// thousand times the day's work. The system is sized from it, so a load
+/// near 0 would ask for billions of cores.
+pub const MIN_LOAD: f64 = 1e-3;
+
+/// The most cores a log's day is given ([`from_day`]): 1,000,000, as in
+/// environment A ([`crate::model::system::MAX_SYSTEM_CORES`]). The engine
+/// keeps a state per core.
+pub const MAX_LOG_CORES: u64 = 1_000_000;
+
 /// The most tasks a workload may have: 10 million (about 140 times the
 /// paper's default of ≈ 70,000 over 28 h; each task holds about 200 bytes).
 pub const MAX_TASKS: usize = 10_000_000;
@@ -183,6 +193,20 @@ fn check_positive(flag: &'static str, value: f64, what: &str) -> Result<(), Work
     }
 }
 
+/// θ, given in minutes (`--theta`, `theta` of `[serial]`) and held in
+/// seconds: a positive finite number of minutes.
+fn check_theta(theta_s: f64) -> Result<(), WorkloadError> {
+    if theta_s.is_finite() && theta_s > 0.0 {
+        Ok(())
+    } else {
+        Err(bad(
+            "--theta",
+            theta_s / 60.0,
+            "the urgency time constant θ must be a positive number of minutes",
+        ))
+    }
+}
+
 fn check_probability(flag: &'static str, p: f64) -> Result<(), WorkloadError> {
     if (0.0..=1.0).contains(&p) {
         Ok(())
@@ -310,7 +334,7 @@ impl SyntheticParams {
             "the arrivals per core and day",
         )?;
         check_probability("--flag-probability", self.flag_probability)?;
-        check_positive("theta_s", self.theta_s, "the urgency time constant θ (s)")?;
+        check_theta(self.theta_s)?;
         check_positive(
             "event_interval_s",
             self.event_interval_s,
@@ -633,17 +657,40 @@ impl LogParams {
     /// bad one.
     pub fn validate(&self) -> Result<(), WorkloadError> {
         check_positive("--load", self.load, "the offered load")?;
+        if self.load < MIN_LOAD {
+            return Err(bad(
+                "--load",
+                self.load,
+                format!(
+                    "the offered load must be at least {MIN_LOAD} (the system is sized from it: a smaller load asks for a system over a thousand times the day's work)"
+                ),
+            ));
+        }
         if self.clusters == 0 {
             return Err(bad("clusters", 0, "a system has at least one cluster"));
         }
         check_probability("--flag-probability", self.flag_probability)?;
         check_probability("critical_fraction", self.critical_fraction)?;
-        check_positive("theta_s", self.theta_s, "the urgency time constant θ (s)")?;
+        check_theta(self.theta_s)?;
         check_positive(
             "event_interval_s",
             self.event_interval_s,
             "the mapping-event interval (s)",
         )
+    }
+}
+
+/// The cores of a log's day: `offered` (the day's mean ETC summed, s)
+/// over `load` × 24 h, rounded, and at least one per cluster.
+///
+/// # Errors
+/// More than [`MAX_LOG_CORES`] (or not a number): the cores asked for.
+fn day_cores(offered: f64, load: f64, clusters: usize) -> Result<u64, f64> {
+    let target = offered / (load * WINDOW_SECONDS);
+    if target <= MAX_LOG_CORES as f64 {
+        Ok((target.round() as u64).max(clusters as u64))
+    } else {
+        Err(target)
     }
 }
 
@@ -762,8 +809,16 @@ pub fn from_day(
     }
     draw_flags(&mut tasks, scenario_seed, params.flag_probability);
 
-    let target = offered / (params.load * WINDOW_SECONDS);
-    let total = (target.round().min(u32::MAX as f64) as u64).max(n as u64);
+    let total = day_cores(offered, params.load, n).map_err(|target| {
+        bad(
+            "--load",
+            params.load,
+            format!(
+                "{}, day {}: the day's work at this load needs {target:.0} cores; swftool builds systems of at most {MAX_LOG_CORES} cores: give a larger --load",
+                w.name, day.date
+            ),
+        )
+    })?;
     let mut rng = stream(scenario_seed, STREAM_SYSTEM);
     let mut weights = Vec::with_capacity(n);
     for _ in 0..n {
@@ -1078,6 +1133,34 @@ mod tests {
         assert_eq!(s, from_day(&w, &day, &params, 1).unwrap());
         let seed = derive_seed(1, day.start.to_bits());
         assert_eq!(s.seed, seed);
+    }
+
+    #[test]
+    fn a_day_needing_more_than_a_million_cores_is_refused() {
+        let day = WINDOW_SECONDS;
+        assert_eq!(day_cores(803.0 * 2.2 * day, 2.2, 5), Ok(803));
+        assert_eq!(day_cores(1.0, 2.2, 5), Ok(5));
+        assert_eq!(day_cores(1e6 * day, 1.0, 5), Ok(MAX_LOG_CORES));
+        assert_eq!(day_cores(2e6 * day, 1.0, 5), Err(2e6));
+        assert!(day_cores(f64::NAN, 1.0, 5).is_err());
+    }
+
+    #[test]
+    fn a_load_below_the_bound_and_an_infinite_theta_are_refused_naming_the_flags() {
+        let tiny = LogParams {
+            load: 1e-12,
+            ..LogParams::default()
+        };
+        let e = tiny.validate().unwrap_err().to_string();
+        assert!(e.starts_with("--load 0.000000000001:"), "{e}");
+        assert!(e.contains("at least 0.001"), "{e}");
+        let theta = SyntheticParams {
+            theta_s: 1e308 * 60.0,
+            ..SyntheticParams::default()
+        };
+        let e = theta.validate().unwrap_err().to_string();
+        assert!(e.starts_with("--theta inf:"), "{e}");
+        assert!(e.contains("positive number of minutes"), "{e}");
     }
 
     #[test]
