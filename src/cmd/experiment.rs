@@ -63,8 +63,8 @@ pub struct ExperimentArgs {
     /// Run only shard i of N (whole scenarios, dealt longest first by estimated cost); aggregate the shards with `swftool aggregate`.
     #[arg(long, value_name = "i/N")]
     pub shard: Option<String>,
-    /// Worker threads (default, or 0: all cores). Results do not depend on it.
-    #[arg(long)]
+    /// Worker threads, 0 to 1024 (default, or 0: all cores). Results do not depend on it.
+    #[arg(long, allow_hyphen_values = true, value_parser = super::parse_threads)]
     pub threads: Option<usize>,
     /// Skip the schedule invariant check after each run.
     #[arg(long)]
@@ -76,13 +76,13 @@ pub struct ExperimentArgs {
     #[arg(long, short = 'q')]
     pub quiet: bool,
     /// Seconds between two progress lines when stderr is not a terminal (a Slurm job, a pipe), 1–86400.
-    #[arg(long, value_name = "SECONDS", default_value_t = super::progress::DEFAULT_EVERY_S, value_parser = clap::value_parser!(u64).range(1..=86_400), conflicts_with = "quiet")]
+    #[arg(long, allow_hyphen_values = true, value_name = "SECONDS", default_value_t = super::progress::DEFAULT_EVERY_S, value_parser = clap::value_parser!(u64).range(1..=86_400), conflicts_with = "quiet")]
     pub progress_every: u64,
     /// Write the grid as a Slurm job array into DIR (array.sh, aggregate.sh, submit.sh, config.toml) instead of running it; see docs/slurm.md.
     #[arg(long, value_name = "DIR", conflicts_with_all = ["shard", "threads"])]
     pub slurm: Option<PathBuf>,
     /// With --slurm: array tasks, one shard each (1–1000) [default: 16].
-    #[arg(long, value_name = "N", requires = "slurm", value_parser = clap::value_parser!(u64).range(1..=super::slurm::MAX_SHARDS as u64))]
+    #[arg(long, allow_hyphen_values = true, value_name = "N", requires = "slurm", value_parser = clap::value_parser!(u64).range(1..=super::slurm::MAX_SHARDS as u64))]
     pub shards: Option<u64>,
     /// With --slurm: the partition to submit to [default: the cluster's default].
     #[arg(long, value_name = "P", requires = "slurm")]
@@ -91,7 +91,7 @@ pub struct ExperimentArgs {
     #[arg(long, value_name = "T", requires = "slurm")]
     pub time: Option<String>,
     /// With --slurm: CPUs of each task, which its swftool uses as threads (1–1024) [default: 1].
-    #[arg(long, value_name = "C", requires = "slurm", value_parser = clap::value_parser!(u64).range(1..=1024))]
+    #[arg(long, allow_hyphen_values = true, value_name = "C", requires = "slurm", value_parser = clap::value_parser!(u64).range(1..=1024))]
     pub cpus_per_task: Option<u64>,
     /// With --slurm: another `#SBATCH` option for every job, verbatim (repeatable), e.g. --sbatch-option=--account=p123.
     #[arg(
@@ -105,7 +105,12 @@ pub struct ExperimentArgs {
     #[arg(long, requires = "slurm")]
     pub submit: bool,
     /// Environment D grids with a window (margo2008-datastar): first job of the window (0-based among the cleaned jobs in submit order), instead of the config's window rule.
-    #[arg(long, value_name = "INDEX", conflicts_with = "window")]
+    #[arg(
+        long,
+        allow_hyphen_values = true,
+        value_name = "INDEX",
+        conflicts_with = "window"
+    )]
     pub window_start: Option<usize>,
     /// Environment D grids with a window: how its first job is chosen, `month:YYYY-MM` (the first job submitted in that month) or `most-wide` (of the loaded windows, the one with the most jobs wider than 64 nodes). Default: the config's (margo2008-datastar: month:2005-03).
     #[arg(long, value_name = "RULE")]

@@ -53,7 +53,9 @@ impl Shard {
     /// shard with the least estimated load (the lowest shard on ties); the
     /// same costs always give the same deal.
     pub fn deal(count: usize, costs: &[f64]) -> Vec<usize> {
-        let count = count.max(1);
+        // Shards beyond the number of scenarios never get one: the same
+        // deal without a load per empty shard (`--shard 0/10^12` is cheap).
+        let count = count.max(1).min(costs.len().max(1));
         let mut order: Vec<usize> = (0..costs.len()).collect();
         order.sort_by(|&a, &b| costs[b].total_cmp(&costs[a]).then(a.cmp(&b)));
         let mut load = vec![0.0f64; count];
@@ -511,6 +513,14 @@ mod tests {
         assert_eq!(load[0], 9.0);
         assert_eq!(load[1] + load[2], 9.0);
         assert!((load[1] - load[2]).abs() <= 1.0, "{load:?}");
+    }
+
+    #[test]
+    fn a_huge_shard_count_deals_without_a_load_per_shard() {
+        let dealt = Shard::deal(usize::MAX, &[3.0, 1.0, 2.0]);
+        assert_eq!(dealt, Shard::deal(3, &[3.0, 1.0, 2.0]));
+        let shard: Shard = "1000000000000/1000000000001".parse().unwrap();
+        assert!(!(0..3).any(|g| shard.runs(&dealt, g)), "an empty shard");
     }
 
     #[test]
