@@ -2,24 +2,18 @@
 //! Student t quantiles, resume after an interruption, shards merged into
 //! the single-run result, preset round trip, figures, and errors.
 
+mod common;
+
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use swftool::env::parallel::summary::RunSummary;
 use swftool::experiment::CellResult;
 use swftool::experiment::{ExperimentConfig, Variant, aggregate};
 use swftool::metrics::stats::{ci95_half_width, t_quantile};
 
-fn traces() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/traces")
-}
-
 /// Runs the binary; returns (success, stdout, stderr).
 fn swftool(args: &[&str]) -> (bool, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_swftool"))
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .env("SWFTOOL_TRACES", traces())
-        .args(args)
+    let out = common::swftool_command(args)
         .output()
         .expect("swftool runs");
     (
@@ -35,16 +29,7 @@ fn ok(args: &[&str]) -> String {
     out
 }
 
-/// A small grid: KTH-SP2, two heuristics, the oversubscription axis, 2 days
-/// (12 cells, well under a second).
-const SMALL: &str = r#"
-name = "small"
-logs = ["kth-sp2"]
-heuristics = ["easy", "maxvpr-ph"]
-days = 2
-seed = 7
-axes = ["oversubscription"]
-"#;
+use common::SMALL_GRID as SMALL;
 
 fn small_config(dir: &Path) -> PathBuf {
     let p = dir.join("small.toml");

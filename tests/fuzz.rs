@@ -1036,76 +1036,37 @@ enum Target {
     SynthEnergy,
 }
 
+/// The command lines the flags are given on: environment B on synthetic
+/// trials and on a log, environment C.
+const B_TRIALS: Target = Target::Replay(&["--env", "serial", "-H", "all"]);
+const B_LOG: Target = Target::Replay(&["kth-sp2", "--env", "serial", "-H", "maxupt"]);
+const C_TRIALS: Target = Target::Replay(&["--env", "energy", "-H", "all"]);
+
 /// Every numeric flag with a command line it belongs to.
 const FLAGS: &[(&str, Target)] = &[
     // Environment B, synthetic trials.
-    ("--trial", Target::Replay(&["--env", "serial", "-H", "all"])),
-    (
-        "--trials",
-        Target::Replay(&["--env", "serial", "-H", "all"]),
-    ),
-    (
-        "--burst-size",
-        Target::Replay(&["--env", "serial", "-H", "all"]),
-    ),
-    (
-        "--flag-probability",
-        Target::Replay(&["--env", "serial", "-H", "all"]),
-    ),
-    (
-        "--critical-etc",
-        Target::Replay(&["--env", "serial", "-H", "all"]),
-    ),
-    ("--theta", Target::Replay(&["--env", "serial", "-H", "all"])),
-    ("--seed", Target::Replay(&["--env", "serial", "-H", "all"])),
-    (
-        "--threads",
-        Target::Replay(&["--env", "serial", "-H", "all"]),
-    ),
+    ("--trial", B_TRIALS),
+    ("--trials", B_TRIALS),
+    ("--burst-size", B_TRIALS),
+    ("--flag-probability", B_TRIALS),
+    ("--critical-etc", B_TRIALS),
+    ("--theta", B_TRIALS),
+    ("--seed", B_TRIALS),
+    ("--threads", B_TRIALS),
     // Environment B on a log.
-    (
-        "--load",
-        Target::Replay(&["kth-sp2", "--env", "serial", "-H", "maxupt"]),
-    ),
-    (
-        "--theta",
-        Target::Replay(&["kth-sp2", "--env", "serial", "-H", "maxupt"]),
-    ),
-    (
-        "--days",
-        Target::Replay(&["kth-sp2", "--env", "serial", "-H", "maxupt"]),
-    ),
-    (
-        "--day",
-        Target::Replay(&["kth-sp2", "--env", "serial", "-H", "maxupt"]),
-    ),
+    ("--load", B_LOG),
+    ("--theta", B_LOG),
+    ("--days", B_LOG),
+    ("--day", B_LOG),
     // Environment C.
-    ("--trial", Target::Replay(&["--env", "energy", "-H", "all"])),
-    (
-        "--trials",
-        Target::Replay(&["--env", "energy", "-H", "all"]),
-    ),
-    ("--theta", Target::Replay(&["--env", "energy", "-H", "all"])),
-    (
-        "--budget",
-        Target::Replay(&["--env", "energy", "-H", "all"]),
-    ),
-    (
-        "--drop-threshold",
-        Target::Replay(&["--env", "energy", "-H", "all"]),
-    ),
-    (
-        "--event-interval",
-        Target::Replay(&["--env", "energy", "-H", "all"]),
-    ),
-    (
-        "--tasks-per-day",
-        Target::Replay(&["--env", "energy", "-H", "all"]),
-    ),
-    (
-        "--filter",
-        Target::Replay(&["--env", "energy", "-H", "all"]),
-    ),
+    ("--trial", C_TRIALS),
+    ("--trials", C_TRIALS),
+    ("--theta", C_TRIALS),
+    ("--budget", C_TRIALS),
+    ("--drop-threshold", C_TRIALS),
+    ("--event-interval", C_TRIALS),
+    ("--tasks-per-day", C_TRIALS),
+    ("--filter", C_TRIALS),
     // Environment A.
     ("--days", Target::Replay(&["kth-sp2", "-H", "easy"])),
     ("--day", Target::Replay(&["kth-sp2", "-H", "easy"])),

@@ -4,20 +4,15 @@
 //! cell files are detected, moved aside and run again, never aggregated; a
 //! cell whose run fails keeps its error and inputs and the grid goes on.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::Duration;
 
-fn traces() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/traces")
-}
-
 fn command(args: &[&str]) -> Command {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_swftool"));
-    c.current_dir(env!("CARGO_MANIFEST_DIR"))
-        .env("SWFTOOL_TRACES", traces())
-        .env_remove("SWFTOOL_INJECT_PANIC")
-        .args(args);
+    let mut c = common::swftool_command(args);
+    c.env_remove("SWFTOOL_INJECT_PANIC");
     c
 }
 
@@ -80,15 +75,7 @@ seed = 3
 axes = ["oversubscription"]
 "#;
 
-/// KTH-SP2, two heuristics, the oversubscription axis, 2 days (12 cells).
-const SMALL: &str = r#"
-name = "small"
-logs = ["kth-sp2"]
-heuristics = ["easy", "maxvpr-ph"]
-days = 2
-seed = 7
-axes = ["oversubscription"]
-"#;
+use common::SMALL_GRID as SMALL;
 
 fn config(dir: &Path, name: &str, text: &str) -> String {
     let p = dir.join(name);

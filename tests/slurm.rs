@@ -8,23 +8,18 @@
 //! says it is skipped and passes, unless `SWFTOOL_REQUIRE_SLURM=1` (set by
 //! `.ci/run`), which makes a missing Slurm a failure.
 
+mod common;
+
 use std::collections::BTreeSet;
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 use std::time::{Duration, Instant};
 
 const PRESETS: [&str; 4] = ["smoke", "smoke-serial", "smoke-energy", "smoke-classic"];
 
-fn traces() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/traces")
-}
-
 fn swftool(args: &[&str]) -> String {
-    let out = Command::new(env!("CARGO_BIN_EXE_swftool"))
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .env("SWFTOOL_TRACES", traces())
-        .args(args)
+    let out = common::swftool_command(args)
         .output()
         .expect("swftool runs");
     let (stdout, stderr) = (

@@ -40,13 +40,17 @@ use crate::experiment::{
   swftool experiment --preset khemka2015-parallel --threads 2
   swftool experiment --dump-preset khemka2015-parallel > my-grid.toml
   swftool experiment my-grid.toml --out results/my-grid
+  swftool experiment --preset khemka2015-parallel --slurm slurm/kp --shards 16 --time 0:30:00 --submit
   swftool experiment --preset khemka2015-parallel --shard $SLURM_ARRAY_TASK_ID/16 --out results/shard-$SLURM_ARRAY_TASK_ID
 
 Re-running the same command skips the cells already written to <out>/cells/.
 With --shard i/N only shard i of N runs: whole scenarios (log, variant,
 day) with all their heuristics, dealt longest first by estimated cost so
 the shards take about as long (i = 0..N-1 or 1..N both work, N/N being
-shard 0); merge the shard directories with `swftool aggregate DIR...`.")]
+shard 0); merge the shard directories with `swftool aggregate DIR...`.
+--slurm DIR writes (and with --submit submits) a Slurm job array of the
+shards and an aggregation job after it; docs/slurm.md. Without a terminal,
+progress is a line every --progress-every seconds on stderr.")]
 pub struct ExperimentArgs {
     /// Experiment configuration (TOML). See `--dump-preset` for an annotated example.
     #[arg(required_unless_present_any = ["preset", "dump_preset"], conflicts_with_all = ["preset", "dump_preset"])]

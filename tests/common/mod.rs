@@ -33,6 +33,27 @@ pub fn traces_dir() -> std::path::PathBuf {
     std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/traces")
 }
 
+/// `swftool ARGS` (the binary under test) run from the crate root, with
+/// the shared logs as `SWFTOOL_TRACES`.
+pub fn swftool_command(args: &[&str]) -> std::process::Command {
+    let mut c = std::process::Command::new(env!("CARGO_BIN_EXE_swftool"));
+    c.current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env("SWFTOOL_TRACES", traces_dir())
+        .args(args);
+    c
+}
+
+/// A small environment-A grid: KTH-SP2, two heuristics, the
+/// oversubscription axis, 2 days (12 cells, well under a second).
+pub const SMALL_GRID: &str = r#"
+name = "small"
+logs = ["kth-sp2"]
+heuristics = ["easy", "maxvpr-ph"]
+days = 2
+seed = 7
+axes = ["oversubscription"]
+"#;
+
 /// A task spec: (job number, arrival s, cores, ETC row, start value, soft, hard).
 #[derive(Debug, Clone)]
 pub struct Spec {
