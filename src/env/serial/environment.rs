@@ -149,8 +149,9 @@ impl Environment for Serial {
                 path.display()
             )),
             SerialSource::Log { workload, params, .. } => out.push_str(&format!(
-                "log      {} ({} jobs; {} usable, each one serial task)\nsetup    seed {}, load {}, utility {}, flag probability {}, 20 % critical\n",
+                "log      {}{} ({} jobs; {} usable, each one serial task)\nsetup    seed {}, load {}, utility {}, flag probability {}, 20 % critical\n",
                 workload.name,
+                workload.known.map(|k| format!(", {k}")).unwrap_or_default(),
                 input.map_or(0, |i| i.log.jobs.len()),
                 workload.jobs.len(),
                 args.seed(),
