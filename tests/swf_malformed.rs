@@ -158,8 +158,12 @@ fn comment_among_data_is_an_error_or_a_counted_skip() {
 fn crlf_line_endings_read_like_lf() {
     let lf = format!("{HEADER}; Note: two\n;\tlines\n{JOB1}{JOB2}");
     let crlf = lf.replace('\n', "\r\n");
-    let a = strict(&lf).unwrap();
-    let b = strict(&crlf).unwrap();
+    let mut a = strict(&lf).unwrap();
+    let mut b = strict(&crlf).unwrap();
+    // The digest is of the bytes as written (it recognises a known log),
+    // so it differs; everything read is the same.
+    assert_ne!(a.sha256, b.sha256);
+    (a.sha256, b.sha256) = (None, None);
     assert_eq!(a, b);
     assert_eq!(b.header.lines[0], "; Version: 2.2");
     assert_eq!(b.header.notes, vec!["two\nlines"]);
