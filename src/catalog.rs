@@ -9,6 +9,14 @@
 //! [`resolve`] turns what the user typed into a path: an existing file is
 //! used as is; otherwise a short name or a file name is looked up in each
 //! directory of [`search_path`].
+//!
+//! [`recognise`] tells which known log a log read from disk is: by its
+//! content first (the SHA-256 of its decompressed text, computed while it
+//! is read, against [`KnownLog::sha256_raw`]), whatever the file is called
+//! and however it is compressed; else by its file name, as before (the
+//! content then differs from the catalogue's, and the caller says so).
+//! Per-log behaviour (Curie's standard arrival range and the paper's
+//! totals beside it) follows the recognition, never the name typed.
 
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -159,6 +167,75 @@ pub fn find(name: &str) -> Option<&'static KnownLog> {
         k.is_named(name)
             || k.file.eq_ignore_ascii_case(file_name)
             || k.plain_file().eq_ignore_ascii_case(file_name)
+    })
+}
+
+/// The known log whose decompressed text has SHA-256 `sha256` (lowercase
+/// hex, as [`crate::swf::SwfLog::sha256`]).
+pub fn by_content(sha256: &str) -> Option<&'static KnownLog> {
+    KNOWN_LOGS
+        .iter()
+        .find(|k| k.sha256_raw.eq_ignore_ascii_case(sha256))
+}
+
+/// How a log was recognised as a known one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RecognisedBy {
+    /// Its decompressed text has the catalogue's SHA-256: it is that log,
+    /// whatever its name.
+    Content,
+    /// Only its file name is the catalogue's: its content is not (edited,
+    /// cut, converted) or was not hashed (a log built in memory).
+    Name,
+}
+
+/// A log recognised as a known one ([`recognise`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Recognition {
+    /// The catalogue entry.
+    pub known: &'static KnownLog,
+    /// By what.
+    pub by: RecognisedBy,
+}
+
+impl Recognition {
+    /// Whether this is the known log with short name `short`.
+    pub fn is(&self, short: &str) -> bool {
+        self.known.short == short
+    }
+}
+
+impl fmt::Display for Recognition {
+    /// `recognised as curie by content`, or `taken as curie by its file
+    /// name (its content is not the catalogue's)`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.by {
+            RecognisedBy::Content => write!(f, "recognised as {} by content", self.known.short),
+            RecognisedBy::Name => write!(
+                f,
+                "taken as {} by its file name (its content is not the catalogue's)",
+                self.known.short
+            ),
+        }
+    }
+}
+
+/// Which known log `log` is: by content (its [`SwfLog::sha256`] is a
+/// catalogue entry's [`KnownLog::sha256_raw`]), else by its file name
+/// ([`find`] on [`SwfLog::name`]), else none.
+///
+/// [`SwfLog::sha256`]: crate::swf::SwfLog::sha256
+/// [`SwfLog::name`]: crate::swf::SwfLog::name
+pub fn recognise(log: &crate::swf::SwfLog) -> Option<Recognition> {
+    if let Some(known) = log.sha256.as_deref().and_then(by_content) {
+        return Some(Recognition {
+            known,
+            by: RecognisedBy::Content,
+        });
+    }
+    find(&log.name).map(|known| Recognition {
+        known,
+        by: RecognisedBy::Name,
     })
 }
 
@@ -451,6 +528,64 @@ mod tests {
                 "{log} is a directory; expected an SWF log: a .swf or .swf.gz file, or a short name (curie, datastar, sdsc-sp2, hpc2n, ctc-sp2, kth-sp2, lublin256)"
             )
         );
+    }
+
+    const NOT_KNOWN: &str = "; MaxProcs: 4\n1 0 1 10 2 -1 -1 2 20 -1 1 1 1 -1 1 1 -1 -1\n2 5 0 3 4 -1 -1 4 20 -1 1 1 1 -1 1 1 -1 -1\n";
+
+    fn read(text: &str, name: &str) -> crate::swf::SwfLog {
+        crate::swf::read_from(
+            std::io::Cursor::new(text),
+            name,
+            &crate::swf::ReadOptions::default(),
+        )
+        .unwrap()
+    }
+
+    #[test]
+    fn a_log_whose_content_is_not_known_is_not_recognised() {
+        let log = read(NOT_KNOWN, "curie.swf");
+        assert!(by_content(log.sha256.as_deref().unwrap()).is_none());
+        assert_eq!(recognise(&log), None);
+        // Neither does a known header make it known.
+        let header = format!("; Computer: Bull bullx\n; Installation: CEA Curie\n{NOT_KNOWN}");
+        assert_eq!(recognise(&read(&header, "mylog.swf")), None);
+        // A log built in memory has no digest and is known by name only.
+        let built = crate::swf::SwfLog {
+            name: "x/CEA-Curie-2011-2.1-cln.swf".into(),
+            ..crate::swf::SwfLog::default()
+        };
+        assert_eq!(recognise(&built).map(|r| r.by), Some(RecognisedBy::Name));
+    }
+
+    #[test]
+    fn a_known_file_name_with_other_content_is_taken_by_name_and_says_so() {
+        let r = recognise(&read(NOT_KNOWN, "CEA-Curie-2011-2.1-cln.swf")).unwrap();
+        assert_eq!((r.known.short, r.by), ("curie", RecognisedBy::Name));
+        assert_eq!(
+            r.to_string(),
+            "taken as curie by its file name (its content is not the catalogue's)"
+        );
+    }
+
+    #[test]
+    fn content_is_recognised_by_the_digest_of_the_text_whatever_the_name() {
+        use sha2::{Digest, Sha256};
+        let mut log = read(NOT_KNOWN, "anything.dat");
+        let digest: String = Sha256::digest(NOT_KNOWN.as_bytes())
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect();
+        assert_eq!(log.sha256.as_deref(), Some(digest.as_str()));
+        // Pretend the catalogue's Curie digest was read.
+        log.sha256 = Some(KNOWN_LOGS[0].sha256_raw.to_uppercase());
+        let r = recognise(&log).unwrap();
+        assert_eq!((r.known.short, r.by), ("curie", RecognisedBy::Content));
+        assert!(r.is("curie"));
+        assert_eq!(r.to_string(), "recognised as curie by content");
+        for k in KNOWN_LOGS {
+            assert_eq!(by_content(k.sha256_raw), Some(k));
+            assert!(by_content(k.sha256_gz).is_none(), "{}", k.short);
+        }
     }
 
     #[test]

@@ -237,6 +237,45 @@ fn pair_leaves_a_candidate_waiting_when_its_best_order_puts_it_second() {
 }
 
 #[test]
+fn pair_declines_to_preempt_when_running_the_victim_first_is_better_even_if_the_candidate_then_earns_nothing()
+ {
+    // One core: r runs from 0 (3000 s; 5 until 3500 s after arrival, then
+    // 1); t arrives at 60 (600 s; 2 until 1000 s after arrival, then 0).
+    // At the event of 60: t first nets 2 (t ends at 660) + 1 (r ends at
+    // 3600 > 3500) = 3; r first nets 5 + 0 (t would end at 3600, 3540 s
+    // after its arrival) = 5. "If the second ordering results in higher
+    // Util, preemption is not considered for that core" (Machovec et al.
+    // §III.E.4): t waits, and is dropped at the event of 480, the first at
+    // which 480 + 600 − 60 > 1000.
+    let s = scenario(
+        &[1],
+        vec![
+            task(
+                0.0,
+                &[3000.0],
+                flat(5.0, &[(3500.0, 1.0), (100_000.0, 0.2)]),
+            ),
+            task(60.0, &[600.0], flat(2.0, &[(1000.0, 1.0)])),
+        ],
+        WIDE,
+    );
+    let pair = run(&s, Objective::Util, Preemption::Pair);
+    assert_eq!(pieces(&pair), vec![(0, 0, 0.0, 3000.0)]);
+    assert_eq!(pair.preemptions, 0);
+    assert_eq!(pair.fates[1], TaskFate::Dropped { at: 480.0 });
+    assert_eq!(summarize(&s, "p", &pair).utility, 5.0);
+    // UPT ranks the other way: t first nets 2/600 + 1/2940 against r
+    // first's 5/2940 + 0, so t preempts (and earns 2, r then 1).
+    let upt = run(&s, Objective::Upt, Preemption::Pair);
+    assert_eq!(upt.preemptions, 1);
+    assert_eq!(summarize(&s, "u", &upt).utility, 3.0);
+    // Greedy agrees here (t's Util 2 is below r's 5).
+    let greedy = run(&s, Objective::Util, Preemption::Greedy);
+    assert_eq!(greedy.preemptions, 0);
+    assert_eq!(summarize(&s, "g", &greedy).utility, 5.0);
+}
+
+#[test]
 fn a_task_that_can_no_longer_earn_is_dropped() {
     // One core, busy with a non-preemptible task until 3000 s. t arrives
     // at 60, needs 300 s and earns only within 600 s of arrival: at the

@@ -215,7 +215,7 @@ fn synth_energy_writes_the_trial_it_says_and_refuses_bad_flags() {
     );
 
     let params = SyntheticParams {
-        theta_s: 1200.0,
+        theta_s: Some(1200.0),
         ..light()
     };
     let generated = synthetic(&params, 3, 2).unwrap();

@@ -125,6 +125,7 @@ pub fn run(args: &AggregateArgs) -> anyhow::Result<()> {
     let _lock = OutLock::acquire(&out, &format!("aggregate {}", base.config.name))?;
     let mut manifest = Manifest::new("aggregate", &base.config, &base.layout);
     manifest.log_paths = base.log_paths.clone();
+    manifest.log_sha256 = base.log_sha256.clone();
     manifest.sources = args.dirs.iter().map(|d| d.display().to_string()).collect();
     println!(
         "aggregate `{}`: {} cells expected from {} director{}",

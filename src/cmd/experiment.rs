@@ -346,6 +346,7 @@ pub fn run_grid<E: Grid>(
     }
     let mut manifest = Manifest::new(command, config, layout);
     manifest.log_paths = plan.paths.iter().map(|p| p.display().to_string()).collect();
+    manifest.log_sha256 = plan.sha256.clone();
     manifest.shard = shard.map(|s| s.to_string());
     manifest.write(out)?;
 

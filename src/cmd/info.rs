@@ -63,15 +63,30 @@ pub fn run(args: &InfoArgs) -> anyhow::Result<()> {
             writeln!(out)?;
         }
         let mut title = format!("{} ({})", summary.name, path.display());
-        if let Some(k) = catalog::find(log_name).or_else(|| catalog::find(&summary.name)) {
-            title.push_str(&format!("\n{}: {}", k.short, k.description));
-            if k.jobs != summary.jobs {
+        if let Some(r) = catalog::recognise(&log) {
+            let k = r.known;
+            let by = match r.by {
+                catalog::RecognisedBy::Content => "recognised by content",
+                catalog::RecognisedBy::Name => "by its file name only",
+            };
+            title.push_str(&format!("\n{}: {} ({by})", k.short, k.description));
+            if r.by == catalog::RecognisedBy::Name {
                 title.push_str(&format!(
-                    "\nwarning: the catalog lists {} jobs for {}; this file has {} \
-                     (check its sha256 against traces/MANIFEST.md)",
-                    k.jobs, k.file, summary.jobs
+                    "\nwarning: this file's content is not the catalogue's {} (the sha256 of \
+                     its decompressed text, below, is not {}){}; it is taken as {} for its name",
+                    k.file,
+                    k.sha256_raw,
+                    if k.jobs == summary.jobs {
+                        String::new()
+                    } else {
+                        format!(", {} jobs (catalogue: {})", summary.jobs, k.jobs)
+                    },
+                    k.short
                 ));
             }
+        }
+        if let Some(h) = &log.sha256 {
+            title.push_str(&format!("\nsha256 {h} (of the decompressed text)"));
         }
         writeln!(out, "{title}")
             .and_then(|()| write!(out, "{summary}"))

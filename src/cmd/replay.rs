@@ -351,6 +351,10 @@ fn replay<E: Grid>(args: &ReplayArgs, env_args: &E::Args) -> anyhow::Result<()> 
         .iter()
         .map(|(path, _)| path.display().to_string())
         .collect();
+    manifest.log_sha256 = read
+        .iter()
+        .filter_map(|(_, log)| log.sha256.clone())
+        .collect();
     manifest.cells_present = runs.len();
     manifest.files = tables
         .iter()

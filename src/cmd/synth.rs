@@ -71,6 +71,9 @@ pub struct SerialSynthArgs {
     /// Exactly 160 cores per cluster instead of a gamma draw (mean 160, COV 0.2).
     #[arg(long)]
     pub fixed_cores: bool,
+    /// A fixed θ of the utility functions' urgency, minutes, for every task (as in `replay --env serial`) [default: θ = 3.7 × the task's mean ETC; docs/utility.md].
+    #[arg(long, value_name = "MINUTES", allow_hyphen_values = true)]
+    pub theta: Option<f64>,
     /// The SWF log to write: FILE.swf, or FILE.swf.gz for gzip. The sidecar table FILE.tasks.csv and FILE.tasks.parquet go beside it.
     #[arg(long, value_name = "FILE.swf[.gz]")]
     pub out: PathBuf,
@@ -98,9 +101,9 @@ pub struct EnergySynthArgs {
     /// Expected tasks per 24 h over all task types.
     #[arg(long, value_name = "X", allow_hyphen_values = true, default_value_t = energy_workload::SyntheticParams::default().tasks_per_day)]
     pub tasks_per_day: f64,
-    /// θ of the utility functions' urgency, minutes (as in `replay --env energy`).
-    #[arg(long, value_name = "MINUTES", allow_hyphen_values = true, default_value_t = energy_workload::SyntheticParams::default().theta_s / 60.0)]
-    pub theta: f64,
+    /// A fixed θ of the utility functions' urgency, minutes, for every task (as in `replay --env energy`) [default: θ = 3.7 × the task's mean ETC; docs/utility.md].
+    #[arg(long, value_name = "MINUTES", allow_hyphen_values = true)]
+    pub theta: Option<f64>,
     /// Time between mapping events, seconds (at least 1).
     #[arg(long, value_name = "SECONDS", allow_hyphen_values = true, default_value_t = energy_workload::SyntheticParams::default().event_interval_s)]
     pub event_interval: f64,
@@ -114,7 +117,7 @@ impl EnergySynthArgs {
     pub fn params(&self) -> energy_workload::SyntheticParams {
         energy_workload::SyntheticParams {
             tasks_per_day: self.tasks_per_day,
-            theta_s: self.theta * 60.0,
+            theta_s: self.theta.map(|m| m * 60.0),
             event_interval_s: self.event_interval,
         }
     }
@@ -147,6 +150,7 @@ impl SerialSynthArgs {
             flag_probability: self.flag_probability,
             critical_etc_s: self.critical_etc * 60.0,
             fixed_cores: self.fixed_cores,
+            theta_s: self.theta.map(|m| m * 60.0),
             ..SyntheticParams::default()
         }
     }

@@ -410,6 +410,8 @@ pub struct Plan<E: Grid> {
     pub layout: Layout,
     /// Where each log was found, in layout order.
     pub paths: Vec<PathBuf>,
+    /// SHA-256 of each log's decompressed text, in the order of `paths`.
+    pub sha256: Vec<String>,
     /// What each log gives its scenarios, in layout order.
     pub prepared: Vec<E::Prepared>,
     /// The heuristics, in layout order.
@@ -417,7 +419,8 @@ pub struct Plan<E: Grid> {
     /// The environment's parameters, as the configuration gives them.
     pub args: E::Args,
     /// What the reader noticed about the logs (jobs out of submit order,
-    /// repeated job numbers), one line per log, to print.
+    /// repeated job numbers) and a known log recognised by content under
+    /// another file name (or by its file name only), one line each, to print.
     pub log_notes: Vec<String>,
 }
 
@@ -449,28 +452,41 @@ impl<E: Grid> Plan<E> {
             .iter()
             .map(|l| catalog::resolve(l))
             .collect::<Result<_, _>>()?;
-        let mut laid: Vec<(E::Prepared, LogLayout, Option<String>)> = paths
+        type Laid<P> = (P, LogLayout, Vec<String>, Option<String>);
+        let mut laid: Vec<Laid<E::Prepared>> = paths
             .par_iter()
             .zip(&keys)
             .map(|(p, (_, key))| {
                 let log = crate::swf::read_log(p, &ReadOptions::default())?;
-                let note = (!log.order.is_empty()).then(|| format!("{key}: {}", log.order));
+                let mut notes = Vec::new();
+                if !log.order.is_empty() {
+                    notes.push(format!("{key}: {}", log.order));
+                }
+                if let Some(r) = catalog::recognise(&log)
+                    && (r.by == catalog::RecognisedBy::Name
+                        || catalog::find(&log.name) != Some(r.known))
+                {
+                    // Said only when the file name alone would not say it.
+                    notes.push(format!("{key}: {} {r}", log.name));
+                }
                 let (prepared, layout) = E::lay_out(&log, key, config, &args)?;
-                Ok((prepared, layout, note))
+                Ok((prepared, layout, notes, log.sha256))
             })
             .collect::<Result<_, ExperimentError>>()?;
         if config.logs.is_empty()
             && let Some((prepared, layout)) = E::synthetic(config, &args)
         {
-            laid.push((prepared, layout, None));
+            laid.push((prepared, layout, Vec::new(), None));
         }
         let mut prepared = Vec::with_capacity(laid.len());
         let mut logs = Vec::with_capacity(laid.len());
         let mut log_notes = Vec::new();
-        for (p, l, note) in laid {
+        let mut sha256 = Vec::with_capacity(paths.len());
+        for (p, l, note, hash) in laid {
             prepared.push(p);
             logs.push(l);
             log_notes.extend(note);
+            sha256.extend(hash);
         }
         let layout = Layout {
             environment: E::KIND,
@@ -487,6 +503,7 @@ impl<E: Grid> Plan<E> {
             config: config.clone(),
             layout,
             paths,
+            sha256,
             prepared,
             heuristics,
             args,

@@ -8,7 +8,9 @@
 //! source tree's state when the command ran, which matches the binary when
 //! it was built from that tree); `command`; the full `config`; the `layout`
 //! (logs with their days, each day's `scenario_seed`, variants, heuristics:
-//! with `config.seed` these are all the seeds); `log_paths`; `shard`;
+//! with `config.seed` these are all the seeds); `log_paths`; `log_sha256`
+//! (the SHA-256 of each log's decompressed text, in the order of
+//! `log_paths`: what was read, whatever its name); `shard`;
 //! `sources` (the directories `aggregate` merged); `cells_total` and
 //! `cells_present`; `files` (the tables `replay` wrote, so that a later
 //! replay into the same directory removes those it does not write again);
@@ -41,6 +43,10 @@ pub struct Manifest {
     pub layout: Layout,
     /// Path of each log as resolved on the machine that wrote this.
     pub log_paths: Vec<String>,
+    /// SHA-256 of each log's decompressed text (lowercase hex), in the
+    /// order of `log_paths` (empty in a manifest written before it existed).
+    #[serde(default)]
+    pub log_sha256: Vec<String>,
     /// `i/N` when this directory holds one shard.
     pub shard: Option<String>,
     /// Directories merged by `aggregate` (empty otherwise).
@@ -136,6 +142,7 @@ impl Manifest {
             config: config.clone(),
             layout: layout.clone(),
             log_paths: Vec::new(),
+            log_sha256: Vec::new(),
             shard: None,
             sources: Vec::new(),
             cells_total: layout.cell_count(),

@@ -21,9 +21,36 @@
 
 use serde::{Deserialize, Serialize};
 
-/// The urgency time constant θ by default: 10 minutes (s). An urgency ρ is
-/// a decay rate per θ.
+/// θ of a flat step, which does not decay (s); also what `--theta 10`
+/// gives every task (the fixed form of swftool's releases before the
+/// calibration).
 pub const DEFAULT_THETA_S: f64 = 600.0;
+
+/// The urgency time constant θ per unit of a task's mean ETC ē, by
+/// default: θ = 3.7 ē. Calibrated on the one numeric utility function of
+/// the papers, Machovec et al. (IPDPSW 2017) Fig. 1: a critical task
+/// (priority 8, extreme urgency ρ = 1) of the plain-exponential class with
+/// span 6 ē, at ē = 10 min, "decays to zero over approximately 60
+/// minutes" and earns 5.18 at 15 min and 2.84 at 40 min; θ = 37 min is the
+/// least-squares fit of those two values (8·e^(−15/37) = 5.34,
+/// 8·e^(−40/37) = 2.73). A decay that scales with ē keeps a class's shape
+/// the same for short and long tasks, as the class spans already do
+/// (docs/utility.md).
+pub const THETA_PER_MEAN_ETC: f64 = 3.7;
+
+/// θ (s) of a task of mean ETC `mean_etc` (s): `fixed` (s, `--theta`) if
+/// given, else [`THETA_PER_MEAN_ETC`] × `mean_etc`.
+pub fn theta_for(mean_etc: f64, fixed: Option<f64>) -> f64 {
+    fixed.unwrap_or(THETA_PER_MEAN_ETC * mean_etc)
+}
+
+/// How θ is set, for the lines a run prints: "θ = 3.7 ē" or "θ 10 min".
+pub fn theta_label(fixed: Option<f64>) -> String {
+    match fixed {
+        Some(s) => format!("θ {} min (fixed)", s / 60.0),
+        None => format!("θ = {THETA_PER_MEAN_ETC} ē"),
+    }
+}
 
 /// The number of utility classes ([`class`]).
 pub const CLASS_COUNT: u8 = 20;
@@ -566,6 +593,45 @@ mod tests {
         assert_eq!(f.value(300.0), 4.0 * 0.75_f64.min(end1));
         assert_eq!(f.value(900.0), 4.0 * 0.25);
         assert_eq!(f.value(1200.0), 4.0 * 0.25 * (-r * 300.0).exp());
+    }
+
+    /// The calibration of θ = 3.7 ē on Machovec et al. Fig. 1 (priority 8,
+    /// to zero in about 60 min, 5.18 at 15 min, 2.84 at 40 min): class 2
+    /// (plain exponential, span 6 ē) at extreme urgency and ē = 10 min.
+    #[test]
+    fn the_scaled_theta_meets_machovec_fig_1_at_its_calibration_points() {
+        let e_bar = 600.0;
+        let theta = theta_for(e_bar, None);
+        assert_eq!(theta, 2220.0);
+        let u = class(2, 8.0, Urgency::Extreme, e_bar, theta).unwrap();
+        let at = |min: f64| u.value(min * 60.0);
+        // 8·e^(−15/37) and 8·e^(−40/37), by hand.
+        assert!((at(15.0) - 5.333_7).abs() < 1e-3, "{}", at(15.0));
+        assert!((at(40.0) - 2.713_8).abs() < 1e-3, "{}", at(40.0));
+        // Within 5 % of the figure's two values; nothing after 60 min.
+        assert!((at(15.0) / 5.18 - 1.0).abs() < 0.05);
+        assert!((at(40.0) / 2.84 - 1.0).abs() < 0.05);
+        assert_eq!(u.last_positive(), 3600.0);
+        assert_eq!(at(60.01), 0.0);
+        // The fixed form is still there: θ 10 min gives the old decay.
+        assert_eq!(theta_for(e_bar, Some(600.0)), 600.0);
+    }
+
+    /// With θ ∝ ē a class's value at a given fraction of ē is the same for
+    /// short and long tasks (the Fig. 6 setting: ē 10 vs 50 min).
+    #[test]
+    fn a_scaled_class_has_the_same_shape_for_every_mean_etc() {
+        for id in 1..=CLASS_COUNT {
+            for urgency in Urgency::ALL {
+                let f = |e_bar: f64| class(id, 8.0, urgency, e_bar, theta_for(e_bar, None)).unwrap();
+                let (short, long) = (f(600.0), f(3000.0));
+                for k in 0..=100 {
+                    let x = f64::from(k) * 0.3;
+                    let (a, b) = (short.value(x * 600.0), long.value(x * 3000.0));
+                    assert!((a - b).abs() < 1e-9, "class {id} {urgency:?} at {x} ē: {a} vs {b}");
+                }
+            }
+        }
     }
 
     #[test]

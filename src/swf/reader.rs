@@ -12,6 +12,11 @@
 //! text does not hold (control characters, bytes that are not UTF-8) is
 //! "not text", reported by line and column, never echoed.
 //!
+//! While the text streams by, its SHA-256 is computed (of the decoded bytes,
+//! so a plain log and its gzip give the same digest; no second pass):
+//! [`SwfLog::sha256`], which the catalogue compares with the known logs'
+//! (`crate::catalog::recognise`) and every `manifest.json` records.
+//!
 //! The header values swftool uses (`MaxProcs`, `MaxNodes`, `UnixStartTime`)
 //! must parse: a bad one is an error naming its line (strict) or a counted
 //! note, the value being ignored (lenient). Submit times that go backwards
@@ -26,10 +31,11 @@
 
 use std::fmt;
 use std::fs::File;
-use std::io::{self, BufRead, BufReader};
+use std::io::{self, BufRead, BufReader, Read};
 use std::path::Path;
 
 use flate2::bufread::GzDecoder;
+use sha2::{Digest, Sha256};
 
 use super::error::{LineError, SkipKind, SwfError};
 use super::header::SwfHeader;
@@ -201,6 +207,9 @@ pub struct SwfLog {
     pub blank_lines: u64,
     /// Submit times that go backwards and repeated job numbers, counted.
     pub order: OrderReport,
+    /// SHA-256 of the log's text (decompressed), lowercase hex: set by
+    /// [`read_log`] and [`read_from`], `None` for a log built in memory.
+    pub sha256: Option<String>,
 }
 
 impl SwfLog {
@@ -282,16 +291,58 @@ pub fn read_from<R: BufRead>(
         }
     };
     match magic {
-        Magic::Gzip => {
-            let decoded = BufReader::with_capacity(BUF_SIZE, GzMembers::new(reader));
-            read_lines(decoded, name, opts, true)
-        }
+        Magic::Gzip => read_hashed(GzMembers::new(reader), name, opts, true),
         Magic::Other { what, command } => Err(SwfError::Compressed {
             file: name.to_string(),
             what,
             command,
         }),
-        Magic::Text => read_lines(reader, name, opts, false),
+        Magic::Text => read_hashed(reader, name, opts, false),
+    }
+}
+
+/// Reads the text of `source` line by line ([`read_lines`]), hashing every
+/// byte as it goes by, and records the digest in [`SwfLog::sha256`].
+fn read_hashed<R: Read>(
+    source: R,
+    name: &str,
+    opts: &ReadOptions,
+    gzip: bool,
+) -> Result<SwfLog, SwfError> {
+    let mut text = BufReader::with_capacity(
+        BUF_SIZE,
+        Hashing {
+            inner: source,
+            hasher: Sha256::new(),
+        },
+    );
+    let mut log = read_lines(&mut text, name, opts, gzip)?;
+    log.sha256 = Some(hex(&text.into_inner().hasher.finalize()));
+    Ok(log)
+}
+
+/// Lowercase hexadecimal of `bytes`.
+fn hex(bytes: &[u8]) -> String {
+    const DIGITS: &[u8; 16] = b"0123456789abcdef";
+    let mut s = String::with_capacity(2 * bytes.len());
+    for &b in bytes {
+        s.push(char::from(DIGITS[usize::from(b >> 4)]));
+        s.push(char::from(DIGITS[usize::from(b & 0xf)]));
+    }
+    s
+}
+
+/// Passes the bytes of `inner` through, hashing them (SHA-256) on the way.
+struct Hashing<R> {
+    inner: R,
+    hasher: Sha256,
+}
+
+impl<R: Read> Read for Hashing<R> {
+    fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
+        let n = self.inner.read(out)?;
+        self.hasher.update(&out[..n]);
+        Ok(n)
     }
 }
 
@@ -657,6 +708,10 @@ mod tests {
         let gz = enc.finish().unwrap();
         let log = read_from(Cursor::new(&gz), "t", &ReadOptions::default()).unwrap();
         assert_eq!(log.jobs.len(), 2);
+        // The digest is of the decoded text: the same for plain and gzip.
+        let plain = read_from(Cursor::new(TEXT), "t", &ReadOptions::default()).unwrap();
+        assert_eq!(log.sha256, plain.sha256);
+        assert_eq!(log.sha256.as_ref().map(String::len), Some(64));
         let cut = &gz[..gz.len() - 12];
         let err = read_from(Cursor::new(cut), "t.gz", &ReadOptions::lenient()).unwrap_err();
         assert!(matches!(err, SwfError::TruncatedGzip { .. }), "{err}");

@@ -61,8 +61,11 @@ pub struct Workload {
     pub max_run_time: f64,
     /// Candidate days, in time order.
     pub candidates: Vec<DayWindow>,
+    /// Which known log this is, and how it was recognised (by content,
+    /// else by file name; [`crate::catalog::recognise`]).
+    pub known: Option<crate::catalog::Recognition>,
     /// Whether this is the Curie log of Khemka et al. (its standard range
-    /// is the paper's).
+    /// is the paper's): [`Workload::known`] is `curie`.
     pub is_curie: bool,
     /// The log's calendar.
     pub clock: LogClock,
@@ -303,6 +306,7 @@ impl Workload {
         wide.sort_by(f64::total_cmp);
         let clock = LogClock::new(log.header.unix_start_time(), log.header.time_zone_string());
         let candidates = candidate_days(&clock, &jobs, &arrivals, &wide);
+        let known = crate::catalog::recognise(log);
         Workload {
             name: log.name.clone(),
             jobs,
@@ -310,7 +314,8 @@ impl Workload {
             max_procs,
             max_run_time,
             candidates,
-            is_curie: crate::catalog::find(&log.name).is_some_and(|k| k.short == "curie"),
+            known,
+            is_curie: known.is_some_and(|k| k.is("curie")),
             clock,
         }
     }

@@ -220,7 +220,14 @@ impl Environment for Classic {
         let Some(Input { log, .. }) = input else {
             return String::new();
         };
-        let mut out = format!("log      {} ({} jobs)\n", log.name, log.jobs.len());
+        let mut out = format!(
+            "log      {}{} ({} jobs)\n",
+            log.name,
+            crate::catalog::recognise(log)
+                .map(|k| format!(", {k}"))
+                .unwrap_or_default(),
+            log.jobs.len()
+        );
         if let Some(s) = scenarios.first() {
             let unit = match s.machine.unit {
                 Unit::Processors => "processors".to_string(),

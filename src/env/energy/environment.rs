@@ -244,10 +244,10 @@ impl Environment for Energy {
         let mut out = String::new();
         match (&source.params, &source.file) {
             (Some(p), _) => out.push_str(&format!(
-                "workload synthetic (Khemka et al. §IV): seed {}, {:.0} tasks a day over 100 task types (17 special), priorities 8/4/2/1, 4 urgencies, 20 classes, θ {:.0} min\n",
+                "workload synthetic (Khemka et al. §IV): seed {}, {:.0} tasks a day over 100 task types (17 special), priorities 8/4/2/1, 4 urgencies, 20 classes, {}\n",
                 args.seed(),
                 p.tasks_per_day,
-                p.theta_s / 60.0
+                crate::model::utility::theta_label(p.theta_s)
             )),
             (None, Some(f)) => out.push_str(&format!(
                 "workload {} (written by swftool synth energy)\n",

@@ -171,7 +171,7 @@ impl EnergyArgs {
         let d = SyntheticParams::default();
         SyntheticParams {
             tasks_per_day: self.tasks_per_day.unwrap_or(d.tasks_per_day),
-            theta_s: self.theta.map_or(d.theta_s, |m| m * 60.0),
+            theta_s: self.theta.map(|m| m * 60.0).or(d.theta_s),
             event_interval_s: self.event_interval.unwrap_or(d.event_interval_s),
         }
     }

@@ -131,9 +131,11 @@ pub fn synthetic_header(
         "Note",
         &format!(
             "Regenerate with: swftool synth energy --trial {trial} --seed {user_seed} \
-             --tasks-per-day {} --theta {} --event-interval {}",
+             --tasks-per-day {}{} --event-interval {}",
             params.tasks_per_day,
-            params.theta_s / 60.0,
+            params
+                .theta_s
+                .map_or(String::new(), |t| format!(" --theta {}", t / 60.0)),
             params.event_interval_s
         ),
     );

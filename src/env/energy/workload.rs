@@ -21,7 +21,7 @@ use super::{
 };
 use crate::env::serial::workload::WorkloadError;
 use crate::model::rng::{ChaCha8Rng, derive_seed, stream};
-use crate::model::utility::{CLASS_COUNT, DEFAULT_THETA_S, Shape, Urgency, UtilitySpec};
+use crate::model::utility::{CLASS_COUNT, Shape, Urgency, UtilitySpec, theta_for};
 
 /// Seconds in a day: the period of the general types' sinusoid.
 const DAY_S: f64 = 24.0 * 3600.0;
@@ -48,9 +48,10 @@ const STREAM_UTILITY: u64 = 2 << 32;
 pub struct SyntheticParams {
     /// Expected tasks per 24 h over all types (32,000).
     pub tasks_per_day: f64,
-    /// θ of the utility functions' urgency, s (600; `--theta` gives it in
-    /// minutes).
-    pub theta_s: f64,
+    /// A fixed θ of the utility functions' urgency, s (`--theta` gives it
+    /// in minutes); `None` (the default): θ = 3.7 × each task's mean ETC
+    /// ([`crate::model::utility::theta_for`], docs/utility.md).
+    pub theta_s: Option<f64>,
     /// Time between mapping events, s (60).
     pub event_interval_s: f64,
 }
@@ -59,7 +60,7 @@ impl Default for SyntheticParams {
     fn default() -> Self {
         SyntheticParams {
             tasks_per_day: 32_000.0,
-            theta_s: DEFAULT_THETA_S,
+            theta_s: None,
             event_interval_s: EVENT_INTERVAL_S,
         }
     }
@@ -90,10 +91,12 @@ impl SyntheticParams {
                 "swftool generates at most 10,000,000 tasks a day",
             ));
         }
-        if !(self.theta_s.is_finite() && self.theta_s > 0.0) {
+        if let Some(theta_s) = self.theta_s
+            && !(theta_s.is_finite() && theta_s > 0.0)
+        {
             return Err(bad(
                 "--theta",
-                self.theta_s / 60.0,
+                theta_s / 60.0,
                 "must be a positive number of minutes",
             ));
         }
@@ -261,7 +264,7 @@ pub fn synthetic(
                     priority,
                     urgency,
                     scale,
-                    theta: params.theta_s,
+                    theta: theta_for(scale, params.theta_s),
                 },
             ));
         }

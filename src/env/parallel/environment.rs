@@ -79,8 +79,9 @@ impl Environment for Parallel {
         let jobs = input.map_or(0, |i| i.log.jobs.len());
         let params = args.scenario_params();
         let mut out = format!(
-            "log      {} ({} jobs; {} usable in environment A, {} filtered out)\n",
+            "log      {}{} ({} jobs; {} usable in environment A, {} filtered out)\n",
             w.name,
+            w.known.map(|k| format!(", {k}")).unwrap_or_default(),
             jobs,
             w.jobs.len(),
             w.filter.input - w.filter.kept

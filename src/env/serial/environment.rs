@@ -133,7 +133,7 @@ impl Environment for Serial {
         let mut out = String::new();
         match source {
             SerialSource::Synthetic(p) => out.push_str(&format!(
-                "workload synthetic (Machovec et al. 2017, §IV): seed {}, {} types ({} critical, mean ETC {:.0} / {:.0} min), bursts of {} on average, utility {}, flag probability {}, θ {:.0} min\n",
+                "workload synthetic (Machovec et al. 2017, §IV): seed {}, {} types ({} critical, mean ETC {:.0} / {:.0} min), bursts of {} on average, utility {}, flag probability {}, {}\n",
                 args.seed(),
                 p.types,
                 p.critical_types,
@@ -142,15 +142,16 @@ impl Environment for Serial {
                 p.burst_size,
                 p.shape,
                 p.flag_probability,
-                p.theta_s / 60.0
+                crate::model::utility::theta_label(p.theta_s)
             )),
             SerialSource::File(path) => out.push_str(&format!(
                 "workload {} (written by swftool synth serial; tasks, utilities and flags from its sidecar table)\n",
                 path.display()
             )),
             SerialSource::Log { workload, params, .. } => out.push_str(&format!(
-                "log      {} ({} jobs; {} usable, each one serial task)\nsetup    seed {}, load {}, utility {}, flag probability {}, 20 % critical\n",
+                "log      {}{} ({} jobs; {} usable, each one serial task)\nsetup    seed {}, load {}, utility {}, flag probability {}, 20 % critical\n",
                 workload.name,
+                workload.known.map(|k| format!(", {k}")).unwrap_or_default(),
                 input.map_or(0, |i| i.log.jobs.len()),
                 workload.jobs.len(),
                 args.seed(),

@@ -324,7 +324,12 @@ struct PairCache {
 
 /// Both orders of group `g` (RET `e` on the victim's cluster, objective
 /// `o` if it starts now) and victim class `v` on one core (Algorithm 3,
-/// line 6): the better one, if the candidate earns in it.
+/// line 6): the one of the higher combined objective. When running the
+/// victim first gives at least as much, "preemption is not considered for
+/// that core" (Machovec et al., §III.E.4) — even if the candidate would
+/// then earn nothing going second: such a pair can still be its best (the
+/// candidate then waits), but never wins against an idle core where it
+/// earns.
 fn pair_with(st: &State<'_>, kind: Objective, g: &Group, e: f64, o: f64, v: usize) -> PairOption {
     let victim = &st.victim_classes()[v];
     // Candidate first: it completes at now + e, the victim after it.
@@ -339,7 +344,7 @@ fn pair_with(st: &State<'_>, kind: Objective, g: &Group, e: f64, o: f64, v: usiz
     // Victim first: it completes at now + ret, the candidate after it.
     let later_own = objective(kind, &g.utility, g.arrival, st.now + victim.ret, e);
     let second = victim.objective + later_own;
-    if later_own > 0.0 && second >= first {
+    if second >= first {
         PairOption {
             net: second,
             class: v,

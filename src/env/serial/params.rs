@@ -110,7 +110,7 @@ pub struct SerialArgs {
     #[arg(long, allow_hyphen_values = true, value_parser = parse_positive)]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub load: Option<f64>,
-    /// Urgency time constant θ, minutes: an urgency is a decay rate per θ [default: 10].
+    /// A fixed urgency time constant θ, minutes, for every task (an urgency is a decay rate per θ) [default: θ = 3.7 × the task's mean ETC, calibrated on Machovec et al. Fig. 1; docs/utility.md].
     #[arg(long, allow_hyphen_values = true, value_name = "MINUTES", value_parser = parse_positive)]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub theta: Option<f64>,
@@ -200,7 +200,7 @@ impl SerialArgs {
             flag_probability: self.flag_probability.unwrap_or(d.flag_probability),
             critical_etc_s: self.critical_etc.map_or(d.critical_etc_s, |m| m * 60.0),
             fixed_cores: self.fixed_cores || d.fixed_cores,
-            theta_s: self.theta.map_or(d.theta_s, |m| m * 60.0),
+            theta_s: self.theta.map(|m| m * 60.0).or(d.theta_s),
             ..d
         }
     }
@@ -212,7 +212,7 @@ impl SerialArgs {
             load: self.load.unwrap_or(d.load),
             shape: self.shape.unwrap_or(d.shape),
             flag_probability: self.flag_probability.unwrap_or(d.flag_probability),
-            theta_s: self.theta.map_or(d.theta_s, |m| m * 60.0),
+            theta_s: self.theta.map(|m| m * 60.0).or(d.theta_s),
             ..d
         }
     }

@@ -768,6 +768,7 @@ fn command_line(params: &SyntheticParams, seed: u64, trial: u64) -> Option<Strin
         burst_size: params.burst_size,
         shape: params.shape,
         flag_probability: params.flag_probability,
+        theta_s: params.theta_s,
         ..d
     };
     if &flagged != params {
@@ -775,7 +776,7 @@ fn command_line(params: &SyntheticParams, seed: u64, trial: u64) -> Option<Strin
     }
     Some(format!(
         "swftool synth serial --trial {trial} --seed {seed} --burst-size {} --shape {} \
-         --flag-probability {} --critical-etc {}{}",
+         --flag-probability {} --critical-etc {}{}{}",
         params.burst_size,
         params.shape,
         params.flag_probability,
@@ -784,7 +785,10 @@ fn command_line(params: &SyntheticParams, seed: u64, trial: u64) -> Option<Strin
             " --fixed-cores"
         } else {
             ""
-        }
+        },
+        params
+            .theta_s
+            .map_or(String::new(), |t| format!(" --theta {}", t / 60.0))
     ))
 }
 

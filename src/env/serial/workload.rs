@@ -31,7 +31,9 @@ use super::{SerialScenario, SerialTask, TaskType, WARMUP_SECONDS, WINDOW_SECONDS
 use crate::metrics::tables::TableError;
 use crate::model::etc::{self, CovError};
 use crate::model::rng::{ChaCha8Rng, derive_seed, stream};
-use crate::model::utility::{DEFAULT_THETA_S, Shape, Urgency, UtilityError, UtilitySpec};
+use crate::model::utility::{
+    Shape, Urgency, UtilityError, UtilitySpec, theta_for,
+};
 use crate::swf::SwfError;
 use crate::workload::{DayWindow, Workload};
 
@@ -193,9 +195,13 @@ fn check_positive(flag: &'static str, value: f64, what: &str) -> Result<(), Work
     }
 }
 
-/// θ, given in minutes (`--theta`, `theta` of `[serial]`) and held in
-/// seconds: a positive finite number of minutes.
-fn check_theta(theta_s: f64) -> Result<(), WorkloadError> {
+/// A fixed θ, given in minutes (`--theta`, `theta` of `[serial]`) and held
+/// in seconds: a positive finite number of minutes (none: θ scales with
+/// each task's mean ETC).
+fn check_theta(theta_s: Option<f64>) -> Result<(), WorkloadError> {
+    let Some(theta_s) = theta_s else {
+        return Ok(());
+    };
     if theta_s.is_finite() && theta_s > 0.0 {
         Ok(())
     } else {
@@ -253,8 +259,10 @@ pub struct SyntheticParams {
     /// Probability that a task may preempt, and independently that it may
     /// be preempted (1.0, `--flag-probability`).
     pub flag_probability: f64,
-    /// The urgency time constant θ, s (600).
-    pub theta_s: f64,
+    /// A fixed urgency time constant θ, s (`--theta` in minutes); `None`
+    /// (the default): θ = [`crate::model::utility::THETA_PER_MEAN_ETC`] × each task's mean ETC
+    /// (docs/utility.md).
+    pub theta_s: Option<f64>,
     /// Seconds between mapping events (60, §III.A).
     pub event_interval_s: f64,
 }
@@ -274,7 +282,7 @@ impl Default for SyntheticParams {
             tasks_per_core_day: 75.0,
             shape: Shape::Classes,
             flag_probability: 1.0,
-            theta_s: DEFAULT_THETA_S,
+            theta_s: None,
             event_interval_s: super::EVENT_INTERVAL_S,
         }
     }
@@ -367,10 +375,11 @@ fn utility_spec(
     shape: Shape,
     critical: bool,
     mean_etc: f64,
-    theta: f64,
+    fixed_theta: Option<f64>,
     urgency_index: usize,
     class: u8,
 ) -> UtilitySpec {
+    let theta = theta_for(mean_etc, fixed_theta);
     let (priority, urgency) = if critical {
         (CRITICAL_PRIORITY, Urgency::Extreme)
     } else {
@@ -627,8 +636,9 @@ pub struct LogParams {
     pub shape: Shape,
     /// Probability of each preemption flag (1.0).
     pub flag_probability: f64,
-    /// The urgency time constant θ, s (600).
-    pub theta_s: f64,
+    /// A fixed urgency time constant θ, s (`--theta` in minutes); `None`
+    /// (the default): θ = [`crate::model::utility::THETA_PER_MEAN_ETC`] × each task's mean ETC.
+    pub theta_s: Option<f64>,
     /// Share of the jobs that are critical (0.2, drawn per job).
     pub critical_fraction: f64,
     /// Seconds between mapping events (60).
@@ -642,7 +652,7 @@ impl Default for LogParams {
             clusters: 5,
             shape: Shape::Classes,
             flag_probability: 1.0,
-            theta_s: DEFAULT_THETA_S,
+            theta_s: None,
             critical_fraction: 0.2,
             event_interval_s: super::EVENT_INTERVAL_S,
         }
@@ -1155,7 +1165,7 @@ mod tests {
         assert!(e.starts_with("--load 0.000000000001:"), "{e}");
         assert!(e.contains("at least 0.001"), "{e}");
         let theta = SyntheticParams {
-            theta_s: 1e308 * 60.0,
+            theta_s: Some(1e308 * 60.0),
             ..SyntheticParams::default()
         };
         let e = theta.validate().unwrap_err().to_string();
