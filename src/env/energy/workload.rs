@@ -29,10 +29,9 @@ const DAY_S: f64 = 24.0 * 3600.0;
 /// The priorities a task's utility is drawn from, uniformly (value units;
 /// Khemka et al., §IV.B).
 pub const PRIORITIES: [f64; 4] = [8.0, 4.0, 2.0, 1.0];
-/// A special type's arrival rate outside its bursts, relative to λ̄.
+/// A special type's arrival rate outside its bursts, relative to λ̄
+/// (SPEC §3.C; the paper gives no rates).
 pub const SPECIAL_BASE_RATE: f64 = 0.25;
-/// A special type's arrival rate during a burst, relative to λ̄.
-pub const SPECIAL_BURST_RATE: f64 = 3.75;
 /// Bursts of a special type start as a Poisson process of this many a day.
 pub const SPECIAL_BURSTS_PER_DAY: f64 = 4.0;
 /// Mean length of a burst (exponential), s.
@@ -112,21 +111,45 @@ impl SyntheticParams {
     }
 }
 
-/// The fraction of time at least one burst of a special type is on: bursts
-/// start as a Poisson process of rate r and last an exponential of mean d,
-/// so (as for an M/M/∞ queue) 1 − e^(−r·d).
+/// The fraction of time at least one burst of a special type is on (no
+/// unit): bursts start as a Poisson process of rate r
+/// ([`SPECIAL_BURSTS_PER_DAY`]) and last an exponential of mean d
+/// ([`SPECIAL_BURST_MEAN_S`]), so the number on at a time is Poisson of
+/// mean r·d (an M/M/∞ queue) and none is on with probability e^(−r·d):
+/// c = 1 − e^(−r·d) = 1 − e^(−1/12) ≈ 0.07996 with the defaults.
 pub fn burst_coverage() -> f64 {
     1.0 - (-SPECIAL_BURSTS_PER_DAY * SPECIAL_BURST_MEAN_S / DAY_S).exp()
 }
 
-/// λ̄, tasks per second of a general type, such that the expected total
-/// over the day is `tasks_per_day`: general types average λ̄, special
-/// types 0.25·λ̄ + 3.5·λ̄·[`burst_coverage`] (≈ 0.53·λ̄), so λ̄ ≈ 348 a day
-/// by default.
+/// A special type's arrival rate while a burst is on, relative to λ̄ (no
+/// unit): the rate that gives it the same mean rate λ̄ as a general type
+/// (Khemka et al. §IV.B: "each task type has approximately the same number
+/// of tasks"; SPEC §3.C). A burst replaces the base rate β
+/// ([`SPECIAL_BASE_RATE`]) and overlapping bursts do not add up, so the
+/// mean rate is β·(1 − c) + b·c with c = [`burst_coverage`]; setting it to
+/// 1 gives
+///
+/// b = β + (1 − β) / c = 0.25 + 0.75 / 0.079956 ≈ 9.630.
+///
+/// (SPEC's "about 9.25" is the first-order value, c ≈ r·d = 1/12, which
+/// ignores overlapping bursts and would leave special types 3.5 % short.)
+pub fn burst_rate() -> f64 {
+    SPECIAL_BASE_RATE + (1.0 - SPECIAL_BASE_RATE) / burst_coverage()
+}
+
+/// A special type's long-run mean arrival rate relative to λ̄ (no unit):
+/// β + (b − β)·c, which [`burst_rate`] makes 1 (to rounding).
+pub fn special_mean_factor() -> f64 {
+    SPECIAL_BASE_RATE + (burst_rate() - SPECIAL_BASE_RATE) * burst_coverage()
+}
+
+/// λ̄, tasks per second of a task type, such that the expected total over
+/// the day is `tasks_per_day`: general types average λ̄ over a day (their
+/// sinusoid has a period of a day), special types
+/// λ̄·[`special_mean_factor`] = λ̄, so λ̄ = `tasks_per_day` / 100 types
+/// / 86,400 s (320 tasks a type a day by default).
 pub fn lambda_bar(tasks_per_day: f64, general: usize, special: usize) -> f64 {
-    let special_factor =
-        SPECIAL_BASE_RATE + (SPECIAL_BURST_RATE - SPECIAL_BASE_RATE) * burst_coverage();
-    tasks_per_day / (general as f64 + special as f64 * special_factor) / DAY_S
+    tasks_per_day / (general as f64 + special as f64 * special_mean_factor()) / DAY_S
 }
 
 /// The bursts of a special type over `[0, horizon)`: start times of a
@@ -146,6 +169,51 @@ fn bursts(rng: &mut ChaCha8Rng, horizon: f64) -> Vec<(f64, f64)> {
     }
 }
 
+/// The arrival times (s, not rounded) of one task type over `[0, horizon)`
+/// drawn from `rng` (Khemka et al. §IV.B; SPEC §3.C), λ̄ = `lambda` tasks
+/// a second:
+///
+/// * a general type (`special` false): a Poisson process of rate
+///   λ̄·(1 + 0.5·sin(2πt/24 h + φ)), φ uniform (drawn first);
+/// * a special type: its bursts first ([`SPECIAL_BURSTS_PER_DAY`] a day,
+///   exponential lengths of mean [`SPECIAL_BURST_MEAN_S`]), then a
+///   Poisson process of rate [`burst_rate`]·λ̄ while a burst is on and
+///   [`SPECIAL_BASE_RATE`]·λ̄ otherwise;
+///
+/// both sampled by thinning a Poisson process of the highest rate. Either
+/// kind averages λ̄ over a day.
+pub fn type_arrivals(rng: &mut ChaCha8Rng, special: bool, lambda: f64, horizon: f64) -> Vec<f64> {
+    let (phase, on) = if special {
+        (0.0, bursts(rng, horizon))
+    } else {
+        (rng.random::<f64>() * TAU, Vec::new())
+    };
+    let burst = burst_rate() * lambda;
+    let lambda_max = if special { burst } else { 1.5 * lambda };
+    let mut out = Vec::new();
+    let mut t = 0.0;
+    loop {
+        let e: f64 = rng.sample(Exp1);
+        t += e / lambda_max;
+        if t >= horizon {
+            return out;
+        }
+        let u: f64 = rng.random();
+        let rate = if special {
+            if on.iter().any(|&(a, b)| a <= t && t < b) {
+                burst
+            } else {
+                SPECIAL_BASE_RATE * lambda
+            }
+        } else {
+            lambda * (1.0 + 0.5 * (TAU * t / DAY_S + phase).sin())
+        };
+        if u * lambda_max < rate {
+            out.push(t);
+        }
+    }
+}
+
 /// Synthetic trial `trial` of seed `seed` (Khemka et al., §IV;
 /// docs/energy.md):
 ///
@@ -153,9 +221,10 @@ fn bursts(rng: &mut ChaCha8Rng, horizon: f64) -> Vec<(f64, f64)> {
 ///   [`Matrices::draw`] of it;
 /// * arrivals over the 26 simulated hours, rounded down to whole seconds:
 ///   a general type by the rate λ̄·(1 + 0.5·sin(2πt/24 h + φ)), φ uniform;
-///   a special type by 0.25·λ̄, or 3.75·λ̄ while one of its bursts is on
-///   (bursts start 4 times a day on average and last an exponential 30 min
-///   on average); both sampled by thinning; λ̄ from [`lambda_bar`];
+///   a special type by 0.25·λ̄, or [`burst_rate`]·λ̄ ≈ 9.63·λ̄ while one of
+///   its bursts is on (bursts start 4 times a day on average and last an
+///   exponential 30 min on average), so that every type averages λ̄;
+///   both sampled by thinning ([`type_arrivals`]); λ̄ from [`lambda_bar`];
 /// * per task, priority (8, 4, 2, 1), urgency (the four levels) and class
 ///   (1..=20), each uniform; the class's span scales with the type's mean
 ///   ETC at P-state 0;
@@ -182,36 +251,7 @@ pub fn synthetic(
         let mut utilities = stream(trial_seed, STREAM_UTILITY + i as u64);
         let scale = matrices.mean_p0_etc(i);
         let is_special = matrices.special_of[i].is_some();
-        let (phase, on) = if is_special {
-            (0.0, bursts(&mut arrivals, horizon))
-        } else {
-            (arrivals.random::<f64>() * TAU, Vec::new())
-        };
-        let lambda_max = if is_special {
-            SPECIAL_BURST_RATE * lambda
-        } else {
-            1.5 * lambda
-        };
-        let mut t = 0.0;
-        loop {
-            let e: f64 = arrivals.sample(Exp1);
-            t += e / lambda_max;
-            if t >= horizon {
-                break;
-            }
-            let u: f64 = arrivals.random();
-            let rate = if is_special {
-                if on.iter().any(|&(a, b)| a <= t && t < b) {
-                    SPECIAL_BURST_RATE * lambda
-                } else {
-                    SPECIAL_BASE_RATE * lambda
-                }
-            } else {
-                lambda * (1.0 + 0.5 * (TAU * t / DAY_S + phase).sin())
-            };
-            if u * lambda_max >= rate {
-                continue;
-            }
+        for t in type_arrivals(&mut arrivals, is_special, lambda, horizon) {
             let priority = PRIORITIES[utilities.random_range(0..PRIORITIES.len())];
             let urgency = Urgency::ALL[utilities.random_range(0..Urgency::ALL.len())];
             let class = utilities.random_range(1..=CLASS_COUNT);
@@ -266,6 +306,74 @@ mod tests {
         }
         assert!(s.tasks.iter().all(|t| t.arrival == t.arrival.floor()));
         assert!(s.tasks.last().unwrap().arrival < 26.0 * 3600.0);
+    }
+
+    /// Arrivals in the counted day (hours 3–26) of `days` independent
+    /// type-days of one kind, λ̄ of the default 32,000 tasks a day; day k
+    /// draws from the arrival stream of seed `derive_seed(11, k)`.
+    fn daily_counts(special: bool, days: u64) -> Vec<f64> {
+        let lambda = lambda_bar(32_000.0, 83, 17);
+        (0..days)
+            .map(|k| {
+                let mut rng = stream(derive_seed(11, k), STREAM_ARRIVALS + u64::from(special));
+                type_arrivals(&mut rng, special, lambda, WARMUP_SECONDS + WINDOW_SECONDS)
+                    .into_iter()
+                    .filter(|&t| t >= WARMUP_SECONDS)
+                    .count() as f64
+            })
+            .collect()
+    }
+
+    fn mean_sd(x: &[f64]) -> (f64, f64) {
+        let n = x.len() as f64;
+        let m = x.iter().sum::<f64>() / n;
+        let v = x.iter().map(|y| (y - m).powi(2)).sum::<f64>() / (n - 1.0);
+        (m, v.sqrt())
+    }
+
+    #[test]
+    fn the_burst_rate_is_the_one_that_gives_a_special_type_the_mean_rate_lambda_bar() {
+        // By hand: r·d = 4 a day × 30 min = 1/12; c = 1 − e^(−1/12) =
+        // 0.0799556; b = 0.25 + 0.75 / c = 9.63021; the mean rate
+        // 0.25·(1 − c) + b·c = 1 (× λ̄).
+        assert!((burst_coverage() - 0.079_955_6).abs() < 1e-7);
+        assert!((burst_rate() - 9.630_21).abs() < 1e-5);
+        assert!((special_mean_factor() - 1.0).abs() < 1e-12);
+        // λ̄ = 32,000 / 100 types / 86,400 s: 320 tasks a type a day.
+        assert!((lambda_bar(32_000.0, 83, 17) * DAY_S - 320.0).abs() < 1e-9);
+    }
+
+    #[test]
+    fn over_many_days_a_special_type_gets_as_many_tasks_as_a_general_one() {
+        // 10,000 independent days of each kind (Khemka et al. §IV.B: "each
+        // task type has approximately the same number of tasks"). Worked
+        // out on paper: both average λ̄ · 24 h = 320 in the counted day (the
+        // special type's bursts start at time 0 with none on, which costs
+        // it 0.03 % by hour 3: negligible). A general day is Poisson (its
+        // sinusoid integrates to λ̄ · 24 h): sd √320 = 17.9. A special day
+        // is Poisson given its time ON under a burst: Var = 320 +
+        // ((b − 0.25) · λ̄)² · Var(ON), and with ρ = r·d = 1/12 the on/off
+        // indicator has covariance e^(−2ρ)·(e^(ρ·e^(−τ/d)) − 1) at lag τ,
+        // so Var(ON) ≈ 2 · 24 h · d · e^(−2ρ) · Σ ρ^k / (k·k!) = 1.73 h²
+        // (1.69 h² with the window's ends): sd ≈ 164. Tolerance: 4 standard
+        // errors of the difference of the means (√(164² + 17.9²) / √10,000
+        // = 1.65, so 6.6 tasks, 2.1 %): enough to see SPEC's earlier rates
+        // (0.53 × 320) and its first-order 9.25 (0.965 × 320 = 309).
+        let days = 10_000;
+        let (ms, ss) = mean_sd(&daily_counts(true, days));
+        let (mg, sg) = mean_sd(&daily_counts(false, days));
+        let n = days as f64;
+        let se = (ss * ss / n + sg * sg / n).sqrt();
+        assert!(4.0 * se < 0.025 * 320.0, "se {se}");
+        assert!(
+            (ms - mg).abs() < 4.0 * se,
+            "special {ms}, general {mg}, se {se}"
+        );
+        assert!((ms - 320.0).abs() < 4.0 * ss / n.sqrt(), "special {ms}");
+        assert!((mg - 320.0).abs() < 4.0 * sg / n.sqrt(), "general {mg}");
+        // The spreads are the processes' too (10 %).
+        assert!((ss / 164.0 - 1.0).abs() < 0.1, "special sd {ss}");
+        assert!((sg / 320f64.sqrt() - 1.0).abs() < 0.1, "general sd {sg}");
     }
 
     #[test]
