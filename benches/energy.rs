@@ -14,13 +14,16 @@ use std::sync::Arc;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use swftool::env::energy::environment::budget_for;
+use swftool::env::energy::params::EnergyArgs;
 use swftool::env::energy::workload::{SyntheticParams, synthetic};
-use swftool::env::energy::{DROP_THRESHOLD, Filter, HEURISTICS, Management, RunConfig, simulate};
+use swftool::env::energy::{Filter, HEURISTICS, Management, RunConfig, simulate};
 
 fn bench(c: &mut Criterion) {
     let params = SyntheticParams::default();
     let s = Arc::new(synthetic(&params, 1, 0).expect("trial"));
-    let budget = budget_for(std::slice::from_ref(&s), None, DROP_THRESHOLD);
+    // The command line's model: static power drawn all day.
+    let base = EnergyArgs::default().run_config(None);
+    let budget = budget_for(std::slice::from_ref(&s), None, &base);
     eprintln!(
         "trial 0: {} tasks; budget {}",
         s.tasks.len(),
@@ -33,7 +36,7 @@ fn bench(c: &mut Criterion) {
                 management,
                 filter,
                 budget: budget.joules(),
-                ..RunConfig::default()
+                ..base
             })
         })
         .collect();

@@ -39,7 +39,62 @@ fn refused(dir: &Path, args: &[&str]) -> String {
     text(&out.stderr)
 }
 
-const DETERMINISTIC: [&str; 4] = ["summary.csv", "tasks.csv", "hourly.csv", "machines.csv"];
+const DETERMINISTIC: [&str; 5] = [
+    "summary.csv",
+    "tasks.csv",
+    "hourly.csv",
+    "machines.csv",
+    "filter.csv",
+];
+
+/// Every row of a `filter.csv` of adaptive-filter runs: λ, n and e_bud are
+/// what Eqs. 1–3 (Khemka et al. §III.C) give from the row's inputs
+/// (E less the static energy, e_cons + e_unmov, τ_rem, T, τ̄, ē). Returns
+/// the rows checked.
+fn filter_rows_follow_the_equations(path: &Path) -> usize {
+    let text = std::fs::read_to_string(path).unwrap();
+    let mut lines = text.lines();
+    let header: Vec<&str> = lines.next().unwrap().split(',').collect();
+    let at = |name: &str| header.iter().position(|h| *h == name).unwrap();
+    let close = |what: &str, got: f64, want: f64| {
+        assert!(
+            got == want || (got - want).abs() <= 1e-9 * want.abs().max(1.0),
+            "{what}: {got} against {want}"
+        );
+    };
+    let mut rows = 0;
+    for line in lines {
+        let f: Vec<&str> = line.split(',').collect();
+        let x = |name: &str| f[at(name)].parse::<f64>().unwrap();
+        // What the tasks may use: E less the static energy drawn all day.
+        let e = x("budget_j") - x("static_j");
+        let (committed, e_rem) = (x("committed_j"), x("e_rem_j"));
+        let (tau_rem, t, tau_bar, e_bar) = (
+            x("tau_rem_s"),
+            x("total_time_s"),
+            x("mean_etc_s"),
+            x("mean_eec_j"),
+        );
+        close("e_rem", e_rem, e - committed);
+        let used = t - tau_rem;
+        let lambda = if committed > 0.0 && used > 0.0 {
+            (e / t) / (committed / used)
+        } else {
+            1.0
+        };
+        let n = f64::min(tau_rem / tau_bar, e_rem / e_bar);
+        close("λ", x("lambda"), lambda);
+        close("n", x("n"), n);
+        let e_bud = if e_rem <= 0.0 || n <= 0.0 {
+            f64::NEG_INFINITY
+        } else {
+            lambda * e_rem / n
+        };
+        close("e_bud", x("e_bud_j"), e_bud);
+        rows += 1;
+    }
+    rows
+}
 
 fn same_tables(a: &Path, b: &Path) {
     for t in DETERMINISTIC {
@@ -87,6 +142,12 @@ fn a_trial_gives_the_same_bytes_on_any_thread_count_and_from_its_written_workloa
         shown.contains("schedule invariants hold for every run"),
         "{shown}"
     );
+    // 3 heuristics × 1,560 mapping events, each following Eqs. 1–3.
+    assert_eq!(
+        filter_rows_follow_the_equations(&d.join("one/filter.csv")),
+        3 * 1560
+    );
+    assert!(shown.contains("E spent h"), "{shown}");
     let mut two: Vec<&str> = run.iter().chain(&light).copied().collect();
     two.extend(["--threads", "2", "--out", "two"]);
     ok(d, &two);
@@ -115,7 +176,7 @@ fn a_trial_gives_the_same_bytes_on_any_thread_count_and_from_its_written_workloa
         "--filter",
         "adaptive",
         "--budget",
-        "2e8",
+        "6e8",
     ];
     let mut mem: Vec<&str> = vec![
         "replay",
@@ -175,6 +236,26 @@ fn flags_that_do_not_apply_are_refused_by_name() {
         ],
     );
     assert!(e.contains("--management belongs to --env energy"), "{e}");
+    for flag in ["--static-power", "--drop-threshold"] {
+        let e = refused(d, &["replay", "--env", "serial", "-H", "maxupt", flag, "1"]);
+        assert!(
+            e.contains(&format!("{flag} belongs to --env energy")),
+            "{e}"
+        );
+    }
+    let e = refused(
+        d,
+        &[
+            "replay",
+            "--env",
+            "energy",
+            "-H",
+            "maxupe",
+            "--drop-threshold",
+            "-0.5",
+        ],
+    );
+    assert!(e.contains("--drop-threshold"), "{e}");
     let e = refused(
         d,
         &[
@@ -223,6 +304,24 @@ fn flags_that_do_not_apply_are_refused_by_name() {
         ],
     );
     assert!(e.contains("--budget takes joules"), "{e}");
+    // A light day whose calibrated budget, 0.7 × (static + tasks), is not
+    // above the static energy the machines draw all day.
+    let e = refused(
+        d,
+        &[
+            "replay",
+            "--env",
+            "energy",
+            "-H",
+            "maxupe",
+            "--tasks-per-day",
+            "2000",
+        ],
+    );
+    assert!(
+        e.contains("--budget") && e.contains("the calibrated budget") && e.contains("while-busy"),
+        "{e}"
+    );
     let e = refused(d, &["replay", "curie", "--env", "energy", "-H", "maxupe"]);
     assert!(
         e.contains("not a workload written by swftool synth energy"),
@@ -243,7 +342,7 @@ fn a_small_grid_runs_resumes_and_reports() {
     let d = dir.path();
     std::fs::write(
         d.join("g.toml"),
-        "name = \"c-small\"\nenvironment = \"energy\"\nheuristics = [\"fcfs-p0\", \"maxupe\"]\ntrials = 2\nenergy_managements = [\"queued\", \"polled\"]\nenergy_filters = [\"none\", \"adaptive\"]\n\n[energy]\ntasks_per_day = 4000\n",
+        "name = \"c-small\"\nenvironment = \"energy\"\nheuristics = [\"fcfs-p0\", \"maxupe\"]\ntrials = 2\nenergy_managements = [\"queued\", \"polled\"]\nenergy_filters = [\"none\", \"adaptive\"]\n\n[energy]\ntasks_per_day = 4000\nstatic_counted = \"while-busy\"\n",
     )
     .unwrap();
     let shown = ok(d, &["experiment", "g.toml", "--out", "grid"]);

@@ -9,10 +9,13 @@
 //! events are every 60 s from time 0, and every run is checked with
 //! `check::check`.
 
+use swftool::env::energy::summary::{summarize, time_consumed};
+use swftool::env::energy::tables::{RunRecord, filter_frame};
 use swftool::env::energy::{
     EnergyRun, EnergyScenario, EnergyTask, Filter, HEURISTICS, MachineType, Management, Matrices,
     Objective, Order, PStates, Policy, RunConfig, TaskFate, check::check, simulate,
 };
+use swftool::metrics::aggregate::f64_column;
 use swftool::model::utility::{Interval, Shape, Urgency, UtilityFunction, UtilitySpec, step};
 
 const FCFS_P0: Policy = Policy::Ordered {
@@ -457,6 +460,11 @@ fn the_budget_stops_assignments_once_k_tasks_have_used_it() {
     assert_eq!(q.energy, 600.0);
     assert!(q.energy <= 600.0);
     assert_eq!(q.exhausted_at, Some(180.0));
+    // The budget first refuses at 180 s, but E is spent (99.5 % of it,
+    // 597 J, consumed) only at 200 + (597 − 400) / 2 W = 298.5 s.
+    let qs = summarize(&s, "fcfs-p0", &RunConfig { budget, ..queued() }, &q);
+    assert_close("exhausted h", qs.exhausted_at_h.unwrap(), 180.0 / 3600.0);
+    assert_close("spent h", qs.spent_at_h.unwrap(), 298.5 / 3600.0);
     assert_eq!(q.events[3].committed, 600.0);
     assert_eq!(q.fates[3], TaskFate::Unmapped);
     assert_eq!(q.fates[4], TaskFate::Unmapped);
@@ -475,6 +483,9 @@ fn the_budget_stops_assignments_once_k_tasks_have_used_it() {
     );
     assert_eq!(p.energy, 600.0);
     assert_eq!(p.exhausted_at, Some(360.0));
+    // Polled: 597 J consumed at 240 + 197/2 = 338.5 s.
+    let ps = summarize(&s, "fcfs-p0", &RunConfig { budget, ..polled() }, &p);
+    assert_close("spent h", ps.spent_at_h.unwrap(), 338.5 / 3600.0);
 
     // Max UPE sees the same budget: P-state 2 costs 140 J, so 600 J fits
     // four tasks (560 J); the fifth is refused (40 J left).
@@ -488,10 +499,88 @@ fn the_budget_stops_assignments_once_k_tasks_have_used_it() {
     // (200 J) is refused, its P-state 2 (140 J) is taken; then t4 is
     // refused outright (40 J left).
     assert_eq!(u.exhausted_at, Some(180.0));
+    // 560 J never reaches 99.5 % of 600 J: refused, but never spent.
+    let us = summarize(&s, "maxupe", &RunConfig { budget, ..queued() }, &u);
+    assert_eq!(us.spent_at_h, None);
+}
+
+#[test]
+fn static_power_drawn_all_day_comes_off_the_budget_and_into_the_energy() {
+    // The scenario above, the machine drawing 0.1 W all day whatever runs:
+    // 0.1 W × 1 machine × 3600 s = 360 J of the day. E = 960 J leaves the
+    // tasks 600 J: the same three tasks as E = 600 J without static power,
+    // the same first refusal at 180 s.
+    let s = scenario(
+        one_machine([100.0, 120.0, 140.0], [2.0, 1.5, 1.0]),
+        vec![
+            (0.0, 0, flat(1.0, FOREVER)),
+            (0.0, 0, flat(1.0, FOREVER)),
+            (0.0, 0, flat(1.0, FOREVER)),
+            (150.0, 0, flat(1.0, FOREVER)),
+            (150.0, 0, flat(1.0, FOREVER)),
+        ],
+        HOUR,
+    );
+    let config = RunConfig {
+        budget: Some(960.0),
+        static_all_day_w: 0.1,
+        ..queued()
+    };
+    let r = run(&s, FCFS_P0, config);
+    assert_eq!(
+        execs(&r),
+        vec![
+            (0, 0, 0, 0.0, 100.0),
+            (1, 0, 0, 100.0, 200.0),
+            (2, 0, 0, 200.0, 300.0),
+        ]
+    );
+    assert_eq!(r.energy, 600.0);
+    assert_close("static", r.static_j, 360.0);
+    assert_eq!(r.exhausted_at, Some(180.0));
+    let sum = summarize(&s, "fcfs-p0", &config, &r);
+    assert_close("energy of the day", sum.energy_j, 960.0);
+    assert_close("static of the day", sum.static_j, 360.0);
+    // E is spent when the tasks have used 99.5 % of their 600 J: at
+    // 200 + (597 − 400) / 2 W = 298.5 s, as without static power.
+    assert_close("spent h", sum.spent_at_h.unwrap(), 298.5 / 3600.0);
+    // The one-hour day: its first hour holds all of it.
+    assert_close("hour 1", sum.hourly_energy_j[0], 960.0);
+    assert_close("hour 24", sum.hourly_energy_j[23], 960.0);
+    // A budget below the static energy leaves the tasks nothing (the
+    // command line refuses it; the checker says the static alone exceeds
+    // it).
+    let tight = RunConfig {
+        budget: Some(300.0),
+        ..config
+    };
+    let none = simulate(&s, FCFS_P0, &tight);
+    assert!(none.executions.is_empty());
+    assert_eq!(none.exhausted_at, Some(0.0));
+    assert_eq!(check(&s, &none, tight.management).len(), 1);
 }
 
 // ---------------------------------------------------------------------------
 // 6. The adaptive filter, end to end.
+
+/// Two machine types of one machine each, A (machine 0) and B (machine
+/// 1), and one task type: on A 100, 120, 140 s at 100, 80, 60 W (EEC
+/// 10 000, 9 600, 8 400 J), on B 50, 60, 70 s at 400, 300, 200 W (EEC
+/// 20 000, 18 000, 14 000 J): τ̄ = 90 s, ē = 80 000/6 J. t0 arrives at 0,
+/// t1 at 30; the day is [50, 3650) (T = 7200 s).
+fn two_machine_types() -> EnergyScenario {
+    let matrices = Matrices::from_entries(
+        general(&[1, 1]),
+        &[vec![Some([100.0, 120.0, 140.0]), Some([50.0, 60.0, 70.0])]],
+        &[vec![Some([100.0, 80.0, 60.0]), Some([400.0, 300.0, 200.0])]],
+    )
+    .unwrap();
+    scenario(
+        matrices,
+        vec![(0.0, 0, flat(1.0, FOREVER)), (30.0, 0, flat(1.0, FOREVER))],
+        (50.0, 3650.0),
+    )
+}
 
 #[test]
 fn the_adaptive_filter_computes_its_fair_share_and_removes_a_choice() {
@@ -501,17 +590,7 @@ fn the_adaptive_filter_computes_its_fair_share_and_removes_a_choice() {
     // 20 000, 18 000, 14 000 J). τ̄ = 540/6 = 90 s, ē = 80 000/6 J.
     // The day is [50, 3650): the event of 0 is in the warm-up. T = 7200 s.
     // E = 720 000 J. FCFS P-state 0, queued. t0 arrives at 0, t1 at 30.
-    let matrices = Matrices::from_entries(
-        general(&[1, 1]),
-        &[vec![Some([100.0, 120.0, 140.0]), Some([50.0, 60.0, 70.0])]],
-        &[vec![Some([100.0, 80.0, 60.0]), Some([400.0, 300.0, 200.0])]],
-    )
-    .unwrap();
-    let s = scenario(
-        matrices,
-        vec![(0.0, 0, flat(1.0, FOREVER)), (30.0, 0, flat(1.0, FOREVER))],
-        (50.0, 3650.0),
-    );
+    let s = two_machine_types();
     let (e, t_total, tau_bar, e_bar) = (720_000.0, 7200.0, 90.0, 80_000.0 / 6.0);
     let config = RunConfig {
         filter: Filter::Adaptive,
@@ -576,6 +655,145 @@ fn the_adaptive_filter_computes_its_fair_share_and_removes_a_choice() {
         vec![(0, 0, 0, 0.0, 100.0), (1, 1, 0, 60.0, 110.0)]
     );
     assert_eq!(none.energy, 5000.0 + 20_000.0);
+}
+
+#[test]
+fn a_tight_budget_holds_a_task_back_until_lambda_recovers_and_the_filter_table_recomputes() {
+    // The scenario above with E = 72 000 J: a target of E/T = 10 W a
+    // machine. FCFS P-state 0, queued, adaptive filter. Worked out on
+    // paper (e_rem/ē < τ_rem/τ̄ throughout, so n = e_rem/ē and
+    // e_bud = λ·ē):
+    //
+    // | event s | e_cons+e_unmov J | τ_rem s | λ                  | e_bud J   |
+    // |---------|------------------|---------|--------------------|-----------|
+    // | 0       | 0                | 7200    | 1 (nothing yet)    | 13 333.3  |
+    // | 60      | 5000             | 7140    | 10/(5000/60) = 0.12 | 1600     |
+    // | 120     | 5000             | 7060    | 10/(5000/140) = 0.28 | 3733.3  |
+    // | 180     | 5000             | 6940    | 0.52               | 6933.3    |
+    // | 240     | 5000             | 6820    | 0.76               | 10 133.3  |
+    // | 300     | 15 000           | 6660    | 10/(15000/540) = 0.36 | 4800   |
+    //
+    // At 0, t0 takes A in P-state 0 (10 000 J ≤ ē; 5000 J of it in the
+    // day). t1 (arrived 30) passes nowhere until λ·ē reaches A's 10 000 J:
+    // at 240, where it runs [240, 340) on A. Without the filter it ran on
+    // B at 60 for 20 000 J.
+    let s = two_machine_types();
+    let (e, e_bar) = (72_000.0, 80_000.0 / 6.0);
+    let config = RunConfig {
+        filter: Filter::Adaptive,
+        budget: Some(e),
+        ..queued()
+    };
+    let r = run(&s, FCFS_P0, config);
+    assert_eq!(
+        execs(&r),
+        vec![(0, 0, 0, 0.0, 100.0), (1, 0, 0, 240.0, 340.0)]
+    );
+    assert_eq!(r.energy, 15_000.0);
+
+    let summary = summarize(&s, "fcfs-p0", &config, &r);
+    let table = filter_frame(&[RunRecord {
+        scenario: &s,
+        config: &config,
+        run: &r,
+        summary: &summary,
+    }])
+    .unwrap();
+    let c = |name: &str| -> Vec<f64> {
+        f64_column(&table, name)
+            .unwrap()
+            .into_iter()
+            .map(|x| x.unwrap_or_else(|| panic!("{name} is null")))
+            .collect()
+    };
+    let (time, budget, committed, e_rem) =
+        (c("time_s"), c("budget_j"), c("committed_j"), c("e_rem_j"));
+    let (tau_rem, total, tau_bar, mean_eec) = (
+        c("tau_rem_s"),
+        c("total_time_s"),
+        c("mean_etc_s"),
+        c("mean_eec_j"),
+    );
+    let (n, lambda, e_bud) = (c("n"), c("lambda"), c("e_bud_j"));
+    // One row per event, 0, 60, …, 3600.
+    assert_eq!(time.len(), 61);
+    // Every row: Eqs. 1–3 from the table's own inputs give its outputs.
+    for k in 0..time.len() {
+        assert_close("e_rem = E − committed", e_rem[k], budget[k] - committed[k]);
+        let used = total[k] - tau_rem[k];
+        let l = if committed[k] > 0.0 && used > 0.0 {
+            (budget[k] / total[k]) / (committed[k] / used)
+        } else {
+            1.0
+        };
+        let nn = f64::min(tau_rem[k] / tau_bar[k], e_rem[k] / mean_eec[k]);
+        assert_close(&format!("λ at {}", time[k]), lambda[k], l);
+        assert_close(&format!("n at {}", time[k]), n[k], nn);
+        assert_close(
+            &format!("e_bud at {}", time[k]),
+            e_bud[k],
+            l * e_rem[k] / nn,
+        );
+    }
+    // And the hand-worked values.
+    let hand = [
+        (0.0, 0.0, 7200.0, 1.0),
+        (60.0, 5000.0, 7140.0, 0.12),
+        (120.0, 5000.0, 7060.0, 0.28),
+        (180.0, 5000.0, 6940.0, 0.52),
+        (240.0, 5000.0, 6820.0, 0.76),
+        (300.0, 15_000.0, 6660.0, 0.36),
+    ];
+    for (k, (t, com, tau, l)) in hand.into_iter().enumerate() {
+        assert_eq!(time[k], t);
+        assert_eq!(budget[k], e);
+        assert_close(&format!("committed at {t}"), committed[k], com);
+        assert_close(&format!("τ_rem at {t}"), tau_rem[k], tau);
+        assert_close(&format!("λ at {t} (hand)"), lambda[k], l);
+        assert_close(&format!("e_bud at {t} (hand)"), e_bud[k], l * e_bar);
+        assert_eq!(total[k], 7200.0);
+        assert_close("τ̄", tau_bar[k], 90.0);
+        assert_close("ē", mean_eec[k], e_bar);
+    }
+    // The energy consumed reaches 5000 J when t0 ends (100 s), then 7000 J
+    // 20 s into t1 (260 s), 15 000 J at its end; never more.
+    assert_eq!(time_consumed(&s, &r, 5000.0), Some(100.0));
+    assert_close("7000 J", time_consumed(&s, &r, 7000.0).unwrap(), 260.0);
+    assert_close("15 000 J", time_consumed(&s, &r, 15_000.0).unwrap(), 340.0);
+    assert_eq!(time_consumed(&s, &r, 15_001.0), None);
+    // 15 000 J of 72 000: the budget is never spent nor refuses.
+    assert_eq!((summary.spent_at_h, summary.exhausted_at_h), (None, None));
+
+    // Without a filter the table still has every event, with no λ.
+    let none = run(
+        &s,
+        FCFS_P0,
+        RunConfig {
+            filter: Filter::None,
+            ..config
+        },
+    );
+    let sn = summarize(&s, "fcfs-p0", &config, &none);
+    let t = filter_frame(&[RunRecord {
+        scenario: &s,
+        config: &config,
+        run: &none,
+        summary: &sn,
+    }])
+    .unwrap();
+    assert_eq!(t.height(), 61);
+    assert!(
+        f64_column(&t, "lambda")
+            .unwrap()
+            .iter()
+            .all(Option::is_none)
+    );
+    assert!(
+        f64_column(&t, "e_rem_j")
+            .unwrap()
+            .iter()
+            .all(Option::is_some)
+    );
 }
 
 // ---------------------------------------------------------------------------

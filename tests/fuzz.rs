@@ -1064,6 +1064,7 @@ const FLAGS: &[(&str, Target)] = &[
     ("--theta", C_TRIALS),
     ("--budget", C_TRIALS),
     ("--drop-threshold", C_TRIALS),
+    ("--static-power", C_TRIALS),
     ("--event-interval", C_TRIALS),
     ("--tasks-per-day", C_TRIALS),
     ("--filter", C_TRIALS),
@@ -1202,9 +1203,7 @@ fn check_flag(flag: &str, target: Target, value: &str, joined: bool) {
                 Ok(()) => {
                     let p = a.params();
                     assert!(p.tasks_per_day <= swftool::env::energy::workload::MAX_TASKS_PER_DAY);
-                    assert!(
-                        p.event_interval_s >= 1.0 && p.theta_s.is_none_or(f64::is_finite)
-                    );
+                    assert!(p.event_interval_s >= 1.0 && p.theta_s.is_none_or(f64::is_finite));
                 }
             },
         },
@@ -1345,7 +1344,7 @@ fn absurd_values_are_refused_up_front_naming_the_flag_and_range() {
             }
         }
     };
-    let cases: [(&[&str], &[&str]); 6] = [
+    let cases: [(&[&str], &[&str]); 7] = [
         (
             &["--env", "serial", "-H", "all", "--trials", "1000000000"],
             &["--trials", "1 to 10000"],
@@ -1378,6 +1377,10 @@ fn absurd_values_are_refused_up_front_naming_the_flag_and_range() {
         (
             &["--env", "serial", "-H", "all", "--theta", "1e308"],
             &["--theta", "positive number of minutes"],
+        ),
+        (
+            &["--env", "energy", "-H", "all", "--static-power", "1e6"],
+            &["--static-power", "0 to 10000"],
         ),
     ];
     for (argv, says) in cases {
@@ -1415,6 +1418,8 @@ fn energy_numbers_in_a_config_are_checked_as_their_flags_are() {
         ("tasks_per_day = 1e15", "--tasks-per-day"),
         ("event_interval = 0.5", "--event-interval"),
         ("theta = nan", "--theta"),
+        ("static_power = -5.0", "static_power"),
+        ("static_power = 1e9", "static_power"),
     ] {
         let text = format!("{base}{line}\n");
         let e = ExperimentConfig::from_toml(&text, Path::new(CONFIG))

@@ -36,6 +36,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::env::classic::window::WindowRule;
 use crate::env::classic::{ClassicArgs, ClassicArgsError};
+use crate::env::energy::matrices::MAX_STATIC_POWER_W;
 use crate::env::energy::params::EnergyArgs;
 use crate::env::energy::{Filter, Management};
 use crate::env::parallel;
@@ -406,7 +407,7 @@ impl ExperimentConfig {
     /// - `smoke`: a quick check — Curie, `easy` and `maxvpr-ph`, the
     ///   oversubscription axis, 2 days, seed 1 (12 cells, a few seconds);
     /// - `smoke-serial`, `smoke-energy`, `smoke-classic`: the same for
-    ///   environments B (4 trials, 3 heuristics), C (4 trials of 4,000 tasks,
+    ///   environments B (4 trials, 3 heuristics), C (4 trials of 8,000 tasks,
     ///   polled with the adaptive filter, 3 heuristics) and D (the first 500
     ///   jobs of 4 logs, FCFS, EASY and Conservative): 12 cells each;
     /// - `machovec2017-serial`, `khemka2015-energy`, `margo2008-datastar`:
@@ -522,7 +523,7 @@ impl ExperimentConfig {
                 energy_managements: vec![Management::Polled],
                 energy_filters: vec![Filter::Adaptive],
                 energy: EnergyArgs {
-                    tasks_per_day: Some(4000.0),
+                    tasks_per_day: Some(8000.0),
                     ..EnergyArgs::default()
                 },
                 ..Self::empty()
@@ -789,6 +790,28 @@ impl ExperimentConfig {
                 "energy",
                 format!("drop_threshold {d}: give a utility of 0 or more (value units)"),
             ));
+        }
+        // What `--static-power` takes.
+        if let Some(w) = self.energy.static_power
+            && !(w.is_finite() && (0.0..=MAX_STATIC_POWER_W).contains(&w))
+        {
+            return Err(invalid(
+                "energy",
+                format!("static_power {w}: give watts from 0 to {MAX_STATIC_POWER_W}"),
+            ));
+        }
+        // A budget must leave the tasks something above the static energy
+        // the machines draw all day (100 machines, 24 h).
+        if let Some(crate::env::energy::params::Budget::Joules(j)) = self.energy.budget {
+            let floor = self.energy.run_config(None).static_all_day_w * 100.0 * 86_400.0;
+            if j <= floor {
+                return Err(invalid(
+                    "energy",
+                    format!(
+                        "budget {j} J is not above the {floor} J of static power the 100 machines draw all day (static_counted = \"all-day\")"
+                    ),
+                ));
+            }
         }
         let budget_none = self.energy.budget == Some(crate::env::energy::params::Budget::None);
         let filtered = self

@@ -18,9 +18,12 @@ use super::ExperimentError;
 use super::config::{ExperimentConfig, Variant};
 use super::grid::{CellSpec, DayLayout, Grid, GridReport, Layout, LogLayout, Plan};
 use crate::env::EnvKind;
+use crate::env::energy::WINDOW_SECONDS;
 use crate::env::energy::environment::{
-    Energy, EnergyCase, EnergySource, budget_for, calibrated, calibration_energy,
+    Energy, EnergyCase, EnergySource, budget_for, budget_leaves_energy, calibrated,
+    calibration_energy, with_static_power,
 };
+use crate::env::energy::matrices::MACHINES_PER_TYPE;
 use crate::env::energy::params::EnergyArgs;
 use crate::env::energy::summary::{EnergySummary, HOURS, summarize};
 use crate::env::energy::tables::summary_frame;
@@ -106,25 +109,32 @@ impl Grid for Energy {
     fn synthetic(
         config: &ExperimentConfig,
         args: &EnergyArgs,
-    ) -> Option<(EnergySource, LogLayout)> {
+    ) -> Result<Option<(EnergySource, LogLayout)>, ExperimentError> {
         let trials = config.trial_count();
         let params = args.synthetic();
         // The budget is calibrated once, on the grid's trials (generated
         // here one at a time in parallel, then again by each cell).
-        let drop_threshold = args.run_config(None).drop_threshold;
+        let base = args.run_config(None);
         let budget = if args.budget.is_some() {
-            budget_for(&[], args.budget, drop_threshold)
+            budget_for(&[], args.budget, &base)
         } else {
             use rayon::prelude::*;
             let energies: Vec<f64> = (0..trials)
                 .into_par_iter()
                 .filter_map(|t| {
                     let s = workload::synthetic(&params, config.seed, t).ok()?;
-                    Some(calibration_energy(&s, drop_threshold))
+                    let s = with_static_power(s, args.apc_static_w());
+                    Some(calibration_energy(&s, &base))
                 })
                 .collect();
             calibrated(&energies)
         };
+        // Every trial has the 100 machines and the 24 h day.
+        let floor = base.static_all_day_w
+            * f64::from(MACHINES_PER_TYPE.iter().sum::<u32>())
+            * WINDOW_SECONDS;
+        budget_leaves_energy(&budget, floor, base.static_all_day_w)
+            .map_err(ExperimentError::Env)?;
         let layout = LogLayout {
             key: SYNTHETIC_KEY.to_string(),
             file: String::new(),
@@ -139,14 +149,14 @@ impl Grid for Energy {
                 })
                 .collect(),
         };
-        Some((
+        Ok(Some((
             EnergySource {
                 params: Some(params),
                 file: None,
                 budget,
             },
             layout,
-        ))
+        )))
     }
 
     fn lay_out(
@@ -169,6 +179,7 @@ impl Grid for Energy {
         let params = source.params.clone().unwrap_or_default();
         let s = workload::synthetic(&params, plan.config.seed, cell.day as u64)
             .map_err(|e| ExperimentError::Env(crate::env::EnvError::Energy(e)))?;
+        let s = with_static_power(s, plan.args.apc_static_w());
         let dl = &plan.layout.logs[cell.log].days[cell.day];
         if s.seed != dl.scenario_seed {
             return Err(ExperimentError::SeedDrift {

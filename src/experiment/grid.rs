@@ -77,11 +77,15 @@ pub trait Grid: Environment {
     /// A grid without logs (environment B's synthetic trials): what its
     /// scenarios are prepared from and its one pseudo-log's layout; `None`
     /// for an environment that needs logs.
+    ///
+    /// # Errors
+    /// What the environment finds wrong in preparing them (environment C:
+    /// a budget that leaves the tasks no energy).
     fn synthetic(
         _config: &ExperimentConfig,
         _args: &Self::Args,
-    ) -> Option<(Self::Prepared, LogLayout)> {
-        None
+    ) -> Result<Option<(Self::Prepared, LogLayout)>, ExperimentError> {
+        Ok(None)
     }
 
     /// The estimated cost of scenario `day` of log `log` of `plan`, in any
@@ -474,7 +478,7 @@ impl<E: Grid> Plan<E> {
             })
             .collect::<Result<_, ExperimentError>>()?;
         if config.logs.is_empty()
-            && let Some((prepared, layout)) = E::synthetic(config, &args)
+            && let Some((prepared, layout)) = E::synthetic(config, &args)?
         {
             laid.push((prepared, layout, Vec::new(), None));
         }

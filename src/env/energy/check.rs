@@ -4,7 +4,8 @@
 //! exactly its ETC in its P-state on a machine of a type it may run on,
 //! never before it arrives; in the polled environment it starts at a
 //! mapping event; the energy used is the sum of the executions' energy in
-//! the day and stays within the budget; no task earns more than its
+//! the day and, with the static energy drawn all day, stays within the
+//! budget; no task earns more than its
 //! priority.
 
 use super::engine::{EnergyRun, TaskFate};
@@ -126,9 +127,12 @@ pub fn check(s: &EnergyScenario, run: &EnergyRun, management: Management) -> Vec
         ));
     }
     if let Some(b) = run.budget
-        && energy > b * (1.0 + EPS)
+        && energy + run.static_j > b * (1.0 + EPS)
     {
-        out.push(format!("energy used {energy} J exceeds the budget {b} J"));
+        out.push(format!(
+            "energy used {energy} J + {} J static exceeds the budget {b} J",
+            run.static_j
+        ));
     }
     out
 }

@@ -18,11 +18,14 @@
 //!    most one task to each idle machine, starting now.
 //!
 //! Energy is counted within the day (hours 3–26): a task's energy is its
-//! APC times the part of its execution inside the day. An assignment is made
-//! only while the energy of the started and pending tasks plus what this
-//! event has assigned plus its own stays within the budget E, so the energy
-//! used never exceeds E. Idle machines consume nothing (the paper counts
-//! task energy only).
+//! APC times the part of its execution inside the day. With the static
+//! power counted all day ([`RunConfig::static_all_day_w`]), the machines
+//! also draw a constant static energy in the day, and the tasks may use E
+//! less that: the filter's equations share out, and the hard budget
+//! guards, what the tasks may use. An assignment is made only while the
+//! energy of the started and pending tasks plus what this event has
+//! assigned plus its own stays within it, so the day's energy never
+//! exceeds E.
 
 use std::time::Instant;
 
@@ -71,6 +74,9 @@ pub struct EventRecord {
     pub assigned: u32,
     /// e_cons + e_unmov at the event, J.
     pub committed: f64,
+    /// τ_rem at the event: Σ over machines of (end of the day −
+    /// max(availability time, start of the day)), s (Khemka et al. §III.C).
+    pub time_left: f64,
     /// The filter's figures (`None` without a filter).
     pub fair_share: Option<FairShare>,
 }
@@ -84,9 +90,15 @@ pub struct EnergyRun {
     pub executions: Vec<Execution>,
     /// One record per mapping event.
     pub events: Vec<EventRecord>,
-    /// Energy used in the counted day, J (task energy only).
+    /// Energy the tasks used in the counted day, J: their APC times their
+    /// time in the day (the energy the choices control).
     pub energy: f64,
-    /// The budget E the run had, J (`None`: no budget).
+    /// Static energy the machines drew in the counted day whatever the
+    /// schedule, J ([`RunConfig::static_energy`]; 0 unless the static power
+    /// counts all day).
+    pub static_j: f64,
+    /// The budget E the run had, J (`None`: no budget): the day's energy,
+    /// `static_j` included.
     pub budget: Option<f64>,
     /// The first mapping event at which the budget refused a choice that
     /// passed everything else, s (`None`: it never did).
@@ -184,6 +196,9 @@ pub fn simulate(scenario: &EnergyScenario, policy: Policy, config: &RunConfig) -
         .map(|mt| s.matrices.floors(mt))
         .collect();
     let total_time = machines as f64 * (s.window.1 - s.window.0);
+    // What the choices may use: E less the static energy drawn all day.
+    let static_j = config.static_energy(s);
+    let allowance = config.budget.map(|b| b - static_j);
     let mut rng = heuristics::random_stream(s.seed);
     let mut mappable: Vec<usize> = Vec::new();
     let mut next = 0;
@@ -244,7 +259,7 @@ pub fn simulate(scenario: &EnergyScenario, policy: Policy, config: &RunConfig) -
             .iter()
             .map(|&a| (s.window.1 - a.max(s.window.0)).max(0.0))
             .sum();
-        let share = st.cfg.budget.and_then(|budget| {
+        let share = allowance.and_then(|budget| {
             fair_share(
                 st.cfg.filter,
                 &FilterInputs {
@@ -270,7 +285,7 @@ pub fn simulate(scenario: &EnergyScenario, policy: Policy, config: &RunConfig) -
             scenario: s,
             now,
             e_bud: share.map(|f| f.e_bud),
-            budget_left: st.cfg.budget.map_or(f64::INFINITY, |b| b - st.energy),
+            budget_left: allowance.map_or(f64::INFINITY, |b| b - st.energy),
             orders: &orders,
         };
         // Once the budget has refused a choice, an event at which no
@@ -321,6 +336,7 @@ pub fn simulate(scenario: &EnergyScenario, policy: Policy, config: &RunConfig) -
             dropped,
             assigned,
             committed: committed_before,
+            time_left,
             fair_share: share,
         });
     }
@@ -334,6 +350,7 @@ pub fn simulate(scenario: &EnergyScenario, policy: Policy, config: &RunConfig) -
         executions: st.executions,
         events,
         energy: st.energy,
+        static_j,
         budget: config.budget,
         exhausted_at,
         heuristic_seconds: (sum_s, max_s),

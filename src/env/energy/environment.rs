@@ -2,8 +2,8 @@
 //! log) or a workload written by `swftool synth energy`; the twelve
 //! heuristics; the day's budget (given, or calibrated as the paper's §IV.D
 //! does); the invariant checker, the run summary, the printed table with
-//! its mean rows, and the `summary`, `tasks`, `hourly`, `machines` and
-//! `timing` tables.
+//! its mean rows, and the `summary`, `tasks`, `hourly`, `machines`,
+//! `filter` and `timing` tables.
 
 use std::path::Path;
 use std::sync::Arc;
@@ -17,7 +17,7 @@ use super::tables::{self, RunRecord};
 use super::workload::{self, SyntheticParams};
 use super::{
     BUDGET_FRACTION, EnergyRun, EnergyScenario, HEURISTICS, HeuristicInfo, Objective, Policy,
-    RunConfig, simulate,
+    RunConfig, StaticCounted, simulate,
 };
 use crate::env::serial::workload::WorkloadError;
 use crate::env::{EnvError, EnvKind, Environment, Input, Registry, Replayed};
@@ -44,12 +44,13 @@ pub enum BudgetSource {
     None,
     /// Given (`--budget J`), J.
     Given(f64),
-    /// 0.7 × the mean energy Max UPT used with no budget in the queued
-    /// environment over `trials` trials (Khemka et al., §IV.D).
+    /// 0.7 × the mean energy of the day when Max UPT runs with no budget
+    /// in the queued environment, over `trials` trials (Khemka et al.,
+    /// §IV.D; the static energy drawn all day included).
     Calibrated {
         /// The trials it was computed over.
         trials: usize,
-        /// The mean unconstrained energy, J.
+        /// The mean energy of an unconstrained day, J.
         mean_energy_j: f64,
         /// The budget, J.
         budget_j: f64,
@@ -76,7 +77,7 @@ impl BudgetSource {
                 mean_energy_j,
                 budget_j,
             } => format!(
-                "{:.4} GJ a day = 0.7 × {:.4} GJ, the mean energy Max UPT uses with no budget (queued) over {trials} trial(s) (Khemka et al. §IV.D: 1.11 GJ)",
+                "{:.4} GJ a day = 0.7 × {:.4} GJ, the mean energy of the day with Max UPT and no budget (queued) over {trials} trial(s) (Khemka et al. §IV.D: 1.11 GJ)",
                 budget_j / 1e9,
                 mean_energy_j / 1e9
             ),
@@ -96,13 +97,15 @@ pub struct EnergySource {
 }
 
 /// The budget of `scenarios` under `budget` as given: none, the joules
-/// given, or (not given) calibrated on them: 0.7 × the mean energy Max
-/// UPT uses in the queued environment with no budget and no filter
-/// (Khemka et al., §IV.D), the runs in parallel.
+/// given, or (not given) calibrated on them: 0.7 × the mean energy of the
+/// day (static energy drawn all day included, per `config`) when Max UPT
+/// runs in the queued environment with no budget and no filter (Khemka et
+/// al., §IV.D), the runs in parallel. Only `config`'s drop threshold and
+/// static power are used.
 pub fn budget_for(
     scenarios: &[Arc<EnergyScenario>],
     budget: Option<Budget>,
-    drop_threshold: f64,
+    config: &RunConfig,
 ) -> BudgetSource {
     match budget {
         Some(Budget::None) => BudgetSource::None,
@@ -110,21 +113,25 @@ pub fn budget_for(
         None => {
             let energies: Vec<f64> = scenarios
                 .par_iter()
-                .map(|s| calibration_energy(s, drop_threshold))
+                .map(|s| calibration_energy(s, config))
                 .collect();
             calibrated(&energies)
         }
     }
 }
 
-/// The energy Max UPT uses on `s` in the queued environment with no budget
-/// and no filter, J: one calibration run of the paper's §IV.D.
-pub fn calibration_energy(s: &EnergyScenario, drop_threshold: f64) -> f64 {
+/// The energy of the day when Max UPT runs `s` in the queued environment
+/// with no budget and no filter, J: the tasks' energy plus the static
+/// energy drawn all day (`config`'s drop threshold and static power; one
+/// calibration run of the paper's §IV.D).
+pub fn calibration_energy(s: &EnergyScenario, config: &RunConfig) -> f64 {
     let config = RunConfig {
-        drop_threshold,
+        drop_threshold: config.drop_threshold,
+        static_all_day_w: config.static_all_day_w,
         ..RunConfig::default()
     };
-    simulate(s, Policy::MinMin(Objective::Upt), &config).energy
+    let run = simulate(s, Policy::MinMin(Objective::Upt), &config);
+    run.energy + run.static_j
 }
 
 /// The budget of calibration runs that used `energies` (J): 0.7 × their
@@ -136,6 +143,47 @@ pub fn calibrated(energies: &[f64]) -> BudgetSource {
         mean_energy_j: mean,
         budget_j: BUDGET_FRACTION * mean,
     }
+}
+
+/// Refuses a budget that is not above `floor`, the static energy (J) the
+/// machines draw all day at `static_w` W each: the tasks would get no
+/// energy at all. A calibrated budget falls there when the tasks use
+/// little energy (a light workload): 0.7 × (static + tasks) ≤ static.
+///
+/// # Errors
+/// [`EnvError::Energy`] naming `--budget` and what to give instead.
+pub fn budget_leaves_energy(
+    budget: &BudgetSource,
+    floor: f64,
+    static_w: f64,
+) -> Result<(), EnvError> {
+    let Some(e) = budget.joules() else {
+        return Ok(());
+    };
+    if e > floor {
+        return Ok(());
+    }
+    let what = match budget {
+        BudgetSource::Calibrated { .. } => {
+            format!("the calibrated budget, {}, is", budget.describe())
+        }
+        _ => format!("{:.4} GJ is", e / 1e9),
+    };
+    Err(refuse(
+        "--budget",
+        format!(
+            "{what} not above the {:.4} GJ of static power the machines draw all day ({static_w} W each, --static-counted all-day), so the tasks would get no energy; give a larger --budget, or --static-counted while-busy",
+            floor / 1e9
+        ),
+    ))
+}
+
+/// `s` with `watts` of static power counted in every APC (W;
+/// [`EnergyArgs::apc_static_w`], docs/energy.md "What the budget
+/// counts").
+pub fn with_static_power(mut s: EnergyScenario, watts: f64) -> EnergyScenario {
+    s.matrices.set_static_power(watts);
+    s
 }
 
 fn refuse(flag: &'static str, why: String) -> EnvError {
@@ -180,13 +228,17 @@ impl Environment for Energy {
                 "the energy filter shares out a budget; with --budget none there is none to share (give --filter none, or a budget)".into(),
             ));
         }
+        let watts = args.apc_static_w();
         let (params, file, scenarios) = match input {
             None => {
                 let params = args.synthetic();
                 let scenarios = args
                     .trial_list()
                     .into_par_iter()
-                    .map(|trial| workload::synthetic(&params, args.seed(), trial).map(Arc::new))
+                    .map(|trial| {
+                        workload::synthetic(&params, args.seed(), trial)
+                            .map(|s| Arc::new(with_static_power(s, watts)))
+                    })
                     .collect::<Result<Vec<_>, _>>()
                     .map_err(EnvError::Energy)?;
                 (Some(params), None, scenarios)
@@ -212,12 +264,18 @@ impl Environment for Energy {
                             ),
                         )
                     })?;
-                (None, Some(path.to_path_buf()), vec![Arc::new(s)])
+                (
+                    None,
+                    Some(path.to_path_buf()),
+                    vec![Arc::new(with_static_power(s, watts))],
+                )
             }
         };
-        let drop_threshold = args.run_config(None).drop_threshold;
-        let budget = budget_for(&scenarios, args.budget, drop_threshold);
+        let budget = budget_for(&scenarios, args.budget, &args.run_config(None));
         let config = args.run_config(budget.joules());
+        if let Some(s) = scenarios.first() {
+            budget_leaves_energy(&budget, config.static_energy(s), config.static_all_day_w)?;
+        }
         let cases = scenarios
             .into_iter()
             .map(|scenario| EnergyCase {
@@ -256,6 +314,17 @@ impl Environment for Energy {
             (None, None) => {}
         }
         out.push_str("system   100 machines in 13 types (4 special: 2, 2, 3, 3), 3 P-states; ETC and APC drawn per trial\n");
+        let watts = args.static_power_w();
+        out.push_str(&match (args.static_counted(), cases.first()) {
+            (StaticCounted::AllDay, Some(c)) => format!(
+                "energy   machines never off: {watts} W static each all day ({:.4} GJ in the day, inside E, outside every choice); APC, EEC, filter and Max UPE see the dynamic power a task adds (--static-counted all-day)\n",
+                c.config.static_energy(&c.scenario) / 1e9
+            ),
+            (StaticCounted::AllDay, None) => String::new(),
+            (StaticCounted::WhileBusy, _) => format!(
+                "energy   APC = {watts} W static + dynamic while a task runs; idle machines draw nothing (--static-counted while-busy)\n"
+            ),
+        });
         if let Some(c) = cases.first() {
             let c = c.config;
             out.push_str(&format!(
@@ -314,7 +383,7 @@ impl Environment for Energy {
 
     fn table(runs: &[Replayed<'_, Self>], _: &EnergyArgs) -> String {
         let mut out = format!(
-            "{:<10} {:<10} {:>9} {:>9} {:>7} {:>9} {:>7} {:>7} {:>7} {:>7} {:>7} {:>6} {:>10} {:>9}\n",
+            "{:<10} {:<10} {:>9} {:>9} {:>7} {:>9} {:>7} {:>7} {:>9} {:>7} {:>7} {:>7} {:>6} {:>10} {:>9}\n",
             "scenario",
             "heuristic",
             "utility",
@@ -323,6 +392,7 @@ impl Environment for Energy {
             "energy GJ",
             "% of E",
             "E out h",
+            "E spent h",
             "done",
             "dropped",
             "% p8",
@@ -338,6 +408,7 @@ impl Environment for Energy {
             let out_h = x
                 .exhausted_at_h
                 .map_or("-".to_string(), |h| format!("{h:.1}"));
+            let spent_h = x.spent_at_h.map_or("-".to_string(), |h| format!("{h:.1}"));
             let pct = |p: f64| {
                 x.levels
                     .iter()
@@ -345,7 +416,7 @@ impl Environment for Energy {
                     .map_or(0.0, |l| l.percent())
             };
             out.push_str(&format!(
-                "{:<10} {:<10} {:>9.1} {:>9.1} {:>7.2} {:>9.4} {:>7} {:>7} {:>7} {:>7} {:>7.1} {:>6.1} {:>10.1} {:>9.3}\n",
+                "{:<10} {:<10} {:>9.1} {:>9.1} {:>7.2} {:>9.4} {:>7} {:>7} {:>9} {:>7} {:>7} {:>7.1} {:>6.1} {:>10.1} {:>9.3}\n",
                 x.scenario,
                 x.heuristic,
                 x.utility,
@@ -354,6 +425,7 @@ impl Environment for Energy {
                 x.energy_j / 1e9,
                 of_e,
                 out_h,
+                spent_h,
                 x.completed,
                 x.dropped,
                 pct(8.0),
@@ -415,11 +487,18 @@ impl Environment for Energy {
             "machines",
         )?;
         write_both(
+            &mut frame("filter", tables::filter_frame(&records))?,
+            dir,
+            "filter",
+        )?;
+        write_both(
             &mut frame("timing", tables::timing_frame(&records, &wall))?,
             dir,
             "timing",
         )?;
-        Ok(vec!["summary", "tasks", "hourly", "machines", "timing"])
+        Ok(vec![
+            "summary", "tasks", "hourly", "machines", "filter", "timing",
+        ])
     }
 }
 

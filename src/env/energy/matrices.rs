@@ -17,10 +17,19 @@
 //! - ETC at P-states 1 and 2: ETC(P0) · s₁ and ETC(P0) · s₂, s₁ and s₂
 //!   gammas of mean 1/√0.75 and 1/√0.5 (COV 0.05) redrawn until
 //!   1 < s₁ < s₂, per (task type, machine type);
-//! - APC, W: static 50 W plus dynamic power, at P-state 0 a gamma of mean
-//!   133 W (COV 0.1) per task type times a gamma of mean 1 (COV 0.1) per
-//!   machine type; 75 % and 50 % of that at P-states 1 and 2;
+//! - APC, W: dynamic power, at P-state 0 a gamma of mean 133 W (COV 0.1)
+//!   per task type times a gamma of mean 1 (COV 0.1) per machine type; 75 %
+//!   and 50 % of that at P-states 1 and 2; plus the static power counted in
+//!   an APC ([`Matrices::static_power_w`]);
 //! - EEC = ETC · APC, J.
+//!
+//! Where the machines' static power goes is a model choice (docs/energy.md,
+//! "What the budget counts"): by default every machine draws it all day
+//! whatever the schedule (the machines are never turned off, §III.A), a
+//! constant that the run configuration adds to the day's energy, so drawn
+//! matrices count none in their APC: APC and EEC are the power and energy a
+//! task adds. `--static-counted while-busy` counts it in every APC instead
+//! ([`Matrices::set_static_power`]).
 
 use rand::Rng;
 
@@ -40,8 +49,11 @@ pub const SPECIAL_TASK_TYPES: [usize; 4] = [4, 4, 4, 5];
 pub const P_STATES: usize = 3;
 /// Mean of a task type's mean ETC at P-state 0, s (10 min).
 pub const MEAN_ETC_S: f64 = 600.0;
-/// Static power of a machine, W.
+/// Static power of a machine, W (swftool's figure: the paper gives none;
+/// `--static-power`).
 pub const STATIC_POWER_W: f64 = 50.0;
+/// The most static power `--static-power` accepts, W.
+pub const MAX_STATIC_POWER_W: f64 = 10_000.0;
 /// Mean dynamic power at P-state 0, W.
 pub const MEAN_DYNAMIC_POWER_W: f64 = 133.0;
 /// Dynamic power of P-states 1 and 2 relative to P-state 0.
@@ -67,8 +79,11 @@ pub struct Matrices {
     /// ETC, s, per (task type, machine type, P-state), row-major; `None`
     /// where the task type may not run.
     etc: Vec<Option<f64>>,
-    /// APC, W, same layout.
-    apc: Vec<Option<f64>>,
+    /// APC less the static power counted, W, same layout (the dynamic
+    /// power of drawn matrices; the APC given to [`Matrices::from_entries`]).
+    power: Vec<Option<f64>>,
+    /// Static power counted in every valid APC, W.
+    static_power_w: f64,
 }
 
 const ETC_STREAM: u64 = 0xC_0001;
@@ -116,9 +131,8 @@ impl Matrices {
                 let (s1, s2) = p_state_scales(&mut rng)?;
                 for (p, s) in [1.0, s1, s2].into_iter().enumerate() {
                     etc[cell(i, m, p)] = Some(e0 * s);
-                    apc[cell(i, m, p)] = Some(
-                        STATIC_POWER_W + dynamic * machine_factor[m] * DYNAMIC_POWER_FACTOR[p],
-                    );
+                    apc[cell(i, m, p)] =
+                        Some(dynamic * machine_factor[m] * DYNAMIC_POWER_FACTOR[p]);
                 }
             }
         }
@@ -126,8 +140,20 @@ impl Matrices {
             machine_types,
             special_of,
             etc,
-            apc,
+            power: apc,
+            static_power_w: 0.0,
         })
+    }
+
+    /// Counts `watts` of static power in every APC from now on (W; finite,
+    /// ≥ 0: the caller validates `--static-power`).
+    pub fn set_static_power(&mut self, watts: f64) {
+        self.static_power_w = watts;
+    }
+
+    /// The static power counted in every APC, W.
+    pub fn static_power_w(&self) -> f64 {
+        self.static_power_w
     }
 
     fn cell(&self, i: usize, m: usize, p: usize) -> usize {
@@ -146,9 +172,10 @@ impl Matrices {
     }
 
     /// Average power consumption of task type `i` on machine type `m` in
-    /// P-state `p`, W (static plus dynamic; `None` where it may not run).
+    /// P-state `p`, W: the static power counted plus the dynamic power
+    /// (`None` where it may not run).
     pub fn apc(&self, i: usize, m: usize, p: usize) -> Option<f64> {
-        self.apc[self.cell(i, m, p)]
+        self.power[self.cell(i, m, p)].map(|d| d + self.static_power_w)
     }
 
     /// Expected energy to compute, EEC = ETC · APC, J (`None` where the
@@ -181,10 +208,10 @@ impl Matrices {
     /// type, P-state): τ̄ and ē of the energy filter (Khemka et al., §III.C).
     pub fn means(&self) -> (f64, f64) {
         let (mut t, mut e, mut n) = (0.0, 0.0, 0usize);
-        for (etc, apc) in self.etc.iter().zip(&self.apc) {
-            if let (Some(x), Some(p)) = (etc, apc) {
+        for (etc, power) in self.etc.iter().zip(&self.power) {
+            if let (Some(x), Some(p)) = (etc, power) {
                 t += x;
-                e += x * p;
+                e += x * (p + self.static_power_w);
                 n += 1;
             }
         }
@@ -283,7 +310,8 @@ impl Matrices {
             machine_types,
             special_of,
             etc: e,
-            apc: a,
+            power: a,
+            static_power_w: 0.0,
         })
     }
 }
@@ -326,7 +354,7 @@ mod tests {
                 for p in 0..P_STATES {
                     let (e, a) = (m.etc(i, k, p).unwrap(), m.apc(i, k, p).unwrap());
                     assert_eq!(m.eec(i, k, p).unwrap(), e * a);
-                    assert!(a > STATIC_POWER_W);
+                    assert!(a > 0.0);
                 }
                 assert!(m.etc(i, k, 0) < m.etc(i, k, 1));
                 assert!(m.etc(i, k, 1) < m.etc(i, k, 2));
@@ -370,6 +398,23 @@ mod tests {
         // s₁ has mean 1/√0.75 ≈ 1.1547 (the truncation 1 < s₁ < s₂ moves
         // it by much less than 1 %).
         assert!((s1 / ns - 1.1547).abs() < 0.01, "{}", s1 / ns);
+    }
+
+    #[test]
+    fn static_power_is_added_to_every_apc_and_eec() {
+        let m = Matrices::draw(5).unwrap();
+        assert_eq!(m.static_power_w(), 0.0);
+        let mut s = m.clone();
+        s.set_static_power(STATIC_POWER_W);
+        let (t, e) = m.means();
+        let (ts, es) = s.means();
+        assert_eq!(t, ts);
+        // ē grows by 50 W × τ̄.
+        assert!((es - e - STATIC_POWER_W * t).abs() < 1e-6 * es);
+        let (a, b) = (m.apc(3, 5, 2).unwrap(), s.apc(3, 5, 2).unwrap());
+        assert_eq!(b, a + STATIC_POWER_W);
+        assert_eq!(s.eec(3, 5, 2).unwrap(), s.etc(3, 5, 2).unwrap() * b);
+        assert!(s.apc(3, 0, 0).is_none());
     }
 
     #[test]

@@ -193,6 +193,38 @@ impl std::str::FromStr for Filter {
     }
 }
 
+/// Where the machines' static power is counted (docs/energy.md, "What the
+/// budget counts"; Khemka et al. §III.A: "the machines are never turned
+/// off, and therefore, the fraction of static versus dynamic power is not
+/// relevant").
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize, clap::ValueEnum,
+)]
+#[serde(rename_all = "kebab-case")]
+pub enum StaticCounted {
+    /// Every machine draws its static power all day, busy or idle: a
+    /// constant of the day's energy (machines × static power × 24 h) that
+    /// no choice changes. The budget E counts the day's energy, static
+    /// included (as the paper's 1.11 GJ does); the scheduler may use E less
+    /// that constant, and APC, EEC, the filter and Max UPE see the dynamic
+    /// power and energy a task adds.
+    #[default]
+    AllDay,
+    /// The static power is part of a task's APC while it runs; an idle
+    /// machine draws nothing (swftool's earlier model).
+    WhileBusy,
+}
+
+impl StaticCounted {
+    /// The CLI name.
+    pub fn name(self) -> &'static str {
+        match self {
+            StaticCounted::AllDay => "all-day",
+            StaticCounted::WhileBusy => "while-busy",
+        }
+    }
+}
+
 /// How one run is managed: everything a run needs beyond its scenario and
 /// its heuristic.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -206,16 +238,34 @@ pub struct RunConfig {
     pub budget: Option<f64>,
     /// Drop threshold, value units.
     pub drop_threshold: f64,
+    /// Static power every machine draws all day whatever the schedule, W
+    /// ([`StaticCounted::AllDay`]; 0 when the static power is counted in
+    /// the APC instead, or not at all). The run adds machines × this × the
+    /// day's length to the energy of the day, and the budget's choices get
+    /// E less that.
+    pub static_all_day_w: f64,
 }
 
 impl Default for RunConfig {
+    /// Queued, no filter, no budget, the drop threshold 0.5 and no static
+    /// power outside the APC (hand-built matrices give whole APCs; the
+    /// command line's model is [`params::EnergyArgs::run_config`]).
     fn default() -> Self {
         RunConfig {
             management: Management::Queued,
             filter: Filter::None,
             budget: None,
             drop_threshold: DROP_THRESHOLD,
+            static_all_day_w: 0.0,
         }
+    }
+}
+
+impl RunConfig {
+    /// The static energy the machines of `s` draw in its counted day, J:
+    /// machines × [`RunConfig::static_all_day_w`] × the day's length.
+    pub fn static_energy(&self, s: &EnergyScenario) -> f64 {
+        self.static_all_day_w * f64::from(s.matrices.machines()) * (s.window.1 - s.window.0)
     }
 }
 

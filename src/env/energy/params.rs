@@ -7,8 +7,9 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::matrices::{MAX_STATIC_POWER_W, STATIC_POWER_W};
 use super::workload::SyntheticParams;
-use super::{DROP_THRESHOLD, Filter, Management, RunConfig};
+use super::{DROP_THRESHOLD, Filter, Management, RunConfig, StaticCounted};
 
 fn parse_positive(s: &str) -> Result<f64, String> {
     s.trim()
@@ -16,6 +17,14 @@ fn parse_positive(s: &str) -> Result<f64, String> {
         .ok()
         .filter(|x| x.is_finite() && *x > 0.0)
         .ok_or_else(|| format!("`{s}`: expected a positive number"))
+}
+
+fn parse_static_power(s: &str) -> Result<f64, String> {
+    s.trim()
+        .parse::<f64>()
+        .ok()
+        .filter(|x| x.is_finite() && (0.0..=MAX_STATIC_POWER_W).contains(x))
+        .ok_or_else(|| format!("`{s}`: expected watts from 0 to {MAX_STATIC_POWER_W}"))
 }
 
 fn parse_non_negative(s: &str) -> Result<f64, String> {
@@ -97,6 +106,14 @@ pub struct EnergyArgs {
     #[arg(long, allow_hyphen_values = true, value_name = "U", value_parser = parse_non_negative)]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub drop_threshold: Option<f64>,
+    /// Static power of every machine, W [default: 50].
+    #[arg(long, allow_hyphen_values = true, value_name = "W", value_parser = parse_static_power)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub static_power: Option<f64>,
+    /// Where static power counts: all-day (machines never off: a constant of the day's energy, inside E; choices see dynamic energy) or while-busy (in a task's APC; idle machines draw nothing) [default: all-day].
+    #[arg(long, value_enum)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub static_counted: Option<StaticCounted>,
     /// Seconds between mapping events [default: 60].
     #[arg(long, allow_hyphen_values = true, value_name = "S", value_parser = parse_positive)]
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -131,6 +148,8 @@ impl EnergyArgs {
             (self.filter.is_some(), "--filter"),
             (self.budget.is_some(), "--budget"),
             (self.drop_threshold.is_some(), "--drop-threshold"),
+            (self.static_power.is_some(), "--static-power"),
+            (self.static_counted.is_some(), "--static-counted"),
             (self.event_interval.is_some(), "--event-interval"),
             (self.tasks_per_day.is_some(), "--tasks-per-day"),
         ]
@@ -176,6 +195,27 @@ impl EnergyArgs {
         }
     }
 
+    /// Every machine's static power, W (`--static-power`, default
+    /// [`STATIC_POWER_W`]).
+    pub fn static_power_w(&self) -> f64 {
+        self.static_power.unwrap_or(STATIC_POWER_W)
+    }
+
+    /// Where the static power counts (`--static-counted`, default
+    /// all day; docs/energy.md, "What the budget counts").
+    pub fn static_counted(&self) -> StaticCounted {
+        self.static_counted.unwrap_or_default()
+    }
+
+    /// The static power counted in every APC, W: the machines' static
+    /// power while busy, else none ([`super::Matrices::set_static_power`]).
+    pub fn apc_static_w(&self) -> f64 {
+        match self.static_counted() {
+            StaticCounted::WhileBusy => self.static_power_w(),
+            StaticCounted::AllDay => 0.0,
+        }
+    }
+
     /// The run configuration with budget `budget` (J, `None`: no budget).
     pub fn run_config(&self, budget: Option<f64>) -> RunConfig {
         RunConfig {
@@ -183,6 +223,10 @@ impl EnergyArgs {
             filter: self.filter.unwrap_or_default(),
             budget,
             drop_threshold: self.drop_threshold.unwrap_or(DROP_THRESHOLD),
+            static_all_day_w: match self.static_counted() {
+                StaticCounted::AllDay => self.static_power_w(),
+                StaticCounted::WhileBusy => 0.0,
+            },
         }
     }
 }
@@ -208,6 +252,13 @@ mod tests {
         assert_eq!(c.management, Management::Queued);
         assert_eq!(c.filter, Filter::None);
         assert_eq!(c.drop_threshold, 0.5);
+        assert_eq!((c.static_all_day_w, a.apc_static_w()), (50.0, 0.0));
+        let busy = EnergyArgs {
+            static_counted: Some(StaticCounted::WhileBusy),
+            ..EnergyArgs::default()
+        };
+        assert_eq!(busy.run_config(None).static_all_day_w, 0.0);
+        assert_eq!(busy.apc_static_w(), 50.0);
         assert_eq!(a.synthetic(), SyntheticParams::default());
         assert_eq!(a.trial_list(), vec![0]);
     }

@@ -20,6 +20,10 @@ use super::{EnergyScenario, RunConfig};
 
 /// Hours in the counted day (the length of the hourly series).
 pub const HOURS: usize = 24;
+/// The budget counts as spent once this fraction of it is consumed (no
+/// unit): the hard budget stops assignments a little short of E, as no
+/// task left fits what remains.
+pub const SPENT_FRACTION: f64 = 0.995;
 
 /// Utility of one priority level.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
@@ -60,13 +64,25 @@ pub struct EnergySummary {
     pub max_utility: f64,
     /// Per priority level 8, 4, 2, 1.
     pub levels: Vec<LevelUtility>,
-    /// Energy used in the day, J.
+    /// Energy used in the day, J: the tasks' and, when the static power
+    /// counts all day, the machines' static energy (`static_j`).
     pub energy_j: f64,
+    /// Of `energy_j`, the static energy the machines drew all day whatever
+    /// the schedule, J (0 unless `--static-counted all-day`). Missing in
+    /// cells written before it existed.
+    #[serde(default)]
+    pub static_j: f64,
     /// The budget E, J (`None`: no budget).
     pub budget_j: Option<f64>,
     /// Hours into the day of the first mapping event at which the budget
     /// refused a choice (`None`: never).
     pub exhausted_at_h: Option<f64>,
+    /// Hours into the day at which the tasks had consumed
+    /// [`SPENT_FRACTION`] of what the budget leaves them (E less the static
+    /// energy drawn all day): when E is actually spent (`None`: never, or
+    /// no budget). Missing in cells written before it existed.
+    #[serde(default)]
+    pub spent_at_h: Option<f64>,
     /// Tasks arriving in the day.
     pub counted: usize,
     /// Tasks completing in the day.
@@ -122,6 +138,42 @@ pub fn earned(s: &EnergyScenario, run: &EnergyRun, i: usize) -> f64 {
         }
         _ => 0.0,
     }
+}
+
+/// The time (s from the start of the simulation) at which the energy the
+/// tasks of `run` on `s` consumed in the day reaches `joules` (`None`:
+/// never). Consumption is exact: each execution draws its APC (W) over its
+/// part of the day, so the cumulative energy is piecewise linear. (The
+/// static energy drawn all day is not in it: no choice spends it.)
+pub fn time_consumed(s: &EnergyScenario, run: &EnergyRun, joules: f64) -> Option<f64> {
+    let type_of = s.matrices.machine_type_of();
+    let mut steps: Vec<(f64, f64)> = Vec::with_capacity(2 * run.executions.len());
+    for e in &run.executions {
+        let Some(apc) = s.matrices.apc(
+            s.tasks[e.task].task_type,
+            type_of[e.machine],
+            e.pstate.into(),
+        ) else {
+            continue;
+        };
+        let (a, b) = (e.start.max(s.window.0), e.end.min(s.window.1));
+        if b > a {
+            steps.push((a, apc));
+            steps.push((b, -apc));
+        }
+    }
+    steps.sort_by(|x, y| x.0.total_cmp(&y.0));
+    let (mut t, mut power, mut used) = (s.window.0, 0.0f64, 0.0f64);
+    for (at, change) in steps {
+        let more = power * (at - t);
+        if power > 0.0 && used + more >= joules {
+            return Some(t + (joules - used) / power);
+        }
+        used += more;
+        t = at;
+        power += change;
+    }
+    None
 }
 
 /// Summarises `run` of `heuristic` on `s` under `config`.
@@ -187,6 +239,18 @@ pub fn summarize(
             *slot += window_energy(apc, e.start, e.end, (a, a + 3600.0));
         }
     }
+    // The static energy drawn all day, hour by hour (the last hour takes
+    // the rest of the day, as `hour` does).
+    let base = run.static_j / (s.window.1 - s.window.0);
+    for (h, slot) in hourly_energy_j.iter_mut().enumerate() {
+        let a = s.window.0 + h as f64 * 3600.0;
+        let b = if h + 1 == HOURS {
+            s.window.1
+        } else {
+            a + 3600.0
+        };
+        *slot += base * (b.min(s.window.1) - a).max(0.0);
+    }
     for k in 1..HOURS {
         hourly_utility[k] += hourly_utility[k - 1];
         hourly_energy_j[k] += hourly_energy_j[k - 1];
@@ -200,9 +264,14 @@ pub fn summarize(
         utility,
         max_utility,
         levels,
-        energy_j: run.energy,
+        energy_j: run.energy + run.static_j,
+        static_j: run.static_j,
         budget_j: run.budget,
         exhausted_at_h: run.exhausted_at.map(|t| (t - s.window.0) / 3600.0),
+        spent_at_h: run
+            .budget
+            .and_then(|b| time_consumed(s, run, SPENT_FRACTION * (b - run.static_j)))
+            .map(|t| (t - s.window.0) / 3600.0),
         counted,
         completed,
         dropped,

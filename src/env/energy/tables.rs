@@ -11,6 +11,9 @@
 //!   day, per run;
 //! - `machines`: per run and machine, its type, busy and idle time in the
 //!   day and its energy;
+//! - `filter`: per run and mapping event, what the energy filter read
+//!   (E, e_cons + e_unmov, e_rem, τ_rem, T, τ̄, ē) and computed (n, λ,
+//!   e_bud);
 //! - `timing`: heuristic wall time per mapping event (mean, max), the only
 //!   table that differs between two runs of the same seed.
 
@@ -70,6 +73,7 @@ pub fn summary_frame(rows: &[&EnergySummary]) -> PolarsResult<DataFrame> {
         col("max_utility", f(&|r| r.max_utility)),
         col("percent_of_max", f(&|r| r.percent())),
         col("energy_j", f(&|r| r.energy_j)),
+        col("static_j", f(&|r| r.static_j)),
         col(
             "budget_j",
             rows.iter()
@@ -80,6 +84,12 @@ pub fn summary_frame(rows: &[&EnergySummary]) -> PolarsResult<DataFrame> {
             "exhausted_at_h",
             rows.iter()
                 .map(|r| r.exhausted_at_h)
+                .collect::<Vec<Option<f64>>>(),
+        ),
+        col(
+            "spent_at_h",
+            rows.iter()
+                .map(|r| r.spent_at_h)
                 .collect::<Vec<Option<f64>>>(),
         ),
         col("counted", u(&|r| r.counted)),
@@ -228,7 +238,8 @@ pub fn machines_frame(records: &[RunRecord<'_>]) -> PolarsResult<DataFrame> {
         let s = r.scenario;
         let type_of = s.matrices.machine_type_of();
         let idles = idle_per_machine(s, r.run);
-        let mut joules = vec![0.0; type_of.len()];
+        // Each machine's share of the static energy drawn all day.
+        let mut joules = vec![r.run.static_j / type_of.len().max(1) as f64; type_of.len()];
         for e in &r.run.executions {
             let t = &s.tasks[e.task];
             if let Some(apc) = s
@@ -254,6 +265,76 @@ pub fn machines_frame(records: &[RunRecord<'_>]) -> PolarsResult<DataFrame> {
         col("busy_s", busy),
         col("idle_s", idle),
         col("energy_j", energy),
+    ]);
+    DataFrame::new_infer_height(cols)
+}
+
+/// The `filter` table: one row per mapping event per run, what the
+/// energy filter read and computed (Khemka et al. §III.C, Eqs. 1–3):
+/// `time_s`, `hour` (hours into the counted day, negative in the warm-up),
+/// `mappable`, `dropped`, `assigned`, `budget_j` (E), `static_j` (the
+/// static energy drawn all day, outside the choices), `committed_j`
+/// (e_cons + e_unmov of the tasks), `e_rem_j` (E − static − committed),
+/// `tau_rem_s` (τ_rem), `total_time_s` (T), `mean_etc_s` (τ̄), `mean_eec_j`
+/// (ē), then `n`, `lambda` and `e_bud_j` (−∞ when nothing passes), null
+/// without a filter; `budget_j` and `e_rem_j` are null without a budget.
+/// Eqs. 1–3 hold with E − static for E: λ = ((E − static)/T) /
+/// (committed/(T − τ_rem)) (1 while nothing is committed), n =
+/// min(τ_rem/τ̄, e_rem/ē), e_bud = λ·e_rem/n.
+///
+/// # Errors
+/// A polars error if the columns cannot be assembled (a bug).
+pub fn filter_frame(records: &[RunRecord<'_>]) -> PolarsResult<DataFrame> {
+    let summaries: Vec<&EnergySummary> = records.iter().map(|r| r.summary).collect();
+    let mut cols = key_columns(&summaries, |k| records[k].run.events.len());
+    let mut time = Vec::new();
+    let mut hour = Vec::new();
+    let (mut mappable, mut dropped, mut assigned) = (Vec::new(), Vec::new(), Vec::new());
+    let (mut budget, mut committed, mut e_rem) = (Vec::new(), Vec::new(), Vec::new());
+    let mut static_j = Vec::new();
+    let (mut tau_rem, mut total, mut tau_bar, mut e_bar) =
+        (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    let (mut n, mut lambda, mut e_bud) = (Vec::new(), Vec::new(), Vec::new());
+    for r in records {
+        let s = r.scenario;
+        let (mean_etc, mean_eec) = s.matrices.means();
+        let t = f64::from(s.matrices.machines()) * (s.window.1 - s.window.0);
+        for ev in &r.run.events {
+            time.push(ev.time);
+            hour.push((ev.time - s.window.0) / 3600.0);
+            mappable.push(ev.mappable);
+            dropped.push(ev.dropped);
+            assigned.push(ev.assigned);
+            budget.push(r.run.budget);
+            static_j.push(r.run.static_j);
+            committed.push(ev.committed);
+            e_rem.push(r.run.budget.map(|b| b - r.run.static_j - ev.committed));
+            tau_rem.push(ev.time_left);
+            total.push(t);
+            tau_bar.push(mean_etc);
+            e_bar.push(mean_eec);
+            n.push(ev.fair_share.map(|f| f.n));
+            lambda.push(ev.fair_share.map(|f| f.lambda));
+            e_bud.push(ev.fair_share.map(|f| f.e_bud));
+        }
+    }
+    cols.extend([
+        col("time_s", time),
+        col("hour", hour),
+        col("mappable", mappable),
+        col("dropped", dropped),
+        col("assigned", assigned),
+        col("budget_j", budget),
+        col("static_j", static_j),
+        col("committed_j", committed),
+        col("e_rem_j", e_rem),
+        col("tau_rem_s", tau_rem),
+        col("total_time_s", total),
+        col("mean_etc_s", tau_bar),
+        col("mean_eec_j", e_bar),
+        col("n", n),
+        col("lambda", lambda),
+        col("e_bud_j", e_bud),
     ]);
     DataFrame::new_infer_height(cols)
 }

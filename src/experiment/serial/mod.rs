@@ -217,7 +217,7 @@ impl Grid for Serial {
     fn synthetic(
         config: &ExperimentConfig,
         args: &SerialArgs,
-    ) -> Option<(SerialSource, LogLayout)> {
+    ) -> Result<Option<(SerialSource, LogLayout)>, ExperimentError> {
         let trials = config.trial_count();
         let layout = LogLayout {
             key: SYNTHETIC_KEY.to_string(),
@@ -233,7 +233,7 @@ impl Grid for Serial {
                 })
                 .collect(),
         };
-        Some((SerialSource::Synthetic(args.synthetic()), layout))
+        Ok(Some((SerialSource::Synthetic(args.synthetic()), layout)))
     }
 
     fn lay_out(
