@@ -39,10 +39,7 @@ fn class_points(id: u8, urgency: Urgency, x_max: f64) -> Vec<(f64, f64)> {
 fn draw_classes(dir: &Path) -> Vec<PathBuf> {
     let mut out = Vec::new();
     for (t, template) in TEMPLATE_NAMES.iter().enumerate() {
-        let names: Vec<String> = SPAN_FACTORS
-            .iter()
-            .map(|f| format!("S = {f} ē"))
-            .collect();
+        let names: Vec<String> = SPAN_FACTORS.iter().map(|f| format!("S = {f} ē")).collect();
         let mut series: Vec<LineSeries> = (0..4)
             .map(|s| {
                 let id = (4 * t + s + 1) as u8;
@@ -105,7 +102,11 @@ fn the_utility_class_figures_draw() {
     let pngs = draw_classes(&dir);
     assert_eq!(pngs.len(), 5);
     for p in &pngs {
-        assert!(std::fs::metadata(p).unwrap().len() > 15_000, "{}", p.display());
+        assert!(
+            std::fs::metadata(p).unwrap().len() > 15_000,
+            "{}",
+            p.display()
+        );
     }
     // Every class is drawn once.
     assert_eq!(CLASS_COUNT as usize, 4 * TEMPLATE_NAMES.len());

@@ -623,12 +623,16 @@ mod tests {
     fn a_scaled_class_has_the_same_shape_for_every_mean_etc() {
         for id in 1..=CLASS_COUNT {
             for urgency in Urgency::ALL {
-                let f = |e_bar: f64| class(id, 8.0, urgency, e_bar, theta_for(e_bar, None)).unwrap();
+                let f =
+                    |e_bar: f64| class(id, 8.0, urgency, e_bar, theta_for(e_bar, None)).unwrap();
                 let (short, long) = (f(600.0), f(3000.0));
                 for k in 0..=100 {
                     let x = f64::from(k) * 0.3;
                     let (a, b) = (short.value(x * 600.0), long.value(x * 3000.0));
-                    assert!((a - b).abs() < 1e-9, "class {id} {urgency:?} at {x} ē: {a} vs {b}");
+                    assert!(
+                        (a - b).abs() < 1e-9,
+                        "class {id} {urgency:?} at {x} ē: {a} vs {b}"
+                    );
                 }
             }
         }

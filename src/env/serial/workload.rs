@@ -31,9 +31,7 @@ use super::{SerialScenario, SerialTask, TaskType, WARMUP_SECONDS, WINDOW_SECONDS
 use crate::metrics::tables::TableError;
 use crate::model::etc::{self, CovError};
 use crate::model::rng::{ChaCha8Rng, derive_seed, stream};
-use crate::model::utility::{
-    Shape, Urgency, UtilityError, UtilitySpec, theta_for,
-};
+use crate::model::utility::{Shape, Urgency, UtilityError, UtilitySpec, theta_for};
 use crate::swf::SwfError;
 use crate::workload::{DayWindow, Workload};
 
