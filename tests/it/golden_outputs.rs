@@ -1,13 +1,15 @@
-//! The results of the seven reference commands must not change when the
+//! The results of the twelve reference commands must not change when the
 //! code under them is reorganised: their deterministic tables (`jobs`,
 //! `summary`, `runs`, `aggregate`, `clean`, `suspensions`; CSV and Parquet)
 //! are compared, by SHA-256, with `tests/golden/outputs.sha256`, captured
-//! from main before the environment abstraction (issue 9) moved anything.
+//! from main before the environment abstraction (issue 9) moved anything
+//! (environments A and D) and after the fidelity fixes of issue 20, before
+//! the results pipeline was unified (issue 21; environments B and C).
 //! Wall-clock tables (`timing`, `runs_timing`) and manifests are not
 //! compared.
 //!
 //! To re-capture after an intended change of results, run
-//! `SWFTOOL_BLESS=1 cargo test --test golden_outputs` and say in the commit
+//! `SWFTOOL_BLESS=1 cargo test --release --test it golden_outputs` and say in the commit
 //! which columns changed and why.
 
 use std::collections::BTreeMap;
@@ -47,6 +49,31 @@ const CASES: &[(&str, &str, &[&str])] = &[
         "experiment-margo2008-datastar",
         "experiment --preset margo2008-datastar",
         &["summary", "jobs", "suspensions"],
+    ),
+    (
+        "replay-serial-all",
+        "replay --env serial -H all",
+        &["jobs", "summary", "pieces"],
+    ),
+    (
+        "replay-serial-curie-day",
+        "replay curie --env serial -H maxupt-preempt-greedy --day 2012-07-09",
+        &["jobs", "summary", "pieces"],
+    ),
+    (
+        "replay-energy-all",
+        "replay --env energy -H all",
+        &["summary", "tasks", "filter", "hourly", "machines"],
+    ),
+    (
+        "experiment-smoke-serial",
+        "experiment --preset smoke-serial",
+        &["runs", "aggregate"],
+    ),
+    (
+        "experiment-smoke-energy",
+        "experiment --preset smoke-energy",
+        &["runs", "aggregate"],
     ),
     (
         "compare-classic-four-logs",
@@ -112,7 +139,7 @@ fn the_reference_commands_write_the_captured_tables() {
     let got = run_cases(dir.path());
     if std::env::var_os("SWFTOOL_BLESS").is_some() {
         let mut text = String::from(
-            "# SHA-256 of the deterministic tables of the reference commands (tests/golden_outputs.rs).\n",
+            "# SHA-256 of the deterministic tables of the reference commands (tests/it/golden_outputs.rs).\n",
         );
         for (file, hash) in &got {
             text.push_str(&format!("{hash}  {file}\n"));

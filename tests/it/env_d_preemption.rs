@@ -6,7 +6,7 @@
 //! no priority inversion); the checker catching broken schedules; and
 //! generated workloads.
 
-mod common;
+use crate::common;
 
 use proptest::prelude::*;
 use swftool::env::classic::catalina::{CatalinaWeights, Preemption};

@@ -8,7 +8,7 @@
 //! says it is skipped and passes, unless `SWFTOOL_REQUIRE_SLURM=1` (set by
 //! `.ci/run`), which makes a missing Slurm a failure.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeSet;
 use std::io::Write;

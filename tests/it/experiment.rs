@@ -2,7 +2,7 @@
 //! Student t quantiles, resume after an interruption, shards merged into
 //! the single-run result, preset round trip, figures, and errors.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 

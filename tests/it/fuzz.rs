@@ -7,7 +7,7 @@
 //! accepted lies within the documented bounds that keep the work finite,
 //! checked on the parsed values, never with a clock.
 //!
-//! `cargo test --test fuzz` runs a few dozen cases per property (seconds);
+//! `cargo test --release --test it fuzz::` runs a few dozen cases per property (seconds);
 //! `PROPTEST_CASES=N` raises every property to N cases for a campaign
 //! (docs/fuzzing.md). Failures are kept in `tests/fuzz.proptest-regressions`
 //! and replayed first on every later run.

@@ -2,7 +2,7 @@
 //! schedule keeps the invariants, and the same scenario gives the same
 //! schedule twice.
 
-mod common;
+use crate::common;
 
 use common::{Spec, run, scenario};
 use proptest::prelude::*;

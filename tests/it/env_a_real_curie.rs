@@ -1,7 +1,7 @@
 //! Environment A on real Curie days: exact known figures of the scenario
 //! and the schedule invariants on every heuristic's schedule.
 
-mod common;
+use crate::common;
 
 use common::traces_dir;
 use swftool::env::parallel::check as invariants;

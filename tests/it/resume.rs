@@ -4,7 +4,7 @@
 //! cell files are detected, moved aside and run again, never aggregated; a
 //! cell whose run fails keeps its error and inputs and the grid goes on.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};

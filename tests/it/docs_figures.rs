@@ -1,6 +1,6 @@
 //! The figures of `docs/`, drawn from the model they document.
 //!
-//! `cargo test --test docs_figures -- --ignored` writes them again into
+//! `cargo test --release --test it docs_figures -- --ignored` writes them again into
 //! `docs/figures/` (PNG only); the figures committed there come from this
 //! command. Without `--ignored` the same figures are drawn into a
 //! temporary directory, so the drawing itself is tested on every run.

@@ -4,7 +4,7 @@
 //! in the right order, and tasks wider than every cluster are counted and
 //! dropped, never lost.
 
-mod common;
+use crate::common;
 
 use swftool::env::parallel::{self, TaskStatus, simulate};
 use swftool::swf::{ReadOptions, read_log};

@@ -2,7 +2,7 @@
 //! for each kind of figure, and its helpers (heuristic colours, cumulative
 //! value) behave as documented.
 //!
-//! `cargo test --test report_figures -- --ignored` also writes sample figures
+//! `cargo test --release --test it report_figures -- --ignored` also writes sample figures
 //! to `$TMPDIR/swftool-report-samples/` for looking at.
 
 use std::ops::Range;

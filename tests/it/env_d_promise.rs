@@ -4,7 +4,7 @@
 //! order of their start. Hand-built scenarios worked out on paper, and a
 //! property over generated workloads.
 
-mod common;
+use crate::common;
 
 use proptest::prelude::*;
 use swftool::env::classic::check::{self as capacity, CapacityViolation};

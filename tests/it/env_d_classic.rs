@@ -2,7 +2,7 @@
 //! paper, cleaning presets on a crafted log, and the capacity invariants on
 //! every schedule, real logs included.
 
-mod common;
+use crate::common;
 
 use swftool::env::classic::check as capacity;
 use swftool::env::classic::clean::CleanOptions;

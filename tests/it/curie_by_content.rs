@@ -5,7 +5,7 @@
 //! same value as `replay curie`; the log line says so and the manifest
 //! records the digest.
 
-mod common;
+use crate::common;
 
 use std::io::Read;
 use std::path::Path;

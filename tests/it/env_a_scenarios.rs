@@ -2,7 +2,7 @@
 //! paper (the working is in each test's comment). Every run also passes the
 //! invariant checker (see `common::run`).
 
-mod common;
+use crate::common;
 
 use common::{Spec, loose, outcome, run, scenario, start};
 use swftool::env::parallel::TaskStatus;
