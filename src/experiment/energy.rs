@@ -400,27 +400,44 @@ pub fn tables(cells: &[EnergyCell]) -> Result<EnergyTables, ExperimentError> {
                     .map(|c| c.summary.heuristic.clone())
                     .collect::<Vec<_>>(),
             ),
-            Column::new("utility".into(), f(&|c| c.summary.utility)),
-            Column::new("pct_max".into(), f(&|c| c.summary.percent())),
-            Column::new("pct_p8".into(), f(&|c| level_pct(&c.summary, 8.0))),
-            Column::new("pct_p1".into(), f(&|c| level_pct(&c.summary, 1.0))),
-            Column::new("energy_gj".into(), f(&|c| c.summary.energy_j / 1e9)),
-            Column::new("micros".into(), f(&|c| c.heuristic_seconds.0 * 1e6)),
-            Column::new("max_ms".into(), f(&|c| c.heuristic_seconds.1 * 1e3)),
+            Column::new("utility_earned".into(), f(&|c| c.summary.utility)),
+            Column::new("pct_of_max".into(), f(&|c| c.summary.percent())),
+            Column::new("pct_of_max_p8".into(), f(&|c| level_pct(&c.summary, 8.0))),
+            Column::new("pct_of_max_p1".into(), f(&|c| level_pct(&c.summary, 1.0))),
+            Column::new("energy_j".into(), f(&|c| c.summary.energy_j)),
+            Column::new("mapping_events".into(), f(&|c| c.summary.events as f64)),
+            Column::new(
+                "heuristic_seconds_mean".into(),
+                f(&|c| c.heuristic_seconds.0),
+            ),
+            Column::new(
+                "heuristic_seconds_max".into(),
+                f(&|c| c.heuristic_seconds.1),
+            ),
         ])?;
+        // In the order of the `summary` table.
         let metrics = [
-            "utility",
-            "pct_max",
-            "pct_p8",
-            "pct_p1",
-            "energy_gj",
-            "micros",
+            "utility_earned",
+            "pct_of_max",
+            "energy_j",
+            "pct_of_max_p8",
+            "pct_of_max_p1",
+            "heuristic_seconds_mean",
         ];
+        let keys = ["variant", "heuristic"];
         let g = mean_ci(
             work,
-            &["variant", "heuristic"],
+            &keys,
             &metrics,
-            vec![col("max_ms").max().alias("max_ms_max")],
+            vec![
+                col("mapping_events").mean().alias("mapping_events_mean"),
+                col("heuristic_seconds_max")
+                    .mean()
+                    .alias("heuristic_seconds_max_mean"),
+                col("heuristic_seconds_max")
+                    .max()
+                    .alias("heuristic_seconds_max_max"),
+            ],
         )?;
         let variant = str_column(&g, "variant")?;
         let heuristic = str_column(&g, "heuristic")?;
@@ -429,7 +446,12 @@ pub fn tables(cells: &[EnergyCell]) -> Result<EnergyTables, ExperimentError> {
             .iter()
             .map(|m| stat_column(&g, m))
             .collect::<PolarsResult<_>>()?;
-        let max_ms = f64_column(&g, "max_ms_max")?;
+        let max_s = f64_column(&g, "heuristic_seconds_max_max")?;
+        let scaled = |s: Stat, k: f64| Stat {
+            mean: s.mean * k,
+            sd: s.sd.map(|x| x * k),
+            ci95: s.ci95.map(|x| x * k),
+        };
         let rows: Vec<EnergyAggRow> = (0..variant.len())
             .map(|i| EnergyAggRow {
                 variant: variant[i].clone(),
@@ -437,23 +459,35 @@ pub fn tables(cells: &[EnergyCell]) -> Result<EnergyTables, ExperimentError> {
                 n: n[i],
                 utility: st[0][i],
                 pct_max: st[1][i],
-                pct_p8: st[2][i],
-                pct_p1: st[3][i],
-                energy_gj: st[4][i],
-                micros: st[5][i],
-                max_ms: max_ms[i].unwrap_or(f64::NAN),
+                energy_gj: scaled(st[2][i], 1e-9),
+                pct_p8: st[3][i],
+                pct_p1: st[4][i],
+                micros: scaled(st[5][i], 1e6),
+                max_ms: max_s[i].unwrap_or(f64::NAN) * 1e3,
             })
             .collect();
-        let timing = g.select([
-            "variant",
-            "heuristic",
-            "n",
-            "micros_mean",
-            "micros_sd",
-            "micros_ci95",
-            "max_ms_max",
-        ])?;
-        let aggregate = g.drop_many(["micros_mean", "micros_sd", "micros_ci95", "max_ms_max"]);
+        // The grid's tables: keys, n, then each metric's mean, sd and CI
+        // (the layout of every environment's `aggregate` and `timing`).
+        let grouped = |metrics: &[&str], extra: &[&str]| -> Vec<String> {
+            let mut names: Vec<String> = keys.iter().map(|k| k.to_string()).collect();
+            names.push("n".into());
+            for m in metrics {
+                for s in ["mean", "sd", "ci95"] {
+                    names.push(format!("{m}_{s}"));
+                }
+            }
+            names.extend(extra.iter().map(|e| e.to_string()));
+            names
+        };
+        let timing = g.select(grouped(
+            &["heuristic_seconds_mean"],
+            &[
+                "mapping_events_mean",
+                "heuristic_seconds_max_mean",
+                "heuristic_seconds_max_max",
+            ],
+        ))?;
+        let aggregate = g.select(grouped(&metrics[..5], &[]))?;
         // Hourly means.
         let mut hv = Vec::new();
         let mut hh = Vec::new();

@@ -41,7 +41,7 @@ fn refused(dir: &Path, args: &[&str]) -> String {
 
 const DETERMINISTIC: [&str; 5] = [
     "summary.csv",
-    "tasks.csv",
+    "jobs.csv",
     "hourly.csv",
     "machines.csv",
     "filter.csv",

@@ -186,7 +186,7 @@ fn aggregation_matches_means_sds_and_cis_computed_by_hand() {
     assert_eq!(t.runs.height(), 5);
     let ci_col = t
         .aggregate
-        .column("percent_of_bound_ci95")
+        .column("pct_of_max_ci95")
         .unwrap()
         .f64()
         .unwrap();

@@ -63,7 +63,7 @@ const CASES: &[(&str, &str, &[&str])] = &[
     (
         "replay-energy-all",
         "replay --env energy -H all",
-        &["summary", "tasks", "filter", "hourly", "machines"],
+        &["summary", "jobs", "filter", "hourly", "machines"],
     ),
     (
         "experiment-smoke-serial",

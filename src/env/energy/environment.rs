@@ -472,9 +472,9 @@ impl Environment for Energy {
             "summary",
         )?;
         write_both(
-            &mut frame("tasks", tables::tasks_frame(&records))?,
+            &mut frame("jobs", tables::jobs_frame(&records))?,
             dir,
-            "tasks",
+            "jobs",
         )?;
         write_both(
             &mut frame("hourly", tables::hourly_frame(&summaries))?,
@@ -497,7 +497,7 @@ impl Environment for Energy {
             "timing",
         )?;
         Ok(vec![
-            "summary", "tasks", "hourly", "machines", "filter", "timing",
+            "summary", "jobs", "hourly", "machines", "filter", "timing",
         ])
     }
 }

@@ -4,8 +4,8 @@
 //!
 //! - `summary`: one row per run, the fields of
 //!   [`super::summary::EnergySummary`], one column group per priority level;
-//! - `tasks`: one row per task per run: arrival, type, utility function,
-//!   fate, machine, machine type, P-state, start, end, energy in the day and
+//! - `jobs`: one row per task per run: submit time, type, utility
+//!   function, status, machine, machine type, P-state, start, end, energy in the day and
 //!   utility earned;
 //! - `hourly`: cumulative utility and energy at the end of each hour of the
 //!   day, per run;
@@ -69,9 +69,9 @@ pub fn summary_frame(rows: &[&EnergySummary]) -> PolarsResult<DataFrame> {
     };
     let mut cols = key_columns(rows, |_| 1);
     cols.extend([
-        col("utility", f(&|r| r.utility)),
-        col("max_utility", f(&|r| r.max_utility)),
-        col("percent_of_max", f(&|r| r.percent())),
+        col("utility_earned", f(&|r| r.utility)),
+        col("utility_max", f(&|r| r.max_utility)),
+        col("pct_of_max", f(&|r| r.percent())),
         col("energy_j", f(&|r| r.energy_j)),
         col("static_j", f(&|r| r.static_j)),
         col(
@@ -92,20 +92,26 @@ pub fn summary_frame(rows: &[&EnergySummary]) -> PolarsResult<DataFrame> {
                 .map(|r| r.spent_at_h)
                 .collect::<Vec<Option<f64>>>(),
         ),
-        col("counted", u(&|r| r.counted)),
-        col("completed", u(&|r| r.completed)),
-        col("dropped", u(&|r| r.dropped)),
-        col("unmapped", u(&|r| r.unmapped)),
-        col("unfinished", u(&|r| r.unfinished)),
+        col("tasks_counted", u(&|r| r.counted)),
+        col("tasks_completed", u(&|r| r.completed)),
+        col("tasks_dropped", u(&|r| r.dropped)),
+        col("tasks_unmapped", u(&|r| r.unmapped)),
+        col("tasks_unfinished", u(&|r| r.unfinished)),
         col("mean_idle_s", f(&|r| r.mean_idle_s)),
-        col("events", u(&|r| r.events)),
+        col("mapping_events", u(&|r| r.events)),
     ]);
     let levels = rows.first().map_or(0, |r| r.levels.len());
     for l in 0..levels {
         let p = rows[0].levels[l].priority;
-        cols.push(col(&format!("utility_p{p}"), f(&|r| r.levels[l].utility)));
-        cols.push(col(&format!("max_p{p}"), f(&|r| r.levels[l].max)));
-        cols.push(col(&format!("percent_p{p}"), f(&|r| r.levels[l].percent())));
+        cols.push(col(
+            &format!("utility_earned_p{p}"),
+            f(&|r| r.levels[l].utility),
+        ));
+        cols.push(col(&format!("utility_max_p{p}"), f(&|r| r.levels[l].max)));
+        cols.push(col(
+            &format!("pct_of_max_p{p}"),
+            f(&|r| r.levels[l].percent()),
+        ));
     }
     DataFrame::new_infer_height(cols)
 }
@@ -137,11 +143,11 @@ pub fn hourly_frame(rows: &[&EnergySummary]) -> PolarsResult<DataFrame> {
     DataFrame::new_infer_height(cols)
 }
 
-/// The `tasks` table.
+/// The `jobs` table: one row per task per run.
 ///
 /// # Errors
 /// A polars error if the columns cannot be assembled (a bug).
-pub fn tasks_frame(records: &[RunRecord<'_>]) -> PolarsResult<DataFrame> {
+pub fn jobs_frame(records: &[RunRecord<'_>]) -> PolarsResult<DataFrame> {
     let summaries: Vec<&EnergySummary> = records.iter().map(|r| r.summary).collect();
     let mut cols = key_columns(&summaries, |k| records[k].scenario.tasks.len());
     let mut job = Vec::new();
@@ -199,20 +205,20 @@ pub fn tasks_frame(records: &[RunRecord<'_>]) -> PolarsResult<DataFrame> {
         }
     }
     cols.extend([
-        col("job", job),
-        col("arrival_s", arrival),
+        col("job_number", job),
+        col("submit_s", arrival),
         col("task_type", task_type),
         col("priority", priority),
         col("urgency", urgency),
         col("class", class),
-        col("fate", fate),
+        col("status", fate),
         col("machine", machine),
         col("machine_type", machine_type),
         col("pstate", pstate),
         col("start_s", start),
         col("end_s", end),
         col("energy_j", energy),
-        col("utility", utility),
+        col("utility_earned", utility),
     ]);
     DataFrame::new_infer_height(cols)
 }
@@ -349,21 +355,21 @@ pub fn timing_frame(records: &[RunRecord<'_>], wall: &[f64]) -> PolarsResult<Dat
     let mut cols = key_columns(&summaries, |_| 1);
     cols.extend([
         col(
-            "events",
+            "mapping_events",
             records
                 .iter()
                 .map(|r| r.run.events.len() as u64)
                 .collect::<Vec<u64>>(),
         ),
         col(
-            "heuristic_mean_s",
+            "heuristic_seconds_mean",
             records
                 .iter()
                 .map(|r| r.run.heuristic_seconds.0 / r.run.events.len().max(1) as f64)
                 .collect::<Vec<f64>>(),
         ),
         col(
-            "heuristic_max_s",
+            "heuristic_seconds_max",
             records
                 .iter()
                 .map(|r| r.run.heuristic_seconds.1)

@@ -331,7 +331,7 @@ fn mean_frame(s: &[RunSummary]) -> PolarsResult<Vec<MeanRow>> {
             s.iter().map(|x| x.heuristic.clone()).collect::<Vec<_>>(),
         ),
         f64s("value_earned", |x| x.value_earned),
-        f64s("percent_of_bound", |x| x.percent_of_bound),
+        f64s("pct_of_max", |x| x.percent_of_bound),
         f64s("tasks_completed", |x| x.tasks_completed as f64),
         f64s("tasks_dropped", |x| x.tasks_dropped as f64),
         f64s("heuristic_seconds_mean", |x| x.heuristic_seconds_mean),
@@ -342,7 +342,7 @@ fn mean_frame(s: &[RunSummary]) -> PolarsResult<Vec<MeanRow>> {
         &["heuristic"],
         &[
             "value_earned",
-            "percent_of_bound",
+            "pct_of_max",
             "tasks_completed",
             "tasks_dropped",
             "heuristic_seconds_mean",
@@ -352,7 +352,7 @@ fn mean_frame(s: &[RunSummary]) -> PolarsResult<Vec<MeanRow>> {
     let names = str_column(&g, "heuristic")?;
     let n = n_column(&g)?;
     let value = stat_column(&g, "value_earned")?;
-    let pct = stat_column(&g, "percent_of_bound")?;
+    let pct = stat_column(&g, "pct_of_max")?;
     let completed = stat_column(&g, "tasks_completed")?;
     let dropped = stat_column(&g, "tasks_dropped")?;
     let secs = stat_column(&g, "heuristic_seconds_mean")?;

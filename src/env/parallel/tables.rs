@@ -172,8 +172,8 @@ pub fn summary_frame(summaries: &[RunSummary]) -> PolarsResult<DataFrame> {
         col("tasks_unfinished", u64s(|x| x.tasks_unfinished as u64)),
         col("tasks_too_wide", u64s(|x| x.tasks_too_wide as u64)),
         col("value_earned", f64s(|x| x.value_earned)),
-        col("value_bound", f64s(|x| x.value_bound)),
-        col("percent_of_bound", f64s(|x| x.percent_of_bound)),
+        col("value_max", f64s(|x| x.value_bound)),
+        col("pct_of_max", f64s(|x| x.percent_of_bound)),
         col("mapping_events", u64s(|x| x.mapping_events as u64)),
     ])
 }

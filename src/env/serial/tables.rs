@@ -54,28 +54,34 @@ pub fn summary_frame(rows: &[&SerialSummary]) -> PolarsResult<DataFrame> {
             "heuristic",
             rows.iter().map(|r| r.heuristic.clone()).collect(),
         ),
-        col("seed", rows.iter().map(|r| r.seed).collect::<Vec<u64>>()),
-        col("cores", rows.iter().map(|r| r.cores).collect::<Vec<u32>>()),
         col(
-            "tasks",
+            "scenario_seed",
+            rows.iter().map(|r| r.seed).collect::<Vec<u64>>(),
+        ),
+        col(
+            "system_cores",
+            rows.iter().map(|r| r.cores).collect::<Vec<u32>>(),
+        ),
+        col(
+            "tasks_simulated",
             rows.iter().map(|r| r.tasks as u64).collect::<Vec<u64>>(),
         ),
         col(
-            "counted",
+            "tasks_counted",
             rows.iter().map(|r| r.counted as u64).collect::<Vec<u64>>(),
         ),
         col(
-            "completed",
+            "tasks_completed",
             rows.iter()
                 .map(|r| r.completed as u64)
                 .collect::<Vec<u64>>(),
         ),
         col(
-            "dropped",
+            "tasks_dropped",
             rows.iter().map(|r| r.dropped as u64).collect::<Vec<u64>>(),
         ),
         col(
-            "unfinished",
+            "tasks_unfinished",
             rows.iter()
                 .map(|r| r.unfinished as u64)
                 .collect::<Vec<u64>>(),
@@ -87,34 +93,34 @@ pub fn summary_frame(rows: &[&SerialSummary]) -> PolarsResult<DataFrame> {
                 .collect::<Vec<f64>>(),
         ),
         col(
-            "utility",
+            "utility_earned",
             rows.iter().map(|r| r.utility).collect::<Vec<f64>>(),
         ),
         col(
-            "max_utility",
+            "utility_max",
             rows.iter().map(|r| r.max_utility).collect::<Vec<f64>>(),
         ),
         col(
-            "pct_max_utility",
+            "pct_of_max",
             rows.iter().map(|r| r.percent()).collect::<Vec<f64>>(),
         ),
     ];
     for p in PRIORITY_COLUMNS {
         let share = |r: &SerialSummary| r.priority(p).cloned();
         cols.push(col(
-            &format!("utility_p{p}"),
+            &format!("utility_earned_p{p}"),
             rows.iter()
                 .map(|r| share(r).map_or(0.0, |s| s.utility))
                 .collect::<Vec<f64>>(),
         ));
         cols.push(col(
-            &format!("max_utility_p{p}"),
+            &format!("utility_max_p{p}"),
             rows.iter()
                 .map(|r| share(r).map_or(0.0, |s| s.max_utility))
                 .collect::<Vec<f64>>(),
         ));
         cols.push(col(
-            &format!("pct_max_utility_p{p}"),
+            &format!("pct_of_max_p{p}"),
             rows.iter()
                 .map(|r| {
                     share(r).and_then(|s| {
@@ -236,7 +242,7 @@ pub fn jobs_frame(runs: &[RunRecord<'_>]) -> PolarsResult<DataFrame> {
         col("scenario", scenario),
         col("heuristic", heuristic),
         col("job_number", job),
-        col("arrival_s", arrival),
+        col("submit_s", arrival),
         col("counted", counted),
         col("task_type", task_type),
         col("burst", burst),
@@ -326,13 +332,13 @@ pub fn timing_frame(runs: &[RunRecord<'_>], wall: &[f64]) -> PolarsResult<DataFr
             runs.iter().map(|r| r.run.events).collect::<Vec<u64>>(),
         ),
         col(
-            "heuristic_mean_s",
+            "heuristic_seconds_mean",
             runs.iter()
                 .map(|r| r.run.heuristic_seconds.0)
                 .collect::<Vec<f64>>(),
         ),
         col(
-            "heuristic_max_s",
+            "heuristic_seconds_max",
             runs.iter()
                 .map(|r| r.run.heuristic_seconds.1)
                 .collect::<Vec<f64>>(),

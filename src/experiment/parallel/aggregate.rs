@@ -12,8 +12,8 @@
 //!   of [`crate::env::parallel::tables::timing_frame`] (wall clock).
 //! - `aggregate` — one row per (log, variant, heuristic), in cell order:
 //!   `log_key`, `log`, `variant`, `oversubscription`, `correlation`,
-//!   `heterogeneity`, `heuristic`, `n` (days), then for `percent_of_bound`
-//!   (%), `value_earned` and `value_bound` (value units), `tasks_completed`,
+//!   `heterogeneity`, `heuristic`, `n` (days), then for `pct_of_max`
+//!   (%), `value_earned` and `value_max` (value units), `tasks_completed`,
 //!   `tasks_dropped`, `tasks_unfinished` (tasks) each of `_mean`, `_sd`,
 //!   `_ci95` (NaN when n < 2). Deterministic: byte-identical for the same
 //!   cells however they were run.
@@ -84,14 +84,15 @@ const KEYS: [&str; 7] = [
     "heuristic",
 ];
 
-/// Metrics of the deterministic `aggregate` table, in column order.
+/// Metrics of the deterministic `aggregate` table, in column order (the
+/// order of the `summary` table).
 const METRICS: [&str; 6] = [
-    "percent_of_bound",
-    "value_earned",
-    "value_bound",
     "tasks_completed",
     "tasks_dropped",
     "tasks_unfinished",
+    "value_earned",
+    "value_max",
+    "pct_of_max",
 ];
 
 fn texts(cells: &[CellResult], f: impl Fn(&CellResult) -> String) -> Column {
@@ -147,9 +148,9 @@ pub fn tables(cells: &[CellResult]) -> PolarsResult<Tables> {
             "heterogeneity",
         ),
         named(texts(cells, |c| c.summary.heuristic.clone()), "heuristic"),
-        f64s("percent_of_bound", |s| s.percent_of_bound),
+        f64s("pct_of_max", |s| s.percent_of_bound),
         f64s("value_earned", |s| s.value_earned),
-        f64s("value_bound", |s| s.value_bound),
+        f64s("value_max", |s| s.value_bound),
         f64s("tasks_completed", |s| s.tasks_completed as f64),
         f64s("tasks_dropped", |s| s.tasks_dropped as f64),
         f64s("tasks_unfinished", |s| s.tasks_unfinished as f64),
@@ -212,7 +213,7 @@ fn agg_rows(g: &DataFrame, cells: &[CellResult]) -> PolarsResult<Vec<AggRow>> {
     let variants = str_column(g, "variant")?;
     let heuristics = str_column(g, "heuristic")?;
     let n = n_column(g)?;
-    let pct = stat("percent_of_bound")?;
+    let pct = stat("pct_of_max")?;
     let value = stat("value_earned")?;
     let completed = stat("tasks_completed")?;
     let dropped = stat("tasks_dropped")?;

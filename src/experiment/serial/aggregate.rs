@@ -11,9 +11,10 @@
 //! - `runs_timing` — one row per cell: keys, mapping events, heuristic mean
 //!   and max seconds per mapping event (wall clock).
 //! - `aggregate` — per (log, variant, heuristic): keys, `n`, and for
-//!   `pct_max_utility`, `pct_completed`, `pct_max_utility_p8`,
-//!   `pct_max_utility_p1`, `utility`, `max_utility`, `preemptions`,
-//!   `dropped` each of `_mean`, `_sd`, `_ci95`. Deterministic.
+//!   `tasks_dropped`, `pct_completed`, `utility_earned`, `utility_max`,
+//!   `pct_of_max`, `pct_of_max_p8`, `pct_of_max_p1`, `preemptions` (the
+//!   order of the `summary` table) each of `_mean`, `_sd`, `_ci95`.
+//!   Deterministic.
 //! - `timing` — per (log, variant, heuristic): `n`, mean mapping events,
 //!   heuristic seconds per mapping event (`_mean`, `_sd`, `_ci95` of the
 //!   per-run means), the mean and the largest per-run maximum (s).
@@ -82,14 +83,14 @@ const KEYS: [&str; 7] = [
 ];
 
 const METRICS: [&str; 8] = [
-    "pct_max_utility",
+    "tasks_dropped",
     "pct_completed",
-    "pct_max_utility_p8",
-    "pct_max_utility_p1",
-    "utility",
-    "max_utility",
+    "utility_earned",
+    "utility_max",
+    "pct_of_max",
+    "pct_of_max_p8",
+    "pct_of_max_p1",
     "preemptions",
-    "dropped",
 ];
 
 fn key_columns(cells: &[SerialCell]) -> Vec<Column> {
@@ -152,22 +153,22 @@ pub fn tables(cells: &[SerialCell]) -> PolarsResult<SerialTables> {
                 .collect::<Vec<_>>(),
         ),
         f64s("mapping_events", &|c| c.summary.events as f64),
-        f64s("heuristic_mean_s", &|c| c.heuristic_seconds.0),
-        f64s("heuristic_max_s", &|c| c.heuristic_seconds.1),
+        f64s("heuristic_seconds_mean", &|c| c.heuristic_seconds.0),
+        f64s("heuristic_seconds_max", &|c| c.heuristic_seconds.1),
     ]);
     let runs_timing = DataFrame::new_infer_height(timing_cols)?;
 
     let mut work_cols = keys;
     work_cols.extend([
         heuristic,
-        f64s("pct_max_utility", &|c| c.summary.percent()),
+        f64s("pct_of_max", &|c| c.summary.percent()),
         f64s("pct_completed", &|c| c.summary.percent_completed()),
-        opt("pct_max_utility_p8", &|c| share(&c.summary, 8.0)),
-        opt("pct_max_utility_p1", &|c| share(&c.summary, 1.0)),
-        f64s("utility", &|c| c.summary.utility),
-        f64s("max_utility", &|c| c.summary.max_utility),
+        opt("pct_of_max_p8", &|c| share(&c.summary, 8.0)),
+        opt("pct_of_max_p1", &|c| share(&c.summary, 1.0)),
+        f64s("utility_earned", &|c| c.summary.utility),
+        f64s("utility_max", &|c| c.summary.max_utility),
         f64s("preemptions", &|c| c.summary.preemptions as f64),
-        f64s("dropped", &|c| c.summary.dropped as f64),
+        f64s("tasks_dropped", &|c| c.summary.dropped as f64),
         f64s("mapping_events", &|c| c.summary.events as f64),
         f64s("heuristic_seconds_mean", &|c| c.heuristic_seconds.0),
         f64s("heuristic_seconds_max", &|c| c.heuristic_seconds.1),
@@ -226,10 +227,10 @@ fn agg_rows(g: &DataFrame, cells: &[SerialCell]) -> PolarsResult<Vec<SerialAggRo
     let variants = str_column(g, "variant")?;
     let heuristics = str_column(g, "heuristic")?;
     let n = n_column(g)?;
-    let pct = stat("pct_max_utility")?;
+    let pct = stat("pct_of_max")?;
     let done = stat("pct_completed")?;
-    let p8 = stat("pct_max_utility_p8")?;
-    let p1 = stat("pct_max_utility_p1")?;
+    let p8 = stat("pct_of_max_p8")?;
+    let p1 = stat("pct_of_max_p1")?;
     let pre = stat("preemptions")?;
     let secs = stat("heuristic_seconds_mean")?;
     let max = f64_column(g, "heuristic_seconds_max_max")?;
