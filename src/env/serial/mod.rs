@@ -164,7 +164,7 @@ pub enum SerialArgsError {
     },
     /// The workload cannot be generated or read.
     #[error(transparent)]
-    Workload(#[from] workload::WorkloadError),
+    Workload(#[from] crate::workload::WorkloadError),
 }
 
 /// What the Min-Min heuristics maximise (Machovec et al., §III.D.2).
