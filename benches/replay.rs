@@ -10,10 +10,10 @@ use std::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use swftool::catalog;
-use swftool::env::parallel::params::{DEFAULT_DAY, STANDARD_DAYS};
 use swftool::env::parallel::{HEURISTICS, simulate};
 use swftool::swf::ReadOptions;
 use swftool::workload::{ArrivalRange, Scenario, ScenarioParams, Workload};
+use swftool::workload::{DEFAULT_DAY, STANDARD_DAYS};
 
 fn curie_day() -> Scenario {
     let path = catalog::resolve("curie").expect("Curie log on the search path");

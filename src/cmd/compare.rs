@@ -21,11 +21,12 @@ use crate::env::EnvKind;
 use crate::env::classic::ClassicArgs;
 use crate::env::classic::environment::Classic;
 use crate::env::parallel::environment::Parallel;
-use crate::env::parallel::params::{ParallelArgs, STANDARD_DAYS};
+use crate::env::parallel::params::ParallelArgs;
 use crate::env::serial::environment::Serial;
 use crate::env::serial::params::SerialArgs;
 use crate::experiment::runner::log_key;
 use crate::experiment::{ExperimentConfig, Grid, Variant};
+use crate::workload::STANDARD_DAYS;
 
 /// Arguments of `swftool compare`.
 #[derive(Debug, Clone, clap::Args)]

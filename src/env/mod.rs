@@ -137,7 +137,7 @@ pub enum EnvError {
     Classic(#[from] classic::ClassicArgsError),
     /// A day of environment A the log does not have.
     #[error(transparent)]
-    Day(#[from] parallel::params::DayError),
+    Day(#[from] crate::workload::DayError),
     /// A system size environment A cannot build.
     #[error(transparent)]
     SystemSize(#[from] parallel::params::SystemSizeRefused),
@@ -149,7 +149,7 @@ pub enum EnvError {
     Serial(#[from] serial::SerialArgsError),
     /// A workload or flag of environment C that does not fit.
     #[error(transparent)]
-    Energy(crate::env::serial::workload::WorkloadError),
+    Energy(crate::workload::WorkloadError),
     /// A scenario of environment A could not be generated.
     #[error("{log} {date}: cannot generate the scenario: {source}")]
     Scenario {

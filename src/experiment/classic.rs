@@ -259,7 +259,7 @@ impl Grid for Classic {
             days: None,
             dates: None,
             day_arrivals: None,
-            seed: super::config::DEFAULT_SEED,
+            seed: crate::workload::seeds::DEFAULT_SEED,
             cores_base: None,
             axes: Vec::new(),
             variants: Vec::new(),

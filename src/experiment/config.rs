@@ -40,18 +40,14 @@ use crate::env::energy::matrices::MAX_STATIC_POWER_W;
 use crate::env::energy::params::EnergyArgs;
 use crate::env::energy::{Filter, Management};
 use crate::env::parallel;
-use crate::env::serial::{
-    self,
-    params::{MAX_TRIALS, SerialArgs},
-};
+use crate::env::serial::{self, params::SerialArgs};
 use crate::env::{EnvKind, UnknownName};
 use crate::experiment::serial::variant::{SerialAxis, SerialVariant};
+use crate::workload::seeds::{DEFAULT_SEED, MAX_TRIALS};
 use crate::workload::{ArrivalRange, Correlation, Heterogeneity, Oversubscription, ScenarioParams};
 
 /// Default number of days per log (docs/parallel.md).
 pub const DEFAULT_DAYS: usize = 48;
-/// Default user seed.
-pub const DEFAULT_SEED: u64 = 1;
 
 /// Names of the built-in presets, in display order.
 pub const PRESETS: &[&str] = &[

@@ -30,9 +30,9 @@ use crate::env::energy::tables::summary_frame;
 use crate::env::energy::{EnergyRun, EnergyVariant, Filter, Management, workload};
 use crate::metrics::aggregate::{Stat, f64_column, mean_ci, n_column, pm, stat_column, str_column};
 use crate::metrics::tables::write_both;
-use crate::model::rng::derive_seed;
 use crate::report::{self, Bar, BarChart, BarSeries, Figure, LineChart, LineSeries, Reference};
 use crate::swf::SwfLog;
+use crate::workload::seeds::{ScenarioKey, scenario_seed};
 
 /// The key of the pseudo-log of a grid of synthetic trials.
 pub const SYNTHETIC_KEY: &str = "synthetic";
@@ -145,7 +145,7 @@ impl Grid for Energy {
                 .map(|t| DayLayout {
                     date: format!("trial-{t}"),
                     start: 0.0,
-                    scenario_seed: derive_seed(config.seed, t),
+                    scenario_seed: scenario_seed(config.seed, ScenarioKey::Trial(t)),
                 })
                 .collect(),
         };
@@ -166,7 +166,7 @@ impl Grid for Energy {
         _: &EnergyArgs,
     ) -> Result<(EnergySource, LogLayout), ExperimentError> {
         Err(ExperimentError::Env(crate::env::EnvError::Energy(
-            crate::env::serial::workload::WorkloadError::Parameter {
+            crate::workload::WorkloadError::Parameter {
                 flag: "logs",
                 value: key.to_string(),
                 reason: "environment C runs synthetic trials; give `trials`, not `logs`".into(),

@@ -242,7 +242,8 @@ pub fn lay_out_days(
     key: &str,
     config: &ExperimentConfig,
 ) -> Result<(Vec<crate::workload::DayWindow>, LogLayout), ExperimentError> {
-    use crate::env::parallel::params::{DayPick, pick_days};
+    use crate::workload::seeds::{ScenarioKey, scenario_seed};
+    use crate::workload::{DayPick, pick_days};
     let range = config.day_arrivals.unwrap_or_default();
     let pick = match &config.dates {
         Some(dates) => DayPick::Dates(dates),
@@ -269,7 +270,7 @@ pub fn lay_out_days(
             .map(|d| DayLayout {
                 date: d.date.clone(),
                 start: d.start,
-                scenario_seed: crate::model::rng::derive_seed(config.seed, d.start.to_bits()),
+                scenario_seed: scenario_seed(config.seed, ScenarioKey::Day(d.start)),
             })
             .collect(),
     };

@@ -74,7 +74,7 @@ pub enum ExperimentError {
         /// Log key.
         log: String,
         /// Why.
-        source: crate::env::parallel::params::DayError,
+        source: crate::workload::DayError,
     },
     /// Two logs of a config map to the same short key.
     #[error("logs `{0}` and `{1}` have the same key `{2}`; give each log once")]

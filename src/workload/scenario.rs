@@ -12,8 +12,9 @@
 use rand::RngExt;
 
 use super::days::{DAY_SECONDS, DayWindow, WARMUP_SECONDS, Workload};
+use super::seeds::{ScenarioKey, scenario_seed};
 use crate::model::etc::{self, CovError};
-use crate::model::rng::{derive_seed, stream};
+use crate::model::rng::stream;
 use crate::model::system::SystemSizeError;
 use crate::model::{System, Task, ValueFunction};
 
@@ -192,7 +193,7 @@ impl Scenario {
         params: ScenarioParams,
         seed: u64,
     ) -> Result<Scenario, ScenarioError> {
-        let scenario_seed = derive_seed(seed, day.start.to_bits());
+        let scenario_seed = scenario_seed(seed, ScenarioKey::Day(day.start));
         let target_cores = params.target_cores(workload);
         let mut rng_system = stream(scenario_seed, 1);
         let (system, drawn_cores) = System::generate(&mut rng_system, target_cores)?;

@@ -5,13 +5,13 @@ use crate::common;
 
 use common::traces_dir;
 use swftool::env::parallel::check as invariants;
-use swftool::env::parallel::params::{DEFAULT_DAY, STANDARD_DAYS};
 use swftool::env::parallel::summary::summarize;
 use swftool::env::parallel::{HEURISTICS, TaskStatus, simulate};
 use swftool::swf::ReadOptions;
 use swftool::workload::{
     ArrivalRange, DayTotals, Oversubscription, Scenario, ScenarioParams, Workload,
 };
+use swftool::workload::{DEFAULT_DAY, STANDARD_DAYS};
 
 fn curie() -> Workload {
     Workload::from_path(

@@ -25,13 +25,14 @@ use swftool::cmd::synth::{EnergySynthArgs, SerialSynthArgs};
 use swftool::env::classic::environment::Classic;
 use swftool::env::classic::window::{build_window, default_window_start};
 use swftool::env::classic::{ClassicArgs, ClassicArgsError};
-use swftool::env::parallel::params::{DayPick, check_system_size, pick_days};
+use swftool::env::parallel::params::check_system_size;
 use swftool::env::serial::environment::Serial;
-use swftool::env::serial::params::MAX_TRIALS;
 use swftool::env::{EnvKind, Environment, Input};
 use swftool::experiment::config::{ConfigError, ExperimentConfig, PRESETS};
 use swftool::swf::{ReadOptions, SkipKind, SwfError, SwfLog, read_from, read_log};
 use swftool::workload::Workload;
+use swftool::workload::seeds::MAX_TRIALS;
+use swftool::workload::{DayPick, pick_days};
 
 /// Cases per property in a plain `cargo test`; `PROPTEST_CASES` overrides.
 fn cases(default: u32) -> ProptestConfig {
@@ -1395,7 +1396,8 @@ fn absurd_values_are_refused_up_front_naming_the_flag_and_range() {
 /// they come rarer (here none in the day), and the task bound holds.
 #[test]
 fn the_largest_burst_size_gives_a_bounded_workload() {
-    use swftool::env::serial::workload::{MAX_TASKS, SyntheticParams, WorkloadError, synthetic};
+    use swftool::env::serial::workload::{MAX_TASKS, SyntheticParams, synthetic};
+    use swftool::workload::WorkloadError;
     let p = SyntheticParams {
         burst_size: u32::MAX,
         ..SyntheticParams::default()

@@ -19,10 +19,10 @@ use super::{
     BUDGET_FRACTION, EnergyRun, EnergyScenario, HEURISTICS, HeuristicInfo, Objective, Policy,
     RunConfig, StaticCounted, simulate,
 };
-use crate::env::serial::workload::WorkloadError;
 use crate::env::{EnvError, EnvKind, Environment, Input, Registry, Replayed};
 use crate::metrics::aggregate::{mean_ci, n_column, pm, stat_column, str_column};
 use crate::metrics::tables::{TableError, write_both};
+use crate::workload::WorkloadError;
 
 /// Environment C: utility under a daily energy budget, queued or polled
 /// (Khemka et al.; docs/energy.md).

@@ -10,6 +10,7 @@ use serde::{Deserialize, Serialize};
 use super::matrices::{MAX_STATIC_POWER_W, STATIC_POWER_W};
 use super::workload::SyntheticParams;
 use super::{DROP_THRESHOLD, Filter, Management, RunConfig, StaticCounted};
+use crate::workload::seeds::{DEFAULT_SEED, trial_list};
 
 fn parse_positive(s: &str) -> Result<f64, String> {
     s.trim()
@@ -174,15 +175,14 @@ impl EnergyArgs {
         .collect()
     }
 
-    /// The user seed [default: 1].
+    /// The user seed (default [`DEFAULT_SEED`]).
     pub fn seed(&self) -> u64 {
-        self.seed
-            .unwrap_or(crate::env::parallel::params::DEFAULT_SEED)
+        self.seed.unwrap_or(DEFAULT_SEED)
     }
 
-    /// The trials to run ([`crate::env::serial::params::trial_list`]).
+    /// The trials to run ([`trial_list`]).
     pub fn trial_list(&self) -> Vec<u64> {
-        crate::env::serial::params::trial_list(self.trials, self.trial)
+        trial_list(self.trials, self.trial)
     }
 
     /// The workload's parameters, defaults filled in.

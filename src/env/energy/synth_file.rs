@@ -10,9 +10,9 @@
 //! header records with the user seed, the trial, the counted window, the
 //! mapping-event interval, every generation parameter and swftool's
 //! version, as `; Swftool…:` lines. The frame of the format (header keys,
-//! file names, the sidecar CSV and its errors) is environment B's
-//! ([`crate::env::serial::synth_file`]), so the two generators' files read
-//! alike.
+//! file names, the sidecar CSV and its errors) is
+//! [`crate::workload::sidecar`], shared with environment B's `swftool synth
+//! serial`, so the two generators' files read alike.
 
 use std::path::{Path, PathBuf};
 
@@ -20,15 +20,15 @@ use polars::prelude::*;
 
 use super::workload::SyntheticParams;
 use super::{EnergyScenario, EnergyTask, Matrices};
-use crate::env::serial::synth_file::{
+use crate::model::utility::{Shape, UtilitySpec};
+use crate::swf::{self, JobRecord, SwfHeader};
+use crate::workload::WorkloadError;
+use crate::workload::seeds::{ScenarioKey, scenario_seed};
+use crate::workload::sidecar::{
     HeaderKeys, KEY_EVENT_INTERVAL, KEY_SCENARIO, KEY_SEED, KEY_TRIAL, KEY_TRIAL_SEED, KEY_WINDOW,
     SidecarTable, SpecColumns, SynthFiles, UTILITY_COLUMNS, key_columns, pair_rows, push_identity,
     push_params, serial_job, sort_by_arrival, standard_header, utility_columns, write_files,
 };
-use crate::env::serial::workload::WorkloadError;
-use crate::model::rng::derive_seed;
-use crate::model::utility::{Shape, UtilitySpec};
-use crate::swf::{self, JobRecord, SwfHeader};
 
 /// The generator named in `; SwftoolGenerator:`.
 pub const GENERATOR: &str = "synth energy";
@@ -185,7 +185,7 @@ fn check_writable(
     trial: u64,
     out: &Path,
 ) -> Result<(), WorkloadError> {
-    let derived = derive_seed(user_seed, trial);
+    let derived = scenario_seed(user_seed, ScenarioKey::Trial(trial));
     if derived != s.seed {
         return Err(WorkloadError::Parameter {
             flag: "--seed",
@@ -293,13 +293,13 @@ pub fn read_synthetic(path: &Path) -> Result<Option<EnergyScenario>, WorkloadErr
     let trial: u64 = keys.parse(KEY_TRIAL, "a trial number (a whole number ≥ 0)")?;
     let user_seed: u64 = keys.parse(KEY_SEED, "a seed (a whole number ≥ 0)")?;
     let seed: u64 = keys.parse(KEY_TRIAL_SEED, "a seed (a whole number ≥ 0)")?;
-    if derive_seed(user_seed, trial) != seed {
+    let derived = scenario_seed(user_seed, ScenarioKey::Trial(trial));
+    if derived != seed {
         return Err(keys.error(
             KEY_TRIAL_SEED,
             format!(
-                "is {seed}, but seed {user_seed} and trial {trial} give {}: the header has been \
-                 edited",
-                derive_seed(user_seed, trial)
+                "is {seed}, but seed {user_seed} and trial {trial} give {derived}: the header \
+                 has been edited"
             ),
         ));
     }

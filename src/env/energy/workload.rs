@@ -19,9 +19,10 @@ use rand_distr::Exp1;
 use super::{
     EVENT_INTERVAL_S, EnergyScenario, EnergyTask, Matrices, WARMUP_SECONDS, WINDOW_SECONDS,
 };
-use crate::env::serial::workload::WorkloadError;
-use crate::model::rng::{ChaCha8Rng, derive_seed, stream};
+use crate::model::rng::{ChaCha8Rng, stream};
 use crate::model::utility::{CLASS_COUNT, Shape, Urgency, UtilitySpec, theta_for};
+use crate::workload::WorkloadError;
+use crate::workload::seeds::{ScenarioKey, scenario_seed};
 
 /// Seconds in a day: the period of the general types' sinusoid.
 const DAY_S: f64 = 24.0 * 3600.0;
@@ -217,7 +218,7 @@ pub fn type_arrivals(rng: &mut ChaCha8Rng, special: bool, lambda: f64, horizon: 
 /// Synthetic trial `trial` of seed `seed` (Khemka et al., §IV;
 /// docs/energy.md):
 ///
-/// * trial seed `derive_seed(seed, trial)`; the matrices
+/// * trial seed `derive_seed(seed, trial)` ([`scenario_seed`]); the matrices
 ///   [`Matrices::draw`] of it;
 /// * arrivals over the 26 simulated hours, rounded down to whole seconds:
 ///   a general type by the rate λ̄·(1 + 0.5·sin(2πt/24 h + φ)), φ uniform;
@@ -238,7 +239,7 @@ pub fn synthetic(
     trial: u64,
 ) -> Result<EnergyScenario, WorkloadError> {
     params.validate()?;
-    let trial_seed = derive_seed(seed, trial);
+    let trial_seed = scenario_seed(seed, ScenarioKey::Trial(trial));
     let matrices = Matrices::draw(trial_seed)?;
     let special = matrices.special_of.iter().filter(|s| s.is_some()).count();
     let general = matrices.task_types() - special;
@@ -294,6 +295,7 @@ pub fn synthetic(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::rng::derive_seed;
 
     #[test]
     fn about_32000_tasks_a_day_sorted_whole_seconds_and_numbered() {

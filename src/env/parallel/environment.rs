@@ -8,7 +8,7 @@ use std::path::Path;
 use polars::prelude::*;
 
 use super::check as invariants;
-use super::params::{DayPick, ParallelArgs, check_system_size, pick_days};
+use super::params::{ParallelArgs, check_system_size};
 use super::summary::{RunSummary, summarize};
 use super::tables::{self, RunRecord};
 use super::{Build, HEURISTICS, HeuristicInfo, RunResult, simulate};
@@ -16,6 +16,7 @@ use crate::env::{EnvError, EnvKind, Environment, Input, Registry, Replayed};
 use crate::metrics::aggregate::{f64_column, mean_ci, n_column, pm, stat_column, str_column};
 use crate::metrics::tables::{TableError, write_both};
 use crate::workload::days::CURIE_PAPER_TOTALS;
+use crate::workload::{DayPick, STANDARD_DAYS, pick_days};
 use crate::workload::{DaySet, DayTotals, DayWindow, Scenario, Workload};
 
 /// Environment A: value-based scheduling on heterogeneous parallel clusters
@@ -375,7 +376,7 @@ fn mean_frame(s: &[RunSummary]) -> PolarsResult<Vec<MeanRow>> {
 /// paper's for Curie (Khemka et al. 2015, §5).
 pub fn day_set_lines(w: &Workload, set: &DaySet, days: &[DayWindow]) -> String {
     if let [day] = days {
-        let standard = set.select(super::params::STANDARD_DAYS);
+        let standard = set.select(STANDARD_DAYS);
         let which = match standard.iter().position(|d| d == day) {
             Some(i) => format!("standard day {i} of {}", standard.len()),
             None => "not a standard day".to_string(),

@@ -3,15 +3,10 @@
 //! that a flag given with another environment can be named and refused
 //! ([`ParallelArgs::given`]); the defaults are applied here.
 
+use crate::workload::seeds::DEFAULT_SEED;
 use crate::workload::{
-    ArrivalRange, Correlation, DaySet, DayWindow, Heterogeneity, Oversubscription, ScenarioParams,
-    Workload,
+    ArrivalRange, Correlation, Heterogeneity, Oversubscription, ScenarioParams, Workload,
 };
-
-/// Number of standard days per log (Khemka et al. 2015, §5: 48 days).
-pub const STANDARD_DAYS: usize = 48;
-/// Default day of a replay: the middle one of the standard 48.
-pub const DEFAULT_DAY: usize = 24;
 
 /// Parses `--seed`: a clear message for anything that is not a 64-bit
 /// non-negative integer (`-1` included, which clap would otherwise take
@@ -20,9 +15,6 @@ fn parse_seed(s: &str) -> Result<u64, String> {
     s.parse()
         .map_err(|_| "--seed takes a non-negative integer, 0 to 18446744073709551615".to_string())
 }
-
-/// Default user seed.
-pub const DEFAULT_SEED: u64 = 1;
 
 /// Flags of environment A (`--env parallel`).
 #[derive(Debug, Clone, Default, clap::Args, serde::Serialize)]
@@ -90,212 +82,6 @@ impl ParallelArgs {
             heterogeneity: self.heterogeneity.unwrap_or(d.heterogeneity),
             cores_base: self.cores_base,
         }
-    }
-}
-
-/// A day that cannot be replayed.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum DayError {
-    /// The log has no candidate day at all.
-    #[error("{log}: no day of this log can be replayed: {why}")]
-    NoDays {
-        /// The log's file name.
-        log: String,
-        /// Why (no usable job, or the span the log covers).
-        why: String,
-    },
-    /// No candidate day has an arrival count in the range.
-    #[error(
-        "{log}: no day has {min}–{max} arrivals ({source_}); its {candidates} candidate days have \
-         {lowest}–{highest}: give another --day-arrivals (e.g. `any`)"
-    )]
-    EmptyRange {
-        /// The log's file name.
-        log: String,
-        /// Fewest arrivals asked for.
-        min: usize,
-        /// Most arrivals asked for.
-        max: usize,
-        /// Where the range comes from.
-        source_: String,
-        /// Candidate days of the log.
-        candidates: usize,
-        /// Fewest arrivals of a candidate day.
-        lowest: usize,
-        /// Most arrivals of a candidate day.
-        highest: usize,
-    },
-    /// `--days 0`.
-    #[error("--days must be at least 1")]
-    ZeroDays,
-    /// More days asked for than the range holds.
-    #[error(
-        "--days {asked}: {log} has only {available} days with {min}–{max} arrivals; \
-         give --days {available} or fewer, or widen --day-arrivals"
-    )]
-    TooManyDays {
-        /// The log's file name.
-        log: String,
-        /// Days asked for.
-        asked: usize,
-        /// Days in range.
-        available: usize,
-        /// Fewest arrivals of the range.
-        min: usize,
-        /// Most arrivals of the range.
-        max: usize,
-    },
-    /// A day index past the standard days.
-    #[error("--day {index}: this log has {count} standard days (0..{})", count - 1)]
-    Index {
-        /// The index given.
-        index: usize,
-        /// Standard days of the log.
-        count: usize,
-    },
-    /// Text that is neither an index nor a calendar date.
-    #[error(
-        "--day {given}: not a day: give an index 0..47 into the standard days or a date YYYY-MM-DD{hint}"
-    )]
-    NotADate {
-        /// The text given.
-        given: String,
-        /// What is wrong with it, when it looks like a date.
-        hint: String,
-    },
-    /// A date that is not a candidate day.
-    #[error(
-        "{date}: not a usable day of {log} (usable days run {first} .. {last}; a day needs 4 h of log before it, log after it and at least one usable job)"
-    )]
-    Date {
-        /// The log's file name.
-        log: String,
-        /// The date given.
-        date: String,
-        /// First candidate day.
-        first: String,
-        /// Last candidate day.
-        last: String,
-    },
-}
-
-/// Which days a run asks for.
-#[derive(Debug, Clone, Copy)]
-pub enum DayPick<'a> {
-    /// `--day`: an index into the standard days or a date; `None` for the
-    /// default day ([`DEFAULT_DAY`] of the standard set).
-    One(Option<&'a str>),
-    /// `--days N`: N days evenly spaced over the days in range.
-    Count(usize),
-    /// Explicit dates (an experiment's `dates`), each a candidate day.
-    Dates(&'a [String]),
-}
-
-/// The days of a run of `w`: the day set of `range` and the chosen days,
-/// in time order.
-///
-/// # Errors
-/// [`DayError`]: no candidate day, no day in range, `--days 0` or more
-/// days than the range holds, an index out of range, text that is not a
-/// date, or a date that is not a candidate day.
-pub fn pick_days(
-    w: &Workload,
-    pick: DayPick<'_>,
-    range: ArrivalRange,
-) -> Result<(DaySet, Vec<DayWindow>), DayError> {
-    let (Some(first), Some(last)) = (w.candidates.first(), w.candidates.last()) else {
-        return Err(DayError::NoDays {
-            log: w.name.clone(),
-            why: w.why_no_days(),
-        });
-    };
-    let set = w.day_set(range);
-    let by_date = |d: &str| {
-        w.day_by_date(d).ok_or_else(|| DayError::Date {
-            log: w.name.clone(),
-            date: d.to_string(),
-            first: first.date.clone(),
-            last: last.date.clone(),
-        })
-    };
-    if let DayPick::Dates(dates) = pick {
-        let mut out: Vec<DayWindow> = Vec::new();
-        for d in dates {
-            let day = by_date(d)?;
-            if !out.contains(&day) {
-                out.push(day);
-            }
-        }
-        out.sort_by(|a, b| a.start.total_cmp(&b.start));
-        return Ok((set, out));
-    }
-    if let DayPick::One(Some(d)) = pick
-        && d.parse::<usize>().is_err()
-    {
-        check_date(d)?;
-        let day = by_date(d)?;
-        return Ok((set, vec![day]));
-    }
-    if set.eligible.is_empty() {
-        let lowest = w.candidates.iter().map(|d| d.arrivals).min().unwrap_or(0);
-        let highest = w.candidates.iter().map(|d| d.arrivals).max().unwrap_or(0);
-        return Err(DayError::EmptyRange {
-            log: w.name.clone(),
-            min: set.min,
-            max: set.max,
-            source_: set.source.clone(),
-            candidates: w.candidates.len(),
-            lowest,
-            highest,
-        });
-    }
-    let days = match pick {
-        DayPick::Count(0) => return Err(DayError::ZeroDays),
-        DayPick::Count(n) if n > set.eligible.len() => {
-            return Err(DayError::TooManyDays {
-                log: w.name.clone(),
-                asked: n,
-                available: set.eligible.len(),
-                min: set.min,
-                max: set.max,
-            });
-        }
-        DayPick::Count(n) => set.select(n),
-        DayPick::One(index) => {
-            let standard = set.select(STANDARD_DAYS);
-            let index = match index {
-                None => DEFAULT_DAY.min(standard.len() - 1),
-                Some(text) => text.parse::<usize>().unwrap_or(usize::MAX),
-            };
-            let day = standard.get(index).cloned().ok_or(DayError::Index {
-                index,
-                count: standard.len(),
-            })?;
-            vec![day]
-        }
-        DayPick::Dates(_) => unreachable!("handled above"),
-    };
-    Ok((set, days))
-}
-
-/// Refuses `--day` text that is not a date a calendar has (`2097-02-30`)
-/// or not in `YYYY-MM-DD` / `day-N` form.
-fn check_date(d: &str) -> Result<(), DayError> {
-    if d.strip_prefix("day-")
-        .is_some_and(|n| n.parse::<i64>().is_ok())
-    {
-        return Ok(());
-    }
-    match d.parse::<jiff::civil::Date>() {
-        Ok(_) => Ok(()),
-        Err(e) => Err(DayError::NotADate {
-            given: d.to_string(),
-            hint: if d.len() == 10 && d.as_bytes()[4] == b'-' {
-                format!(" ({e})")
-            } else {
-                String::new()
-            },
-        }),
     }
 }
 

@@ -9,8 +9,10 @@
 //!    never ran when `U(now + min ETC − arrival) = 0`, a preempted one when
 //!    `U(now + RET − arrival) = 0` (§III.B);
 //! 4. the heuristic maps mappable tasks onto idle cores and, if it
-//!    preempts, onto cores running preemptible tasks ([`State`] is its
-//!    whole view of the system).
+//!    preempts, onto cores running preemptible tasks: the engine calls
+//!    [`Heuristic::map`] and knows no heuristic by name ([`State`] is the
+//!    heuristic's whole view of the system; `Policy::build` in the
+//!    registry makes the heuristic object of a policy).
 //!
 //! A preempted task keeps its progress and may resume only on a core of
 //! the cluster it ran on (§II.D); preempting and resuming cost nothing.
@@ -34,12 +36,19 @@ use std::time::Instant;
 
 use serde::{Deserialize, Serialize};
 
-use super::{Objective, Policy, SerialScenario, minmin, simple};
-use crate::model::rng::{ChaCha8Rng, stream};
+use super::{Objective, SerialScenario};
 use crate::model::utility::UtilityFunction;
 
-/// Label of the random stream of the `random` heuristic.
-const RANDOM_STREAM: u64 = 0xB_0001;
+/// A mapping heuristic of environment B: the engine calls it once at each
+/// mapping event, after completions, arrivals and drops.
+pub trait Heuristic {
+    /// Maps some of the mappable tasks of `st` ([`State::groups`]): starts
+    /// them on idle cores ([`State::start_idle`]) or, when it preempts, on
+    /// cores running preemptible tasks ([`State::build_victims`],
+    /// [`State::start_preempting`]). Tasks it leaves stay mappable until
+    /// the next event.
+    fn map(&mut self, st: &mut State<'_>);
+}
 
 /// What became of a task.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
@@ -229,8 +238,6 @@ pub struct State<'a> {
     preemptions: u64,
     version: u64,
     victims: Option<Victims>,
-    /// The `random` heuristic's stream.
-    pub rng: ChaCha8Rng,
 }
 
 /// The group of the never-run tasks of each (burst, flags), if any: a
@@ -304,7 +311,6 @@ impl<'a> State<'a> {
             preemptions: 0,
             version: 0,
             victims: None,
-            rng: stream(s.seed, RANDOM_STREAM),
         }
     }
 
@@ -646,8 +652,9 @@ impl<'a> State<'a> {
     }
 }
 
-/// Simulates `s` under `policy`.
-pub fn simulate(s: &SerialScenario, policy: Policy) -> SerialRun {
+/// Simulates `s`, `heuristic` mapping at every mapping event (a fresh
+/// heuristic object per run: `Policy::build`).
+pub fn run(s: &SerialScenario, heuristic: &mut dyn Heuristic) -> SerialRun {
     let mut st = State::new(s);
     let mut next = 0;
     let mut events = 0u64;
@@ -665,14 +672,7 @@ pub fn simulate(s: &SerialScenario, policy: Policy) -> SerialRun {
         }
         st.drop_hopeless();
         let t = Instant::now();
-        match policy {
-            Policy::Random => simple::random(&mut st),
-            Policy::Fcfs => simple::fcfs(&mut st),
-            Policy::MinMin {
-                objective,
-                preemption,
-            } => minmin::map(&mut st, objective, preemption),
-        }
+        heuristic.map(&mut st);
         st.victims = None;
         let dt = t.elapsed().as_secs_f64();
         total += dt;

@@ -14,10 +14,10 @@ use super::summary::{SerialSummary, summarize};
 use super::tables::{self, RunRecord};
 use super::workload::{self, LogParams, SyntheticParams};
 use super::{HEURISTICS, HeuristicInfo, Policy, SerialArgsError, SerialRun, SerialScenario};
-use crate::env::parallel::params::{DayPick, pick_days};
 use crate::env::{EnvError, EnvKind, Environment, Input, Registry, Replayed};
 use crate::metrics::aggregate::{f64_column, mean_ci, n_column, pm, stat_column, str_column};
 use crate::metrics::tables::{TableError, write_both};
+use crate::workload::{DayPick, pick_days};
 use crate::workload::{DayWindow, Workload};
 
 /// Environment B: serial tasks, utility functions and preemption

@@ -14,8 +14,24 @@
 //! cluster beats a higher; in phase 2 the earlier arrival, then the lower
 //! task index. No choice ever earns zero utility (§III.B).
 
-use super::engine::{Group, State, objective};
+use super::engine::{Group, Heuristic, State, objective};
 use super::{Objective, Preemption};
+
+/// The Min-Min heuristic of `objective` × `preemption` (the eight
+/// utility-aware heuristics of the registry).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct MinMin {
+    /// What it maximises.
+    pub objective: Objective,
+    /// How it preempts.
+    pub preemption: Preemption,
+}
+
+impl Heuristic for MinMin {
+    fn map(&mut self, st: &mut State<'_>) {
+        map(st, self.objective, self.preemption);
+    }
+}
 
 /// Where a candidate goes.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -37,7 +53,7 @@ struct Choice {
 
 /// Runs the Min-Min heuristic `objective` × `preemption` at one mapping
 /// event.
-pub fn map(st: &mut State<'_>, kind: Objective, preemption: Preemption) {
+fn map(st: &mut State<'_>, kind: Objective, preemption: Preemption) {
     if preemption == Preemption::None {
         if st.idle_total() > 0 {
             single(st, kind, preemption);

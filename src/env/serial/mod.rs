@@ -11,7 +11,10 @@
 //! mappable tasks onto idle cores and, when it preempts, onto cores running
 //! preemptible tasks. The ten heuristics are three policies
 //! ([`Policy`]): `random`, `fcfs` ([`simple`]) and the Min-Min loop of
-//! [`minmin`] given an [`Objective`] and a [`Preemption`] technique.
+//! [`minmin`] given an [`Objective`] and a [`Preemption`] technique. The
+//! engine reaches them through one small trait, [`Heuristic`];
+//! [`Policy::build`] makes the heuristic object of a policy, so the engine
+//! names none of them.
 
 pub mod check;
 pub mod engine;
@@ -24,7 +27,7 @@ pub mod synth_file;
 pub mod tables;
 pub mod workload;
 
-pub use engine::{SerialPiece, SerialRun, TaskFate, simulate};
+pub use engine::{Heuristic, SerialPiece, SerialRun, TaskFate};
 
 use serde::{Deserialize, Serialize};
 
@@ -164,7 +167,7 @@ pub enum SerialArgsError {
     },
     /// The workload cannot be generated or read.
     #[error(transparent)]
-    Workload(#[from] workload::WorkloadError),
+    Workload(#[from] crate::workload::WorkloadError),
 }
 
 /// What the Min-Min heuristics maximise (Machovec et al., §III.D.2).
@@ -209,6 +212,22 @@ pub enum Policy {
 }
 
 impl Policy {
+    /// The heuristic object of this policy for one run of `s` (the
+    /// `random` heuristic's stream starts from `s`'s seed).
+    pub fn build(self, s: &SerialScenario) -> Box<dyn Heuristic> {
+        match self {
+            Policy::Random => Box::new(simple::Random::new(s)),
+            Policy::Fcfs => Box::new(simple::Fcfs),
+            Policy::MinMin {
+                objective,
+                preemption,
+            } => Box::new(minmin::MinMin {
+                objective,
+                preemption,
+            }),
+        }
+    }
+
     /// Whether the policy ever preempts.
     pub fn preempts(self) -> bool {
         matches!(
@@ -219,6 +238,12 @@ impl Policy {
             }
         )
     }
+}
+
+/// Simulates `s` under `policy`: [`engine::run`] with the heuristic
+/// object [`Policy::build`] makes.
+pub fn simulate(s: &SerialScenario, policy: Policy) -> SerialRun {
+    engine::run(s, policy.build(s).as_mut())
 }
 
 /// One entry of environment B's registry.

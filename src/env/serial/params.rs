@@ -9,6 +9,7 @@ use serde::{Deserialize, Serialize};
 use super::workload::{LogParams, SyntheticParams};
 use crate::model::utility::Shape;
 use crate::workload::ArrivalRange;
+use crate::workload::seeds::{DEFAULT_SEED, parse_trials, trial_list};
 
 /// Parses `--flag-probability`: a fraction in [0, 1] or a percentage
 /// (`40%`).
@@ -27,38 +28,6 @@ pub fn parse_probability(s: &str) -> Result<f64, String> {
             format!("`{s}`: --flag-probability takes a probability 0 to 1 (or 0% to 100%)")
         })?;
     Ok(p)
-}
-
-/// The most synthetic trials a run takes (`--trials`, and `trials` in an
-/// experiment configuration): 10,000, about 200 times the papers' 48 to 64.
-/// Every trial generates and replays a whole day of tens of thousands of
-/// tasks (seconds each), so more would be days of work, and the list of
-/// trials itself is built before any of them runs.
-pub const MAX_TRIALS: u64 = 10_000;
-
-/// Parses `--trials`: a whole number of trials from 1 to [`MAX_TRIALS`].
-///
-/// # Errors
-/// Anything else, as a message for clap naming the flag and the range.
-pub fn parse_trials(s: &str) -> Result<u64, String> {
-    s.trim()
-        .parse::<u64>()
-        .ok()
-        .filter(|n| (1..=MAX_TRIALS).contains(n))
-        .ok_or_else(|| {
-            format!("`{s}`: --trials takes a whole number of trials from 1 to {MAX_TRIALS}")
-        })
-}
-
-/// The synthetic trials `--trials N` and `--trial K` ask for (shared by
-/// environments B and C): `--trials N` gives 0..N, `--trial K` gives K,
-/// neither gives 0.
-pub fn trial_list(trials: Option<u64>, trial: Option<u64>) -> Vec<u64> {
-    match (trials, trial) {
-        (Some(n), _) => (0..n).collect(),
-        (None, Some(k)) => vec![k],
-        (None, None) => vec![0],
-    }
 }
 
 fn parse_positive(s: &str) -> Result<f64, String> {
@@ -180,10 +149,9 @@ impl SerialArgs {
         given.into_iter().filter(|f| wrong.contains(f)).collect()
     }
 
-    /// The user seed [default: 1].
+    /// The user seed (default [`DEFAULT_SEED`]).
     pub fn seed(&self) -> u64 {
-        self.seed
-            .unwrap_or(crate::env::parallel::params::DEFAULT_SEED)
+        self.seed.unwrap_or(DEFAULT_SEED)
     }
 
     /// The synthetic trials to run ([`trial_list`]).
@@ -230,27 +198,6 @@ mod tests {
         assert!(parse_probability("1.5").is_err());
         assert!(parse_probability("-0.1").is_err());
         assert!(parse_probability("x").is_err());
-    }
-
-    #[test]
-    fn trials_are_bounded_and_the_refusal_names_the_flag_and_range() {
-        assert_eq!(parse_trials("1"), Ok(1));
-        assert_eq!(parse_trials("10000"), Ok(MAX_TRIALS));
-        for bad in [
-            "0",
-            "10001",
-            "1000000000",
-            "18446744073709551615",
-            "-1",
-            "1e3",
-            "",
-        ] {
-            let e = parse_trials(bad).unwrap_err();
-            assert!(
-                e.contains("--trials") && e.contains("1 to 10000"),
-                "{bad}: {e}"
-            );
-        }
     }
 
     #[test]

@@ -7,8 +7,13 @@ use std::collections::BinaryHeap;
 
 use rand::RngExt;
 
-use super::Objective;
-use super::engine::{State, objective};
+use super::engine::{Heuristic, State, objective};
+use super::{Objective, SerialScenario};
+use crate::model::rng::{ChaCha8Rng, stream};
+
+/// Label of the random stream of the `random` heuristic (of the scenario
+/// seed).
+const RANDOM_STREAM: u64 = 0xB_0001;
 
 /// Whether the next task of group `g` earns if it starts now on cluster `j`.
 fn earns(st: &State<'_>, g: usize, j: usize) -> bool {
@@ -21,7 +26,16 @@ fn earns(st: &State<'_>, g: usize, j: usize) -> bool {
 /// FCFS (§III.C.3): mappable tasks in arrival order (then task index), each
 /// on the first idle core, in cluster order, where it earns; a task with no
 /// such core is left for a later event.
-pub fn fcfs(st: &mut State<'_>) {
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Fcfs;
+
+impl Heuristic for Fcfs {
+    fn map(&mut self, st: &mut State<'_>) {
+        fcfs(st);
+    }
+}
+
+fn fcfs(st: &mut State<'_>) {
     if st.idle_total() == 0 {
         return;
     }
@@ -58,13 +72,36 @@ pub fn fcfs(st: &mut State<'_>) {
 /// (uniform over the tasks still unplaced), which is the same distribution
 /// as shuffling them all; a core is drawn by cluster, weighted by its idle
 /// cores (cores of a cluster are alike; the lowest idle core is used).
-pub fn random(st: &mut State<'_>) {
+/// Its draws come from one stream of the scenario seed, drawn from event to
+/// event through the run.
+#[derive(Debug)]
+pub struct Random {
+    rng: ChaCha8Rng,
+}
+
+impl Random {
+    /// The heuristic for a run of `s`: its stream starts afresh from the
+    /// scenario seed [`SerialScenario::seed`].
+    pub fn new(s: &SerialScenario) -> Random {
+        Random {
+            rng: stream(s.seed, RANDOM_STREAM),
+        }
+    }
+}
+
+impl Heuristic for Random {
+    fn map(&mut self, st: &mut State<'_>) {
+        random(st, &mut self.rng);
+    }
+}
+
+fn random(st: &mut State<'_>, rng: &mut ChaCha8Rng) {
     let mut open: Vec<usize> = (0..st.groups.len())
         .filter(|&g| !st.groups[g].is_empty())
         .collect();
     while st.idle_total() > 0 && !open.is_empty() {
         let total: usize = open.iter().map(|&g| st.groups[g].len()).sum();
-        let mut pick = st.rng.random_range(0..total);
+        let mut pick = rng.random_range(0..total);
         let mut at = 0;
         while pick >= st.groups[open[at]].len() {
             pick -= st.groups[open[at]].len();
@@ -80,7 +117,7 @@ pub fn random(st: &mut State<'_>) {
             open.swap_remove(at);
             continue;
         }
-        let mut core = st.rng.random_range(0..sum);
+        let mut core = rng.random_range(0..sum);
         let mut j = 0;
         while core >= weights[j] {
             core -= weights[j];

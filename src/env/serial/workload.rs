@@ -28,12 +28,11 @@ use rand::RngExt;
 use rand_distr::Exp1;
 
 use super::{SerialScenario, SerialTask, TaskType, WARMUP_SECONDS, WINDOW_SECONDS};
-use crate::metrics::tables::TableError;
 use crate::model::etc::{self, CovError};
-use crate::model::rng::{ChaCha8Rng, derive_seed, stream};
-use crate::model::utility::{Shape, Urgency, UtilityError, UtilitySpec, theta_for};
-use crate::swf::SwfError;
-use crate::workload::{DayWindow, Workload};
+use crate::model::rng::{ChaCha8Rng, stream};
+use crate::model::utility::{Shape, Urgency, UtilitySpec, theta_for};
+use crate::workload::seeds::{ScenarioKey, scenario_seed};
+use crate::workload::{DayWindow, Workload, WorkloadError};
 
 /// Seconds in a day: the period of the arrival rate's sinusoid.
 const DAY_S: f64 = 24.0 * 3600.0;
@@ -81,97 +80,6 @@ const STREAM_UTILITY: u64 = 5;
 const STREAM_ARRIVALS: u64 = 1 << 32;
 const STREAM_BURST_SIZES: u64 = 2 << 32;
 const STREAM_TYPE_UTILITY: u64 = 3 << 32;
-
-/// A workload of environment B that cannot be built, read or written.
-#[derive(Debug, thiserror::Error)]
-pub enum WorkloadError {
-    /// A parameter out of its range; `flag` is the command-line flag
-    /// (`--burst-size`) or, for parameters without one, the config field.
-    #[error("{flag} {value}: {reason}")]
-    Parameter {
-        /// The flag or field.
-        flag: &'static str,
-        /// Its value as given.
-        value: String,
-        /// What it must be.
-        reason: String,
-    },
-    /// The workload would be larger than [`MAX_TASKS`].
-    #[error(
-        "the workload would have {what} tasks, more than swftool builds ({MAX_TASKS}); \
-         lower the burst size, the cores or the tasks per core and day"
-    )]
-    TooManyTasks {
-        /// How many (expected or reached).
-        what: String,
-    },
-    /// An ETC or system draw got degenerate parameters.
-    #[error(transparent)]
-    Draw(#[from] CovError),
-    /// A utility function could not be built.
-    #[error(transparent)]
-    Utility(#[from] UtilityError),
-    /// No usable job of the log arrives in the day's counted 24 h.
-    #[error(
-        "{log}, day {date}: no usable job arrives in the counted 24 h, so there is nothing to size the system on; pick another day"
-    )]
-    EmptyDay {
-        /// The log.
-        log: String,
-        /// The day.
-        date: String,
-    },
-    /// The SWF log of a synthetic workload could not be read.
-    #[error(transparent)]
-    Swf(#[from] SwfError),
-    /// A header value a synthetic workload needs is missing or bad.
-    #[error("{path}: header `; {key}:` {problem}")]
-    Header {
-        /// The SWF file.
-        path: String,
-        /// The key.
-        key: &'static str,
-        /// What is wrong.
-        problem: String,
-    },
-    /// A bad line of a sidecar table.
-    #[error("{path}:{line}: {problem}")]
-    Sidecar {
-        /// The table.
-        path: String,
-        /// 1-based line (1 is the column names).
-        line: usize,
-        /// What is wrong.
-        problem: String,
-    },
-    /// The SWF log and its sidecar table do not describe the same tasks.
-    #[error("{path}: {problem}")]
-    Mismatch {
-        /// The file the problem is reported against.
-        path: String,
-        /// What is wrong.
-        problem: String,
-    },
-    /// A file could not be read.
-    #[error("cannot read {path}: {source}")]
-    Read {
-        /// The file.
-        path: String,
-        /// The I/O error.
-        source: std::io::Error,
-    },
-    /// A file could not be written.
-    #[error("cannot write {path}: {source}")]
-    Write {
-        /// The file.
-        path: String,
-        /// The I/O error.
-        source: std::io::Error,
-    },
-    /// A sidecar table could not be built or written.
-    #[error(transparent)]
-    Table(#[from] TableError),
-}
 
 fn bad(flag: &'static str, value: impl ToString, reason: impl Into<String>) -> WorkloadError {
     WorkloadError::Parameter {
@@ -352,6 +260,7 @@ impl SyntheticParams {
         if expected > MAX_TASKS as f64 {
             return Err(WorkloadError::TooManyTasks {
                 what: format!("about {expected:.0}"),
+                limit: MAX_TASKS,
             });
         }
         Ok(())
@@ -474,7 +383,7 @@ struct Burst {
 /// with their ETC and the bursty workload of Machovec et al. (IPDPSW 2017,
 /// §IV.B–C; docs/serial.md, "Synthetic workload").
 ///
-/// * Trial seed `derive_seed(seed, trial)`; one stream per purpose (module
+/// * Trial seed `derive_seed(seed, trial)` ([`scenario_seed`]); one stream per purpose (module
 ///   documentation).
 /// * System: `clusters` clusters, each a gamma draw (mean `mean_cores`,
 ///   COV `cores_cov`) rounded, at least 1 core, or exactly `mean_cores`.
@@ -503,7 +412,7 @@ pub fn synthetic(
     trial: u64,
 ) -> Result<SerialScenario, WorkloadError> {
     params.validate()?;
-    let trial_seed = derive_seed(seed, trial);
+    let trial_seed = scenario_seed(seed, ScenarioKey::Trial(trial));
 
     let mut rng = stream(trial_seed, STREAM_SYSTEM);
     let mut cores = Vec::with_capacity(params.clusters);
@@ -565,6 +474,7 @@ pub fn synthetic(
             if total > MAX_TASKS as u64 {
                 return Err(WorkloadError::TooManyTasks {
                     what: format!("at least {total}"),
+                    limit: MAX_TASKS,
                 });
             }
             bursts.push(Burst {
@@ -743,8 +653,8 @@ fn apportion(total: u64, weights: &[f64]) -> Vec<u32> {
 /// Day `day` of log `w` as a scenario of environment B with user seed
 /// `seed` (docs/serial.md, "SWF workload").
 ///
-/// * Scenario seed `derive_seed(seed, day.start.to_bits())`, as
-///   environment A derives a day's seed, so both environments see a day
+/// * Scenario seed `derive_seed(seed, day.start.to_bits())`
+///   ([`scenario_seed`]), as environment A derives a day's seed, so both environments see a day
 ///   the same way whichever other days run.
 /// * The jobs of `[day.start − 4 h, day.start + 24 h)`; scenario time 0 is
 ///   `day.start − 4 h` ([`SerialScenario::origin`]), the counted window
@@ -769,7 +679,7 @@ pub fn from_day(
     seed: u64,
 ) -> Result<SerialScenario, WorkloadError> {
     params.validate()?;
-    let scenario_seed = derive_seed(seed, day.start.to_bits());
+    let scenario_seed = scenario_seed(seed, ScenarioKey::Day(day.start));
     let origin = day.start - WARMUP_SECONDS;
     let jobs = w.jobs_between(origin, day.start + WINDOW_SECONDS);
     let n = params.clusters;
@@ -847,6 +757,7 @@ pub fn from_day(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::rng::derive_seed;
 
     fn critical_share(s: &SerialScenario) -> f64 {
         let c = s

@@ -25,13 +25,13 @@ use super::grid::{Grid, GridReport};
 use crate::catalog::log_key;
 use crate::env::EnvKind;
 use crate::env::parallel::environment::Parallel;
-use crate::env::parallel::params::{DayError, ParallelArgs, check_system_size};
+use crate::env::parallel::params::{ParallelArgs, check_system_size};
 use crate::env::parallel::summary::RunSummary;
 use crate::env::parallel::{HEURISTICS, RunResult};
 use crate::metrics::tables::write_both;
 use crate::report::Figure;
 use crate::swf::SwfLog;
-use crate::workload::{Scenario, Workload};
+use crate::workload::{DayError, Scenario, Workload};
 
 pub mod aggregate;
 pub mod cell;

@@ -24,16 +24,16 @@ use super::grid::{CellSpec, DayLayout, DaySetRecord, Layout, LogLayout, Plan};
 use super::grid::{Grid, GridReport};
 use crate::catalog::log_key;
 use crate::env::EnvKind;
-use crate::env::parallel::params::DayError;
 use crate::env::serial::environment::{Serial, SerialSource};
 use crate::env::serial::params::SerialArgs;
 use crate::env::serial::summary::{SerialSummary, earned, summarize};
 use crate::env::serial::{HEURISTICS, SerialRun, SerialScenario, TaskFate, workload};
 use crate::metrics::tables::write_both;
-use crate::model::rng::derive_seed;
 use crate::report::Figure;
 use crate::swf::SwfLog;
+use crate::workload::DayError;
 use crate::workload::Workload;
+use crate::workload::seeds::{ScenarioKey, scenario_seed};
 
 pub mod aggregate;
 pub mod figures;
@@ -229,7 +229,7 @@ impl Grid for Serial {
                 .map(|t| DayLayout {
                     date: format!("trial-{t}"),
                     start: 0.0,
-                    scenario_seed: derive_seed(config.seed, t),
+                    scenario_seed: scenario_seed(config.seed, ScenarioKey::Trial(t)),
                 })
                 .collect(),
         };
@@ -258,7 +258,7 @@ impl Grid for Serial {
         let log = &plan.layout.logs[cell.log];
         let dl = &log.days[cell.day];
         let args = variant_of(&plan.layout, cell).apply(&plan.args);
-        let failed = |e: workload::WorkloadError| {
+        let failed = |e: crate::workload::WorkloadError| {
             ExperimentError::Env(crate::env::EnvError::Serial(e.into()))
         };
         let scenario = match &plan.prepared[cell.log] {
