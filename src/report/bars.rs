@@ -99,6 +99,16 @@ fn value(s: &BarSeries, i: usize, log_y: bool) -> Option<(f64, Option<f64>)> {
 }
 
 impl BarChart {
+    /// The colour each series is drawn in (its bars and legend swatch), in
+    /// series order: [`heuristic_color`] of its name over `fig.palette`, so
+    /// it depends on the name and the figure's palette order only.
+    pub fn colours(&self, fig: &Figure) -> Vec<RGBColor> {
+        self.series
+            .iter()
+            .map(|s| heuristic_color(&s.name, &fig.palette))
+            .collect()
+    }
+
     /// Every drawable (mean, ci) of the chart.
     fn values(&self) -> impl Iterator<Item = (f64, Option<f64>)> + '_ {
         self.series
@@ -264,8 +274,8 @@ impl Drawable for BarChart {
             .pos(Pos::new(HPos::Center, VPos::Bottom));
         let mut whiskers = Vec::new();
         let mut drawn = 0usize;
-        for (j, s) in self.series.iter().enumerate() {
-            let colour = heuristic_color(&s.name, &fig.palette);
+        let colours = self.colours(fig);
+        for (j, (s, &colour)) in self.series.iter().zip(&colours).enumerate() {
             for i in 0..n {
                 let x0 = i as f64 + 0.1 + j as f64 * slot;
                 let (l, r) = (x0 + gap, x0 + slot - gap);
@@ -361,10 +371,7 @@ impl Drawable for BarChart {
             )?;
         }
 
-        let entries: Vec<(&str, RGBColor)> = names
-            .iter()
-            .map(|n| (*n, heuristic_color(n, &fig.palette)))
-            .collect();
+        let entries: Vec<(&str, RGBColor)> = names.iter().copied().zip(colours).collect();
         style::draw_legend(
             &legend,
             &entries,

@@ -181,6 +181,17 @@ fn clip(points: &[(f64, f64)], lo: f64, hi: f64) -> Vec<(f64, f64)> {
 }
 
 impl LineChart {
+    /// The colour each series is drawn in (its line and legend swatch), in
+    /// series order: [`heuristic_color`] of its `name` (not its legend text)
+    /// over `fig.palette`, so it depends on the name and the figure's
+    /// palette order only.
+    pub fn colours(&self, fig: &Figure) -> Vec<RGBColor> {
+        self.series
+            .iter()
+            .map(|s| heuristic_color(&s.name, &fig.palette))
+            .collect()
+    }
+
     /// The series as drawn: cut to `x_range` when there is one.
     fn shown(&self) -> Vec<Vec<(f64, f64)>> {
         self.series
@@ -297,8 +308,8 @@ impl Drawable for LineChart {
             )?;
         }
         let width = sizes.px(3.0);
-        for (s, points) in self.series.iter().zip(self.shown()) {
-            let colour = heuristic_color(&s.name, &fig.palette);
+        let colours = self.colours(fig);
+        for (&colour, points) in colours.iter().zip(self.shown()) {
             for run in runs(&points) {
                 if run.len() == 1 {
                     area.draw(&Circle::new(run[0], width + 1, colour.filled()))?;
@@ -316,11 +327,7 @@ impl Drawable for LineChart {
             )?;
         }
 
-        let entries: Vec<(&str, RGBColor)> = names
-            .iter()
-            .zip(&self.series)
-            .map(|(n, s)| (*n, heuristic_color(&s.name, &fig.palette)))
-            .collect();
+        let entries: Vec<(&str, RGBColor)> = names.iter().copied().zip(colours).collect();
         style::draw_legend(&legend, &entries, Swatch::Line, &sizes, sizes.margin as i32)?;
         Ok(())
     }

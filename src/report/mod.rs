@@ -11,11 +11,14 @@
 //!
 //! Every figure has a white background, a title, axis labels (with the units
 //! the caller writes into them) and a legend or colour key in a column to the
-//! right of the plot, so it never hides data. A heuristic has the same colour
-//! in every figure ([`heuristic_color`]). Text uses DejaVu Sans, embedded in
-//! the binary and registered with plotters on first use, so neither building
-//! nor running needs a system font; the SVG files keep text as `<text>`
-//! elements naming the `sans-serif` family.
+//! right of the plot, so it never hides data. A series' colour follows one
+//! rule ([`heuristic_color`]): its name's position in the figure's palette
+//! order ([`Figure::palette`], the environment's heuristic registry the
+//! caller passes) picks a colour of the twelve of [`PALETTE`], so a
+//! heuristic has the same colour in every figure of its environment. Text
+//! uses DejaVu Sans, embedded in the binary and registered with plotters on
+//! first use, so neither building nor running needs a system font; the SVG
+//! files keep text as `<text>` elements naming the `sans-serif` family.
 
 mod bars;
 mod gantt;
@@ -37,24 +40,27 @@ pub use lines::{Band, LineChart, LineSeries, Reference, cumulative, line_chart};
 /// The colour type of the figures' public items (plotters' own), so that a
 /// caller need not name plotters.
 pub use plotters::style::RGBColor;
-pub use style::{NAMED_COLOURS, PALETTE, heuristic_color};
+pub use style::{PALETTE, heuristic_color};
 
-/// Pixel size of a figure (both the PNG and the SVG canvas) and the names
-/// that get the fixed colours.
+/// Pixel size of a figure (both the PNG and the SVG canvas) and its palette
+/// order, which gives each series its colour.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Figure {
     /// Width in pixels (at least [`Figure::MIN_WIDTH`]).
     pub width: u32,
     /// Height in pixels (at least [`Figure::MIN_HEIGHT`]).
     pub height: u32,
-    /// Heuristic names in the order of [`PALETTE`] ([`heuristic_color`]);
-    /// the caller passes its environment's registry order, so a heuristic
-    /// has the same colour in every figure.
+    /// The palette order: the name at index `i` is drawn in `PALETTE[i]`
+    /// ([`heuristic_color`]). The caller passes its environment's whole
+    /// heuristic registry in registry order (not the heuristics a figure
+    /// happens to draw), so a heuristic has the same colour in every figure
+    /// of its environment; names not listed take spare colours.
     pub palette: Vec<String>,
 }
 
 impl Figure {
-    /// The default size with `names` (in registry order) as the palette.
+    /// The default size with `names` as the palette order: pass the
+    /// environment's registry, in registry order.
     pub fn with_palette<S: ToString>(names: &[S]) -> Figure {
         Figure {
             palette: names.iter().map(ToString::to_string).collect(),

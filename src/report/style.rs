@@ -1,5 +1,5 @@
-//! The shared look of every figure: the heuristic palette, the embedded font,
-//! font sizes scaled to the figure, the legend column, "nice" axis ticks and
+//! The shared look of every figure: the heuristic palette and its rule, the
+//! embedded font, font sizes scaled to the figure, the legend column, "nice" axis ticks and
 //! the sequential colour scale of the Gantt charts.
 
 use std::sync::OnceLock;
@@ -32,60 +32,53 @@ pub(crate) fn ensure_font() -> Result<(), ReportError> {
     if ok { Ok(()) } else { Err(ReportError::Font) }
 }
 
-/// Okabe & Ito (2008) colour-blind-safe palette, extended to ten colours.
+/// The qualitative palette of the series of a figure: twelve colours, as
+/// many as the largest heuristic registry (environment C's twelve), given
+/// out by position in the figure's palette order ([`heuristic_color`]).
 ///
-/// The first seven go to the first seven names of a figure's palette
-/// ([`super::Figure::palette`]: environment A's heuristics in registry
-/// order); yellow (hard to see as a line on white) and the two extras
-/// (grey, Paul Tol's wine) serve only other names.
-pub const PALETTE: [RGBColor; 10] = [
-    RGBColor(0xE6, 0x9F, 0x00), // orange: easy
-    RGBColor(0x56, 0xB4, 0xE9), // sky blue: conservative
-    RGBColor(0x00, 0x9E, 0x73), // bluish green: cmq
-    RGBColor(0x00, 0x72, 0xB2), // blue: maxvalue
-    RGBColor(0xD5, 0x5E, 0x00), // vermillion: maxvpr
-    RGBColor(0xCC, 0x79, 0xA7), // reddish purple: maxvalue-ph
-    RGBColor(0x00, 0x00, 0x00), // black: maxvpr-ph (the paper's best)
-    RGBColor(0xF0, 0xE4, 0x42), // yellow
+/// The first seven are Okabe & Ito's (2008) colour-blind-safe colours
+/// without their yellow (faint as a line on white), so the four
+/// environments' first seven heuristics (environment D has six) take them;
+/// then Paul Tol's wine, indigo and olive (environment B's last three), a
+/// mid grey and, last, Okabe & Ito's yellow (only environment C's twelfth).
+/// None is near white. Past the seventh, colour-blind viewers may confuse a
+/// colour with one of the first seven (olive with orange or vermillion,
+/// grey with bluish green under deuteranopia); the first seven stay apart.
+pub const PALETTE: [RGBColor; 12] = [
+    RGBColor(0xE6, 0x9F, 0x00), // orange
+    RGBColor(0x56, 0xB4, 0xE9), // sky blue
+    RGBColor(0x00, 0x9E, 0x73), // bluish green
+    RGBColor(0x00, 0x72, 0xB2), // blue
+    RGBColor(0xD5, 0x5E, 0x00), // vermillion
+    RGBColor(0xCC, 0x79, 0xA7), // reddish purple
+    RGBColor(0x00, 0x00, 0x00), // black
+    RGBColor(0x88, 0x22, 0x55), // wine (Tol)
+    RGBColor(0x33, 0x22, 0x88), // indigo (Tol)
+    RGBColor(0x99, 0x99, 0x33), // olive (Tol)
     RGBColor(0x99, 0x99, 0x99), // grey
-    RGBColor(0x88, 0x22, 0x55), // wine
+    RGBColor(0xF0, 0xE4, 0x42), // yellow
 ];
 
-/// The fixed colour of every heuristic name swftool registers, in every
-/// environment, so that a name has one colour in every figure and no two
-/// names share one: environment A's seven take the Okabe & Ito colours
-/// ([`PALETTE`], in registry order; `maxvpr-ph`, the paper's best, black);
-/// environment D's own take dark grey (`fcfs`), Paul Tol's indigo
-/// (`catalina`), olive (`catalina-preempt`) and wine (`backfill`). `easy`
-/// and `conservative` are the same in both.
-pub const NAMED_COLOURS: [(&str, RGBColor); 11] = [
-    ("easy", PALETTE[0]),
-    ("conservative", PALETTE[1]),
-    ("cmq", PALETTE[2]),
-    ("maxvalue", PALETTE[3]),
-    ("maxvpr", PALETTE[4]),
-    ("maxvalue-ph", PALETTE[5]),
-    ("maxvpr-ph", PALETTE[6]),
-    ("fcfs", RGBColor(0x66, 0x66, 0x66)),
-    ("catalina", RGBColor(0x33, 0x22, 0x88)),
-    ("catalina-preempt", RGBColor(0x99, 0x99, 0x33)),
-    ("backfill", PALETTE[9]),
-];
-
-/// Colour of a heuristic, the same in every figure.
+/// Colour of the series named `name` in a figure whose palette order is
+/// `palette` ([`super::Figure::palette`]: the caller passes its
+/// environment's heuristic registry, in registry order).
 ///
-/// A name of [`NAMED_COLOURS`] (compared ignoring ASCII case) gets its
-/// fixed colour. Any other name found in `palette` gets the [`PALETTE`]
-/// entry at its index; any other is hashed (FNV-1a, stable across runs and
-/// platforms) into the palette without yellow, so two unknown names may
-/// share a colour.
+/// The one rule: a name at index `i` of `palette` (compared ignoring ASCII
+/// case) is drawn in `PALETTE[i]` (`i` modulo 12 past the twelfth). A
+/// heuristic's colour is thus a function of its position in its
+/// environment's registry alone: the same in every figure of that
+/// environment, whichever heuristics a figure draws and in whatever order,
+/// and no two heuristics of one registry share a colour (every registry
+/// has at most [`PALETTE`]`.len()` entries). No name is singled out
+/// (environment A's `maxvpr-ph` is black only as A's seventh heuristic).
+///
+/// Any other name (a user's label, a series that is not a heuristic) is
+/// hashed (FNV-1a of its lower-case bytes, stable across runs and
+/// platforms) into the colours the palette order leaves spare,
+/// `PALETTE[palette.len()..]`, or into the whole palette when none is
+/// spare: it never takes a listed name's colour while one is spare, and two
+/// such names may share a colour.
 pub fn heuristic_color(name: &str, palette: &[String]) -> RGBColor {
-    if let Some((_, c)) = NAMED_COLOURS
-        .iter()
-        .find(|(n, _)| n.eq_ignore_ascii_case(name))
-    {
-        return *c;
-    }
     if let Some(i) = palette.iter().position(|h| h.eq_ignore_ascii_case(name)) {
         return PALETTE[i % PALETTE.len()];
     }
@@ -94,12 +87,11 @@ pub fn heuristic_color(name: &str, palette: &[String]) -> RGBColor {
         hash ^= u64::from(b);
         hash = hash.wrapping_mul(0x0000_0100_0000_01b3);
     }
-    let visible: Vec<RGBColor> = PALETTE
-        .iter()
-        .copied()
-        .filter(|&c| c != PALETTE[7])
-        .collect();
-    visible[(hash % visible.len() as u64) as usize]
+    let spare = match PALETTE.get(palette.len()..) {
+        Some(rest) if !rest.is_empty() => rest,
+        _ => &PALETTE[..],
+    };
+    spare[(hash % spare.len() as u64) as usize]
 }
 
 /// Relative luminance-like brightness in 0..1 (for choosing outline shades).

@@ -8,10 +8,11 @@
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 
+use swftool::env::EnvKind;
 use swftool::env::parallel::HEURISTICS;
 use swftool::report::{
     Band, Bar, BarChart, BarSeries, Figure, GANTT_X_LABEL, GANTT_Y_LABEL, GanttBar, GanttChart,
-    LineChart, LineSeries, Reference, ReportError, cumulative, gantt_chart, grouped_bars,
+    LineChart, LineSeries, PALETTE, Reference, ReportError, cumulative, gantt_chart, grouped_bars,
     heuristic_color, line_chart,
 };
 
@@ -402,49 +403,105 @@ fn unwritable_outputs_are_errors_naming_the_path() {
     assert!(err.to_string().contains("taken.png"), "{err}");
 }
 
+/// A bar chart and a line chart with one (empty) series per name, in order.
+fn charts_of(names: &[&str]) -> (BarChart, LineChart) {
+    let bars = BarChart {
+        series: names
+            .iter()
+            .map(|n| BarSeries {
+                name: n.to_string(),
+                bars: Vec::new(),
+            })
+            .collect(),
+        ..BarChart::default()
+    };
+    let lines = LineChart {
+        series: names
+            .iter()
+            .map(|n| LineSeries {
+                name: n.to_string(),
+                points: Vec::new(),
+                legend: Some(format!("{n} (legend text)")),
+            })
+            .collect(),
+        ..LineChart::default()
+    };
+    (bars, lines)
+}
+
+/// The palette rule over every environment's registry: each registered
+/// heuristic is drawn in a colour of the palette, no two heuristics of one
+/// registry share one, and a heuristic's colour in a chart does not depend
+/// on which other heuristics the chart draws nor in what order; a name in
+/// no registry gets a colour too, the same every time.
 #[test]
-fn heuristic_colours_are_stable_and_distinct() {
-    let names = heuristic_names();
-    assert_eq!(names.len(), 7);
-    let palette: Vec<String> = names.iter().map(|n| n.to_string()).collect();
-    let colours: Vec<_> = names.iter().map(|n| heuristic_color(n, &palette)).collect();
-    for (i, a) in colours.iter().enumerate() {
-        for b in &colours[i + 1..] {
-            assert_ne!(a, b, "two heuristics share a colour");
+fn every_registered_heuristic_has_its_own_stable_colour() {
+    let mut rng = Lcg(21);
+    for kind in EnvKind::ALL {
+        let registry: Vec<&str> = kind.heuristics().iter().map(|(n, _)| *n).collect();
+        assert!(
+            registry.len() <= PALETTE.len(),
+            "{kind}: {} heuristics, {} colours",
+            registry.len(),
+            PALETTE.len()
+        );
+        let fig = Figure::with_palette(&registry);
+        let (bars, lines) = charts_of(&registry);
+        let colours = bars.colours(&fig);
+        assert_eq!(lines.colours(&fig), colours, "{kind}");
+        for (i, (name, c)) in registry.iter().zip(&colours).enumerate() {
+            assert!(PALETTE.contains(c), "{kind}: {name} is off the palette");
+            assert_eq!(heuristic_color(name, &fig.palette), *c);
+            assert_eq!(heuristic_color(&name.to_uppercase(), &fig.palette), *c);
+            for (other, d) in registry.iter().zip(&colours).skip(i + 1) {
+                assert_ne!(c, d, "{kind}: {name} and {other} share a colour");
+            }
+        }
+        let colour_of = |name: &str| colours[registry.iter().position(|n| *n == name).unwrap()];
+        // Every heuristic alone, the registry reversed, and random subsets in
+        // random orders.
+        let mut drawn: Vec<Vec<&str>> = registry.iter().map(|n| vec![*n]).collect();
+        drawn.push(registry.iter().rev().copied().collect());
+        for _ in 0..40 {
+            let mut order = registry.clone();
+            for i in (1..order.len()).rev() {
+                order.swap(i, (rng.next() * (i + 1) as f64) as usize);
+            }
+            order.truncate(1 + (rng.next() * registry.len() as f64) as usize);
+            drawn.push(order);
+        }
+        for subset in drawn {
+            let (b, l) = charts_of(&subset);
+            let want: Vec<_> = subset.iter().map(|n| colour_of(n)).collect();
+            assert_eq!(b.colours(&fig), want, "{kind}: bars of {subset:?}");
+            assert_eq!(l.colours(&fig), want, "{kind}: lines of {subset:?}");
+        }
+        // A name in no registry: a palette colour, the same every time, and
+        // one no heuristic of the registry has while any is spare.
+        for label in ["my-heuristic", "queued, filter λ = 1.5", ""] {
+            let c = heuristic_color(label, &fig.palette);
+            assert!(PALETTE.contains(&c));
+            assert_eq!(
+                c,
+                heuristic_color(
+                    label,
+                    &registry.iter().map(|n| n.to_string()).collect::<Vec<_>>()
+                )
+            );
+            let (b, _) = charts_of(&[label, registry[0]]);
+            assert_eq!(b.colours(&fig), [c, colours[0]]);
+            if registry.len() < PALETTE.len() {
+                assert!(
+                    !colours.contains(&c),
+                    "{kind}: {label:?} takes a heuristic's colour"
+                );
+            }
         }
     }
-    assert_eq!(
-        heuristic_color("easy", &palette),
-        heuristic_color("EASY", &palette)
-    );
-    assert_eq!(heuristic_color("maxvpr-ph", &palette), colours[6]);
-    // Unknown names hash the same way every time, into the palette.
-    let unknown = heuristic_color("my-heuristic", &palette);
-    assert_eq!(unknown, heuristic_color("my-heuristic", &[]));
-    assert!(swftool::report::PALETTE.contains(&unknown));
-    // Every registered name of every environment has its own colour, the
-    // same whatever palette a figure passes (Catalina never borrows CMQ's
-    // green, nor catalina-preempt maxvpr-ph's black).
-    let named = swftool::report::NAMED_COLOURS;
-    for (i, (a, ca)) in named.iter().enumerate() {
-        assert_eq!(heuristic_color(a, &[]), *ca);
-        assert_eq!(heuristic_color(a, &palette), *ca);
-        for (b, cb) in &named[i + 1..] {
-            assert_ne!(ca, cb, "{a} and {b} share a colour");
-        }
-    }
-    let classic = [
-        "fcfs",
-        "easy",
-        "conservative",
-        "catalina",
-        "catalina-preempt",
-        "backfill",
-    ];
-    for name in classic {
-        let c = heuristic_color(name, &classic.map(String::from));
-        assert_ne!(c, swftool::report::PALETTE[7], "{name} is the faint yellow");
-    }
+    // Without a palette order every name is hashed into the whole palette.
+    let c = heuristic_color("maxvpr-ph", &[]);
+    assert!(PALETTE.contains(&c));
+    assert_eq!(c, heuristic_color("MAXVPR-PH", &[]));
 }
 
 /// A percentage chart with `y_clip` keeps its axis inside 0..100 and says
@@ -528,5 +585,34 @@ fn write_sample_figures_for_inspection() {
         ..Figure::default()
     };
     grouped_bars(&sample_bars(false), &small, &dir.join("bars-value-small")).unwrap();
+    // Every environment's whole registry in its palette (palette-<env>-*).
+    let mut rng = Lcg(3);
+    for kind in EnvKind::ALL {
+        let registry: Vec<&str> = kind.heuristics().iter().map(|(n, _)| *n).collect();
+        let fig = Figure::with_palette(&registry);
+        let (mut bars, mut lines) = charts_of(&registry);
+        bars.title = format!("Every heuristic of environment {kind}");
+        bars.levels = vec!["a".into(), "b".into()];
+        for (j, s) in bars.series.iter_mut().enumerate() {
+            s.bars = (0..2)
+                .map(|_| {
+                    Some(Bar {
+                        mean: 40.0 + 4.0 * j as f64 + 10.0 * rng.next(),
+                        ci95: Some(5.0),
+                    })
+                })
+                .collect();
+        }
+        grouped_bars(&bars, &fig, &dir.join(format!("palette-{kind}-bars"))).unwrap();
+        lines.title = bars.title.clone();
+        for (j, s) in lines.series.iter_mut().enumerate() {
+            s.legend = None;
+            let events: Vec<(f64, f64)> = (0..60)
+                .map(|_| (86_400.0 * rng.next(), (10.0 + 2.0 * j as f64) * rng.next()))
+                .collect();
+            s.points = cumulative(&events, 0.0);
+        }
+        line_chart(&lines, &fig, &dir.join(format!("palette-{kind}-lines"))).unwrap();
+    }
     eprintln!("figures in {}", dir.display());
 }
