@@ -15,7 +15,6 @@ use super::tables::{self, RunRecord};
 use super::workload::{self, LogParams, SyntheticParams};
 use super::{HEURISTICS, HeuristicInfo, Policy, SerialArgsError, SerialRun, SerialScenario};
 use crate::env::{EnvError, EnvKind, Environment, Input, Registry, Replayed};
-use crate::metrics::aggregate::{f64_column, mean_ci, n_column, pm, stat_column, str_column};
 use crate::metrics::tables::{TableError, write_both};
 use crate::workload::{DayPick, pick_days};
 use crate::workload::{DayWindow, Workload};
@@ -300,66 +299,12 @@ impl Environment for Serial {
 }
 
 /// The mean over scenarios of each heuristic of a replay of several
-/// trials or days: % of the maximum system utility and % completed as
-/// mean ± half-width of the 95 % Student-t confidence interval
-/// ([`mean_ci`]), mean preemptions.
+/// trials or days: the printed columns of
+/// [`super::tables::summary_columns`] (% of the maximum, % completed,
+/// preemptions) as mean ± half-width of the 95 % Student-t confidence
+/// interval ([`crate::metrics::columns::mean_rows`]).
 fn mean_rows(runs: &[Replayed<'_, Serial>]) -> String {
-    let rows = (|| -> PolarsResult<String> {
-        let work = DataFrame::new_infer_height(vec![
-            Column::new(
-                "heuristic".into(),
-                runs.iter()
-                    .map(|r| r.summary.heuristic.clone())
-                    .collect::<Vec<_>>(),
-            ),
-            Column::new(
-                "pct".into(),
-                runs.iter()
-                    .map(|r| r.summary.percent())
-                    .collect::<Vec<f64>>(),
-            ),
-            Column::new(
-                "done".into(),
-                runs.iter()
-                    .map(|r| r.summary.percent_completed())
-                    .collect::<Vec<f64>>(),
-            ),
-            Column::new(
-                "preemptions".into(),
-                runs.iter()
-                    .map(|r| r.summary.preemptions as f64)
-                    .collect::<Vec<f64>>(),
-            ),
-        ])?;
-        let g = mean_ci(
-            work,
-            &["heuristic"],
-            &["pct", "done", "preemptions"],
-            vec![],
-        )?;
-        let names = str_column(&g, "heuristic")?;
-        let n = n_column(&g)?;
-        let pct = stat_column(&g, "pct")?;
-        let done = stat_column(&g, "done")?;
-        let pre = f64_column(&g, "preemptions_mean")?;
-        let mut out = format!(
-            "{:<24} {:>4} {:>18} {:>18} {:>12}\n",
-            "heuristic", "n", "% max (mean ± CI)", "% done", "preemptions"
-        );
-        for i in 0..names.len() {
-            out.push_str(&format!(
-                "{:<24} {:>4} {:>18} {:>18} {:>12.1}\n",
-                names[i],
-                n[i],
-                pm(&pct[i], 2),
-                pm(&done[i], 2),
-                pre[i].unwrap_or(f64::NAN)
-            ));
-        }
-        out.push_str(
-            "(means over scenarios ± half-width of the 95 % confidence interval, Student t)\n",
-        );
-        Ok(out)
-    })();
-    rows.unwrap_or_else(|e| format!("(no mean rows: {e})\n"))
+    let rows: Vec<&SerialSummary> = runs.iter().map(|r| &r.summary).collect();
+    crate::metrics::columns::mean_rows(&super::tables::summary_columns(), &rows, "heuristic")
+        .unwrap_or_else(|e| format!("(no mean rows: {e})\n"))
 }

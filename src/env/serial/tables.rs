@@ -17,6 +17,7 @@ use polars::prelude::*;
 use super::SerialScenario;
 use super::engine::{SerialRun, TaskFate};
 use super::summary::{SerialSummary, earned};
+use crate::metrics::columns::{self, SummaryColumn, Value, pct_of_max};
 
 /// One replayed run, for the tables.
 pub struct RunRecord<'a> {
@@ -40,118 +41,68 @@ where
 /// The priority levels given their own columns (Machovec et al., §IV.C).
 pub const PRIORITY_COLUMNS: [f64; 2] = [8.0, 1.0];
 
-/// The `summary` table.
+/// The columns of a run summary, declared once ([`crate::metrics::columns`]):
+/// they build the `summary` table, a grid's `runs` and its `aggregate`
+/// (the columns marked mean ± CI). Units: utility in value units, `pct_*`
+/// in %, `end_s` in s. Columns are documented in docs/serial.md.
+pub fn summary_columns() -> Vec<SummaryColumn<SerialSummary>> {
+    let text = |f: fn(&SerialSummary) -> &str| move |r: &SerialSummary| Value::Text(f(r).to_string());
+    let mut cols = vec![
+        SummaryColumn::new("scenario", text(|r| &r.scenario)),
+        SummaryColumn::new("heuristic", text(|r| &r.heuristic)),
+        SummaryColumn::new("scenario_seed", |r: &SerialSummary| Value::U64(r.seed)),
+        SummaryColumn::new("system_cores", |r: &SerialSummary| Value::U32(r.cores)),
+        SummaryColumn::new("tasks_simulated", |r: &SerialSummary| Value::U64(r.tasks as u64)),
+        SummaryColumn::new("tasks_counted", |r: &SerialSummary| Value::U64(r.counted as u64)),
+        SummaryColumn::new("tasks_completed", |r: &SerialSummary| Value::U64(r.completed as u64)),
+        SummaryColumn::new("tasks_dropped", |r: &SerialSummary| Value::U64(r.dropped as u64)).mean_ci(),
+        SummaryColumn::new("tasks_unfinished", |r: &SerialSummary| Value::U64(r.unfinished as u64)),
+        SummaryColumn::new("pct_completed", |r: &SerialSummary| Value::F64(r.percent_completed()))
+            .mean_ci()
+            .shown("% done", "%", 2),
+        SummaryColumn::new("utility_earned", |r: &SerialSummary| Value::F64(r.utility)).mean_ci(),
+        SummaryColumn::new("utility_max", |r: &SerialSummary| Value::F64(r.max_utility)).mean_ci(),
+        SummaryColumn::new("pct_of_max", |r: &SerialSummary| Value::F64(r.percent()))
+            .mean_ci()
+            .shown("% max", "%", 2),
+    ];
+    for p in PRIORITY_COLUMNS {
+        let share = move |r: &SerialSummary| r.priority(p).cloned();
+        cols.push(SummaryColumn::new(format!("utility_earned_p{p}"), move |r: &SerialSummary| {
+            Value::F64(share(r).map_or(0.0, |s| s.utility))
+        }));
+        cols.push(SummaryColumn::new(format!("utility_max_p{p}"), move |r: &SerialSummary| {
+            Value::F64(share(r).map_or(0.0, |s| s.max_utility))
+        }));
+        cols.push(
+            SummaryColumn::new(format!("pct_of_max_p{p}"), move |r: &SerialSummary| {
+                Value::MaybeF64(share(r).and_then(|s| pct_of_max(s.utility, s.max_utility)))
+            })
+            .mean_ci(),
+        );
+        cols.push(SummaryColumn::new(format!("pct_completed_p{p}"), move |r: &SerialSummary| {
+            Value::MaybeF64(
+                share(r).and_then(|s| (s.tasks > 0).then(|| 100.0 * s.completed as f64 / s.tasks as f64)),
+            )
+        }));
+    }
+    cols.extend([
+        SummaryColumn::new("preemptions", |r: &SerialSummary| Value::U64(r.preemptions))
+            .mean_ci()
+            .shown("preemptions", "", 1),
+        SummaryColumn::new("mapping_events", |r: &SerialSummary| Value::U64(r.events)),
+        SummaryColumn::new("end_s", |r: &SerialSummary| Value::F64(r.end_s)),
+    ]);
+    cols
+}
+
+/// The `summary` table: one row per run, the columns of
+/// [`summary_columns`].
 ///
 /// # Errors
 /// A polars error if the columns cannot be assembled (a bug).
 pub fn summary_frame(rows: &[&SerialSummary]) -> PolarsResult<DataFrame> {
-    let mut cols = vec![
-        col(
-            "scenario",
-            rows.iter().map(|r| r.scenario.clone()).collect(),
-        ),
-        col(
-            "heuristic",
-            rows.iter().map(|r| r.heuristic.clone()).collect(),
-        ),
-        col(
-            "scenario_seed",
-            rows.iter().map(|r| r.seed).collect::<Vec<u64>>(),
-        ),
-        col(
-            "system_cores",
-            rows.iter().map(|r| r.cores).collect::<Vec<u32>>(),
-        ),
-        col(
-            "tasks_simulated",
-            rows.iter().map(|r| r.tasks as u64).collect::<Vec<u64>>(),
-        ),
-        col(
-            "tasks_counted",
-            rows.iter().map(|r| r.counted as u64).collect::<Vec<u64>>(),
-        ),
-        col(
-            "tasks_completed",
-            rows.iter()
-                .map(|r| r.completed as u64)
-                .collect::<Vec<u64>>(),
-        ),
-        col(
-            "tasks_dropped",
-            rows.iter().map(|r| r.dropped as u64).collect::<Vec<u64>>(),
-        ),
-        col(
-            "tasks_unfinished",
-            rows.iter()
-                .map(|r| r.unfinished as u64)
-                .collect::<Vec<u64>>(),
-        ),
-        col(
-            "pct_completed",
-            rows.iter()
-                .map(|r| r.percent_completed())
-                .collect::<Vec<f64>>(),
-        ),
-        col(
-            "utility_earned",
-            rows.iter().map(|r| r.utility).collect::<Vec<f64>>(),
-        ),
-        col(
-            "utility_max",
-            rows.iter().map(|r| r.max_utility).collect::<Vec<f64>>(),
-        ),
-        col(
-            "pct_of_max",
-            rows.iter().map(|r| r.percent()).collect::<Vec<f64>>(),
-        ),
-    ];
-    for p in PRIORITY_COLUMNS {
-        let share = |r: &SerialSummary| r.priority(p).cloned();
-        cols.push(col(
-            &format!("utility_earned_p{p}"),
-            rows.iter()
-                .map(|r| share(r).map_or(0.0, |s| s.utility))
-                .collect::<Vec<f64>>(),
-        ));
-        cols.push(col(
-            &format!("utility_max_p{p}"),
-            rows.iter()
-                .map(|r| share(r).map_or(0.0, |s| s.max_utility))
-                .collect::<Vec<f64>>(),
-        ));
-        cols.push(col(
-            &format!("pct_of_max_p{p}"),
-            rows.iter()
-                .map(|r| {
-                    share(r).and_then(|s| {
-                        (s.max_utility > 0.0).then(|| 100.0 * s.utility / s.max_utility)
-                    })
-                })
-                .collect::<Vec<Option<f64>>>(),
-        ));
-        cols.push(col(
-            &format!("pct_completed_p{p}"),
-            rows.iter()
-                .map(|r| {
-                    share(r).and_then(|s| {
-                        (s.tasks > 0).then(|| 100.0 * s.completed as f64 / s.tasks as f64)
-                    })
-                })
-                .collect::<Vec<Option<f64>>>(),
-        ));
-    }
-    cols.extend([
-        col(
-            "preemptions",
-            rows.iter().map(|r| r.preemptions).collect::<Vec<u64>>(),
-        ),
-        col(
-            "mapping_events",
-            rows.iter().map(|r| r.events).collect::<Vec<u64>>(),
-        ),
-        col("end_s", rows.iter().map(|r| r.end_s).collect::<Vec<f64>>()),
-    ]);
-    DataFrame::new_infer_height(cols)
+    columns::frame(&summary_columns(), rows)
 }
 
 /// The `jobs` table of several runs.

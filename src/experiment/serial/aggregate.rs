@@ -24,7 +24,8 @@ use polars::prelude::*;
 use super::SerialCell;
 use super::variant::{SerialAxis, SerialVariant};
 use crate::env::serial::summary::SerialSummary;
-use crate::env::serial::tables::summary_frame;
+use crate::env::serial::tables::{summary_columns, summary_frame};
+use crate::metrics::columns;
 use crate::experiment::config::ExperimentConfig;
 use crate::experiment::grid::Layout;
 pub use crate::metrics::aggregate::{Stat, pm};
@@ -82,16 +83,6 @@ const KEYS: [&str; 7] = [
     "heuristic",
 ];
 
-const METRICS: [&str; 8] = [
-    "tasks_dropped",
-    "pct_completed",
-    "utility_earned",
-    "utility_max",
-    "pct_of_max",
-    "pct_of_max_p8",
-    "pct_of_max_p1",
-    "preemptions",
-];
 
 fn key_columns(cells: &[SerialCell]) -> Vec<Column> {
     let text = |name: &str, f: &dyn Fn(&SerialCell) -> String| {
@@ -110,11 +101,6 @@ fn key_columns(cells: &[SerialCell]) -> Vec<Column> {
     ]
 }
 
-fn share(s: &SerialSummary, p: f64) -> Option<f64> {
-    s.priority(p)
-        .and_then(|x| (x.max_utility > 0.0).then(|| 100.0 * x.utility / x.max_utility))
-}
-
 /// Builds every table from `cells` (in cell order).
 ///
 /// # Errors
@@ -128,12 +114,6 @@ pub fn tables(cells: &[SerialCell]) -> PolarsResult<SerialTables> {
     }
     let f64s = |name: &str, f: &dyn Fn(&SerialCell) -> f64| {
         Column::new(name.into(), cells.iter().map(f).collect::<Vec<f64>>())
-    };
-    let opt = |name: &str, f: &dyn Fn(&SerialCell) -> Option<f64>| {
-        Column::new(
-            name.into(),
-            cells.iter().map(f).collect::<Vec<Option<f64>>>(),
-        )
     };
     let heuristic = Column::new(
         "heuristic".into(),
@@ -157,18 +137,12 @@ pub fn tables(cells: &[SerialCell]) -> PolarsResult<SerialTables> {
         f64s("heuristic_seconds_max", &|c| c.heuristic_seconds.1),
     ]);
     let runs_timing = DataFrame::new_infer_height(timing_cols)?;
-
+    // The deterministic aggregate: every summary column declared mean ± CI.
+    let aggregate = columns::aggregate(&runs, &KEYS, &summary_columns())?;
+    // The wall-clock one: heuristic time per mapping event.
     let mut work_cols = keys;
     work_cols.extend([
         heuristic,
-        f64s("pct_of_max", &|c| c.summary.percent()),
-        f64s("pct_completed", &|c| c.summary.percent_completed()),
-        opt("pct_of_max_p8", &|c| share(&c.summary, 8.0)),
-        opt("pct_of_max_p1", &|c| share(&c.summary, 1.0)),
-        f64s("utility_earned", &|c| c.summary.utility),
-        f64s("utility_max", &|c| c.summary.max_utility),
-        f64s("preemptions", &|c| c.summary.preemptions as f64),
-        f64s("tasks_dropped", &|c| c.summary.dropped as f64),
         f64s("mapping_events", &|c| c.summary.events as f64),
         f64s("heuristic_seconds_mean", &|c| c.heuristic_seconds.0),
         f64s("heuristic_seconds_max", &|c| c.heuristic_seconds.1),
@@ -183,20 +157,7 @@ pub fn tables(cells: &[SerialCell]) -> PolarsResult<SerialTables> {
             .max()
             .alias("heuristic_seconds_max_max"),
     ];
-    let stat_metrics: Vec<&str> = METRICS
-        .iter()
-        .copied()
-        .chain(["heuristic_seconds_mean"])
-        .collect();
-    let grouped = mean_ci(work, &KEYS, &stat_metrics, extra)?;
-    let mut agg_cols: Vec<String> = KEYS.iter().map(|s| s.to_string()).collect();
-    agg_cols.push("n".into());
-    for m in METRICS {
-        for s in ["mean", "sd", "ci95"] {
-            agg_cols.push(format!("{m}_{s}"));
-        }
-    }
-    let aggregate = grouped.select(agg_cols)?;
+    let grouped = mean_ci(work, &KEYS, &["heuristic_seconds_mean"], extra)?;
     let mut timing_cols: Vec<String> = KEYS.iter().map(|s| s.to_string()).collect();
     timing_cols.extend(
         [
@@ -211,7 +172,7 @@ pub fn tables(cells: &[SerialCell]) -> PolarsResult<SerialTables> {
         .map(String::from),
     );
     let timing = grouped.select(timing_cols)?;
-    let rows = agg_rows(&grouped, cells)?;
+    let rows = agg_rows(&aggregate, &timing, cells)?;
     Ok(SerialTables {
         runs,
         runs_timing,
@@ -221,7 +182,13 @@ pub fn tables(cells: &[SerialCell]) -> PolarsResult<SerialTables> {
     })
 }
 
-fn agg_rows(g: &DataFrame, cells: &[SerialCell]) -> PolarsResult<Vec<SerialAggRow>> {
+/// The aggregated rows from the `aggregate` and `timing` tables (the same
+/// groups in the same order).
+fn agg_rows(
+    g: &DataFrame,
+    timing: &DataFrame,
+    cells: &[SerialCell],
+) -> PolarsResult<Vec<SerialAggRow>> {
     let stat = |m: &str| stat_column(g, m);
     let logs = str_column(g, "log_key")?;
     let variants = str_column(g, "variant")?;
@@ -232,8 +199,8 @@ fn agg_rows(g: &DataFrame, cells: &[SerialCell]) -> PolarsResult<Vec<SerialAggRo
     let p8 = stat("pct_of_max_p8")?;
     let p1 = stat("pct_of_max_p1")?;
     let pre = stat("preemptions")?;
-    let secs = stat("heuristic_seconds_mean")?;
-    let max = f64_column(g, "heuristic_seconds_max_max")?;
+    let secs = stat_column(timing, "heuristic_seconds_mean")?;
+    let max = f64_column(timing, "heuristic_seconds_max_max")?;
     let mut rows = Vec::with_capacity(n.len());
     for i in 0..n.len() {
         let variant = cells

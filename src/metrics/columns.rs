@@ -1,0 +1,357 @@
+//! A run summary's columns, declared once.
+//!
+//! An environment lists the columns of its run summary as [`SummaryColumn`]s —
+//! name, label and unit, digits, how the column aggregates over the
+//! scenarios of a grid ([`Agg`]), whether it is wall clock — and that one
+//! list builds every table that shows the summary: the `summary` table of a
+//! replay and the `runs` table of a grid ([`frame`]), the grid's
+//! `aggregate` table ([`aggregate`]: per group, `n` and each aggregated
+//! column's mean, sample standard deviation and 95 % confidence interval,
+//! side by side, in declaration order), and the columns documented in
+//! docs/outputs.md. Adding a metric to an environment is one entry in its
+//! list.
+//!
+//! Shared ratios are computed here once: [`pct_of_max`] is the "% of the
+//! maximum" of every environment (A: value earned over the maximum value;
+//! B and C: utility earned over the maximum utility, also per priority).
+
+use polars::prelude::*;
+
+use super::aggregate::{mean_ci, n_column, pm, stat_column, str_column};
+
+/// How a column is aggregated over the scenarios (days or trials) of a
+/// grid group in the `aggregate` table.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Agg {
+    /// Not aggregated (keys, identifiers, and counts nobody averages).
+    None,
+    /// Mean, sample standard deviation (n − 1) and the half-width of the
+    /// 95 % Student-t confidence interval of the mean
+    /// ([`crate::metrics::aggregate::mean_ci`]): `<name>_mean`,
+    /// `<name>_sd`, `<name>_ci95`.
+    MeanCi,
+}
+
+/// One value of one column in one run. The variant fixes the column's
+/// type in CSV and Parquet.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Value {
+    /// Text (UTF-8).
+    Text(String),
+    /// Unsigned 64-bit integer.
+    U64(u64),
+    /// Unsigned 32-bit integer.
+    U32(u32),
+    /// 64-bit float.
+    F64(f64),
+    /// 64-bit float or null ("does not apply").
+    MaybeF64(Option<f64>),
+}
+
+/// The value of a column for one run of summary type `S`.
+pub type Getter<S> = Box<dyn Fn(&S) -> Value + Send + Sync>;
+
+/// One column of a run summary of type `S`.
+pub struct SummaryColumn<S> {
+    /// Column name in every table (docs/outputs.md).
+    pub name: String,
+    /// Label in printed tables and figures.
+    pub label: String,
+    /// Unit ("%", "s", "value units", "tasks", "J", "" for none).
+    pub unit: &'static str,
+    /// Decimals when printed.
+    pub digits: usize,
+    /// How the column aggregates over scenarios.
+    pub agg: Agg,
+    /// Whether the column is wall clock (differs between two runs of one
+    /// seed); wall-clock columns are left out of the deterministic tables.
+    pub wall_clock: bool,
+    /// Whether printed tables show the column (its mean ± CI in the mean
+    /// rows of a replay of several scenarios).
+    pub printed: bool,
+    /// The column's value for one run.
+    pub get: Getter<S>,
+}
+
+impl<S> SummaryColumn<S> {
+    /// A deterministic column that does not aggregate: `name`, labelled
+    /// with its name, no unit, no decimals.
+    pub fn new(name: impl Into<String>, get: impl Fn(&S) -> Value + Send + Sync + 'static) -> Self {
+        let name = name.into();
+        SummaryColumn {
+            label: name.clone(),
+            name,
+            unit: "",
+            digits: 0,
+            agg: Agg::None,
+            wall_clock: false,
+            printed: false,
+            get: Box::new(get),
+        }
+    }
+
+    /// The same column aggregated over scenarios as mean ± 95 % CI.
+    #[must_use]
+    pub fn mean_ci(mut self) -> Self {
+        self.agg = Agg::MeanCi;
+        self
+    }
+
+    /// The same column shown in printed tables, with its label, unit and
+    /// decimals.
+    #[must_use]
+    pub fn shown(mut self, label: impl Into<String>, unit: &'static str, digits: usize) -> Self {
+        self.label = label.into();
+        self.unit = unit;
+        self.digits = digits;
+        self.printed = true;
+        self
+    }
+}
+
+/// The % of the maximum: 100 · `earned` / `max` (%), or `None` when the
+/// maximum is not positive (nothing could be earned, so the ratio does not
+/// apply). The one definition of every environment's `pct_of_max`.
+pub fn pct_of_max(earned: f64, max: f64) -> Option<f64> {
+    (max > 0.0).then(|| 100.0 * earned / max)
+}
+
+fn series<S>(c: &SummaryColumn<S>, rows: &[&S]) -> PolarsResult<polars::prelude::Column> {
+    let values: Vec<Value> = rows.iter().map(|r| (c.get)(r)).collect();
+    let name: PlSmallStr = c.name.as_str().into();
+    let kind = values.first().map(std::mem::discriminant);
+    if values
+        .iter()
+        .any(|v| Some(std::mem::discriminant(v)) != kind)
+    {
+        polars_bail!(ComputeError: "column `{}` mixes value types", c.name);
+    }
+    Ok(match values.first() {
+        None | Some(Value::F64(_)) => polars::prelude::Column::new(
+            name,
+            values
+                .iter()
+                .map(|v| match v {
+                    Value::F64(x) => *x,
+                    _ => f64::NAN,
+                })
+                .collect::<Vec<f64>>(),
+        ),
+        Some(Value::Text(_)) => polars::prelude::Column::new(
+            name,
+            values
+                .into_iter()
+                .map(|v| match v {
+                    Value::Text(s) => s,
+                    _ => String::new(),
+                })
+                .collect::<Vec<String>>(),
+        ),
+        Some(Value::U64(_)) => polars::prelude::Column::new(
+            name,
+            values
+                .iter()
+                .map(|v| match v {
+                    Value::U64(x) => *x,
+                    _ => 0,
+                })
+                .collect::<Vec<u64>>(),
+        ),
+        Some(Value::U32(_)) => polars::prelude::Column::new(
+            name,
+            values
+                .iter()
+                .map(|v| match v {
+                    Value::U32(x) => *x,
+                    _ => 0,
+                })
+                .collect::<Vec<u32>>(),
+        ),
+        Some(Value::MaybeF64(_)) => polars::prelude::Column::new(
+            name,
+            values
+                .iter()
+                .map(|v| match v {
+                    Value::MaybeF64(x) => *x,
+                    _ => None,
+                })
+                .collect::<Vec<Option<f64>>>(),
+        ),
+    })
+}
+
+/// The deterministic columns of `columns` (wall-clock ones left out), one
+/// row per summary of `rows`, in declaration order: the `summary` table of
+/// a replay, and with the grid's keys before it, the `runs` table.
+///
+/// # Errors
+/// A polars error: a column whose rows give values of different types (a
+/// bug in the declaration).
+pub fn frame<S>(columns: &[SummaryColumn<S>], rows: &[&S]) -> PolarsResult<DataFrame> {
+    let cols = columns
+        .iter()
+        .filter(|c| !c.wall_clock)
+        .map(|c| series(c, rows))
+        .collect::<PolarsResult<Vec<_>>>()?;
+    DataFrame::new_infer_height(cols)
+}
+
+/// The names of the columns of `columns` aggregated as mean ± CI, in
+/// declaration order.
+pub fn aggregated<S>(columns: &[SummaryColumn<S>]) -> Vec<&str> {
+    columns
+        .iter()
+        .filter(|c| c.agg == Agg::MeanCi && !c.wall_clock)
+        .map(|c| c.name.as_str())
+        .collect()
+}
+
+/// The grid's `aggregate` table from its `runs` table: grouped by `keys`
+/// (first-appearance order kept), `n` (u64), then for every column of
+/// `columns` that aggregates as [`Agg::MeanCi`], in declaration order,
+/// `<name>_mean`, `<name>_sd`, `<name>_ci95` (f64; sd and CI NaN when
+/// n < 2). Integer columns are averaged as floats.
+///
+/// # Errors
+/// A polars error: a key or an aggregated column missing from `runs`.
+pub fn aggregate<S>(runs: &DataFrame, keys: &[&str], columns: &[SummaryColumn<S>]) -> PolarsResult<DataFrame> {
+    let metrics = aggregated(columns);
+    let mut work = runs.select(keys.iter().copied().chain(metrics.iter().copied()))?;
+    for m in &metrics {
+        let as_f64 = work.column(m)?.cast(&DataType::Float64)?;
+        work.with_column(as_f64)?;
+    }
+    let grouped = mean_ci(work, keys, &metrics, vec![])?;
+    let mut names: Vec<String> = keys.iter().map(|k| k.to_string()).collect();
+    names.push("n".into());
+    for m in &metrics {
+        for s in ["mean", "sd", "ci95"] {
+            names.push(format!("{m}_{s}"));
+        }
+    }
+    grouped.select(names)
+}
+
+/// The mean rows printed after a replay of several scenarios: per value
+/// of the key column `key` (first-appearance order), `n` and, for every
+/// column both [`SummaryColumn::printed`] and aggregated
+/// ([`Agg::MeanCi`]), its mean ± the half-width of the 95 % Student-t
+/// confidence interval with the column's decimals, in declaration order.
+///
+/// # Errors
+/// A polars error: `key` is not a text column of `columns`.
+pub fn mean_rows<S>(columns: &[SummaryColumn<S>], rows: &[&S], key: &str) -> PolarsResult<String> {
+    let shown: Vec<&SummaryColumn<S>> = columns
+        .iter()
+        .filter(|c| c.printed && c.agg == Agg::MeanCi && !c.wall_clock)
+        .collect();
+    let runs = frame(columns, rows)?;
+    let g = aggregate(&runs, &[key], columns)?;
+    let keys = str_column(&g, key)?;
+    let n = n_column(&g)?;
+    let stats = shown
+        .iter()
+        .map(|c| stat_column(&g, &c.name))
+        .collect::<PolarsResult<Vec<_>>>()?;
+    let label = |c: &SummaryColumn<S>| {
+        if c.unit.is_empty() || c.label.contains(c.unit) {
+            c.label.clone()
+        } else {
+            format!("{} ({})", c.label, c.unit)
+        }
+    };
+    let width = keys.iter().map(String::len).chain([key.len()]).max().unwrap_or(0);
+    let mut cells: Vec<Vec<String>> = vec![shown.iter().map(|c| label(c)).collect()];
+    for i in 0..keys.len() {
+        cells.push(
+            shown
+                .iter()
+                .zip(&stats)
+                .map(|(c, st)| pm(&st[i], c.digits))
+                .collect(),
+        );
+    }
+    let widths: Vec<usize> = (0..shown.len())
+        .map(|k| cells.iter().map(|r| r[k].chars().count()).max().unwrap_or(0))
+        .collect();
+    let mut out = String::new();
+    for (r, line) in cells.iter().enumerate() {
+        let (name, count) = if r == 0 {
+            (key.to_string(), "n".to_string())
+        } else {
+            (keys[r - 1].clone(), n[r - 1].to_string())
+        };
+        out.push_str(&format!("{name:<width$} {count:>4}"));
+        for (text, w) in line.iter().zip(&widths) {
+            out.push_str(&format!("  {text:>w$}"));
+        }
+        out.push('\n');
+    }
+    out.push_str("(means over scenarios ± half-width of the 95 % confidence interval, Student t)\n");
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    struct Run {
+        key: &'static str,
+        earned: f64,
+        max: f64,
+        done: u64,
+    }
+
+    fn columns() -> Vec<SummaryColumn<Run>> {
+        vec![
+            SummaryColumn::new("key", |r: &Run| Value::Text(r.key.to_string())),
+            SummaryColumn::new("tasks_completed", |r: &Run| Value::U64(r.done)).mean_ci(),
+            SummaryColumn::new("pct_of_max", |r: &Run| {
+                Value::MaybeF64(pct_of_max(r.earned, r.max))
+            })
+            .mean_ci()
+            .shown("% of max", "%", 1),
+        ]
+    }
+
+    #[test]
+    fn pct_of_max_is_null_when_nothing_could_be_earned() {
+        assert_eq!(pct_of_max(3.0, 4.0), Some(75.0));
+        assert_eq!(pct_of_max(0.0, 0.0), None);
+    }
+
+    #[test]
+    fn one_declaration_gives_the_runs_and_the_aggregate() {
+        let rows = [
+            Run { key: "a", earned: 1.0, max: 2.0, done: 3 },
+            Run { key: "a", earned: 3.0, max: 4.0, done: 5 },
+            Run { key: "b", earned: 0.0, max: 0.0, done: 1 },
+        ];
+        let refs: Vec<&Run> = rows.iter().collect();
+        let runs = frame(&columns(), &refs).unwrap();
+        assert_eq!(
+            runs.get_column_names_str(),
+            ["key", "tasks_completed", "pct_of_max"]
+        );
+        assert_eq!(runs.column("tasks_completed").unwrap().dtype(), &DataType::UInt64);
+        assert_eq!(runs.column("pct_of_max").unwrap().null_count(), 1);
+        let agg = aggregate(&runs, &["key"], &columns()).unwrap();
+        assert_eq!(
+            agg.get_column_names_str(),
+            [
+                "key",
+                "n",
+                "tasks_completed_mean",
+                "tasks_completed_sd",
+                "tasks_completed_ci95",
+                "pct_of_max_mean",
+                "pct_of_max_sd",
+                "pct_of_max_ci95"
+            ]
+        );
+        let mean = agg.column("pct_of_max_mean").unwrap().f64().unwrap().get(0);
+        assert_eq!(mean, Some(62.5));
+        let done = agg.column("tasks_completed_mean").unwrap().f64().unwrap().get(0);
+        assert_eq!(done, Some(4.0));
+    }
+}
