@@ -26,9 +26,10 @@ use crate::env::energy::environment::{
 use crate::env::energy::matrices::MACHINES_PER_TYPE;
 use crate::env::energy::params::EnergyArgs;
 use crate::env::energy::summary::{EnergySummary, HOURS, summarize};
-use crate::env::energy::tables::summary_frame;
+use crate::env::energy::tables::{summary_columns, summary_frame};
 use crate::env::energy::{EnergyRun, EnergyVariant, Filter, Management, workload};
 use crate::metrics::aggregate::{Stat, f64_column, mean_ci, n_column, pm, stat_column, str_column};
+use crate::metrics::columns;
 use crate::metrics::tables::write_both;
 use crate::report::{self, Bar, BarChart, BarSeries, Figure, LineChart, LineSeries, Reference};
 use crate::swf::SwfLog;
@@ -487,7 +488,9 @@ pub fn tables(cells: &[EnergyCell]) -> Result<EnergyTables, ExperimentError> {
                 "heuristic_seconds_max_max",
             ],
         ))?;
-        let aggregate = g.select(grouped(&metrics[..5], &[]))?;
+        // The deterministic aggregate: every summary column declared
+        // mean ± CI.
+        let aggregate = columns::aggregate(&runs, &keys, &summary_columns())?;
         // Hourly means.
         let mut hv = Vec::new();
         let mut hh = Vec::new();

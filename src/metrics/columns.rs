@@ -17,7 +17,7 @@
 
 use polars::prelude::*;
 
-use super::aggregate::{mean_ci, n_column, pm, stat_column, str_column};
+use super::aggregate::{Stat, mean_ci, n_column, pm, stat_column, str_column};
 
 /// How a column is aggregated over the scenarios (days or trials) of a
 /// grid group in the `aggregate` table.
@@ -61,6 +61,9 @@ pub struct SummaryColumn<S> {
     pub unit: &'static str,
     /// Decimals when printed.
     pub digits: usize,
+    /// Factor applied to values when printed (1e-9 prints joules as GJ
+    /// with unit "GJ"); tables keep the unscaled values.
+    pub print_scale: f64,
     /// How the column aggregates over scenarios.
     pub agg: Agg,
     /// Whether the column is wall clock (differs between two runs of one
@@ -83,11 +86,20 @@ impl<S> SummaryColumn<S> {
             name,
             unit: "",
             digits: 0,
+            print_scale: 1.0,
             agg: Agg::None,
             wall_clock: false,
             printed: false,
             get: Box::new(get),
         }
+    }
+
+    /// The same column printed multiplied by `factor` (its unit given
+    /// with [`SummaryColumn::shown`] is then the scaled unit).
+    #[must_use]
+    pub fn print_scaled(mut self, factor: f64) -> Self {
+        self.print_scale = factor;
+        self
     }
 
     /// The same column aggregated over scenarios as mean ± 95 % CI.
@@ -214,7 +226,11 @@ pub fn aggregated<S>(columns: &[SummaryColumn<S>]) -> Vec<&str> {
 ///
 /// # Errors
 /// A polars error: a key or an aggregated column missing from `runs`.
-pub fn aggregate<S>(runs: &DataFrame, keys: &[&str], columns: &[SummaryColumn<S>]) -> PolarsResult<DataFrame> {
+pub fn aggregate<S>(
+    runs: &DataFrame,
+    keys: &[&str],
+    columns: &[SummaryColumn<S>],
+) -> PolarsResult<DataFrame> {
     let metrics = aggregated(columns);
     let mut work = runs.select(keys.iter().copied().chain(metrics.iter().copied()))?;
     for m in &metrics {
@@ -233,25 +249,43 @@ pub fn aggregate<S>(runs: &DataFrame, keys: &[&str], columns: &[SummaryColumn<S>
 }
 
 /// The mean rows printed after a replay of several scenarios: per value
-/// of the key column `key` (first-appearance order), `n` and, for every
+/// of the key columns `keys` (first-appearance order), `n` and, for every
 /// column both [`SummaryColumn::printed`] and aggregated
 /// ([`Agg::MeanCi`]), its mean ± the half-width of the 95 % Student-t
-/// confidence interval with the column's decimals, in declaration order.
+/// confidence interval with the column's decimals and print scale, in
+/// declaration order.
 ///
 /// # Errors
-/// A polars error: `key` is not a text column of `columns`.
-pub fn mean_rows<S>(columns: &[SummaryColumn<S>], rows: &[&S], key: &str) -> PolarsResult<String> {
+/// A polars error: a key is not a text column of `columns`.
+pub fn mean_rows<S>(
+    columns: &[SummaryColumn<S>],
+    rows: &[&S],
+    keys: &[&str],
+) -> PolarsResult<String> {
     let shown: Vec<&SummaryColumn<S>> = columns
         .iter()
         .filter(|c| c.printed && c.agg == Agg::MeanCi && !c.wall_clock)
         .collect();
     let runs = frame(columns, rows)?;
-    let g = aggregate(&runs, &[key], columns)?;
-    let keys = str_column(&g, key)?;
+    let g = aggregate(&runs, keys, columns)?;
+    let key_values = keys
+        .iter()
+        .map(|k| str_column(&g, k))
+        .collect::<PolarsResult<Vec<_>>>()?;
     let n = n_column(&g)?;
     let stats = shown
         .iter()
-        .map(|c| stat_column(&g, &c.name))
+        .map(|c| {
+            let k = c.print_scale;
+            Ok(stat_column(&g, &c.name)?
+                .into_iter()
+                .map(|s| Stat {
+                    mean: s.mean * k,
+                    sd: s.sd.map(|x| x * k),
+                    ci95: s.ci95.map(|x| x * k),
+                })
+                .collect::<Vec<_>>())
+        })
         .collect::<PolarsResult<Vec<_>>>()?;
     let label = |c: &SummaryColumn<S>| {
         if c.unit.is_empty() || c.label.contains(c.unit) {
@@ -260,34 +294,53 @@ pub fn mean_rows<S>(columns: &[SummaryColumn<S>], rows: &[&S], key: &str) -> Pol
             format!("{} ({})", c.label, c.unit)
         }
     };
-    let width = keys.iter().map(String::len).chain([key.len()]).max().unwrap_or(0);
-    let mut cells: Vec<Vec<String>> = vec![shown.iter().map(|c| label(c)).collect()];
-    for i in 0..keys.len() {
-        cells.push(
-            shown
+    // Text of every cell, header first: the keys, n, the shown columns.
+    let mut lines: Vec<Vec<String>> = vec![
+        keys.iter()
+            .map(|k| k.to_string())
+            .chain(["n".to_string()])
+            .chain(shown.iter().map(|c| label(c)))
+            .collect(),
+    ];
+    for i in 0..n.len() {
+        lines.push(
+            key_values
                 .iter()
-                .zip(&stats)
-                .map(|(c, st)| pm(&st[i], c.digits))
+                .map(|v| v[i].clone())
+                .chain([n[i].to_string()])
+                .chain(shown.iter().zip(&stats).map(|(c, st)| pm(&st[i], c.digits)))
                 .collect(),
         );
     }
-    let widths: Vec<usize> = (0..shown.len())
-        .map(|k| cells.iter().map(|r| r[k].chars().count()).max().unwrap_or(0))
-        .collect();
+    let width = |k: usize| {
+        lines
+            .iter()
+            .map(|l| l[k].chars().count())
+            .max()
+            .unwrap_or(0)
+    };
+    let widths: Vec<usize> = (0..lines[0].len()).map(width).collect();
     let mut out = String::new();
-    for (r, line) in cells.iter().enumerate() {
-        let (name, count) = if r == 0 {
-            (key.to_string(), "n".to_string())
-        } else {
-            (keys[r - 1].clone(), n[r - 1].to_string())
-        };
-        out.push_str(&format!("{name:<width$} {count:>4}"));
-        for (text, w) in line.iter().zip(&widths) {
-            out.push_str(&format!("  {text:>w$}"));
-        }
+    for line in &lines {
+        let cells: Vec<String> = line
+            .iter()
+            .zip(&widths)
+            .enumerate()
+            .map(|(k, (text, &w))| {
+                let pad = w.saturating_sub(text.chars().count());
+                if k < keys.len() {
+                    format!("{text}{}", " ".repeat(pad))
+                } else {
+                    format!("{}{text}", " ".repeat(pad))
+                }
+            })
+            .collect();
+        out.push_str(cells.join("  ").trim_end());
         out.push('\n');
     }
-    out.push_str("(means over scenarios ± half-width of the 95 % confidence interval, Student t)\n");
+    out.push_str(
+        "(means over scenarios ± half-width of the 95 % confidence interval, Student t)\n",
+    );
     Ok(out)
 }
 
@@ -323,21 +376,42 @@ mod tests {
     #[test]
     fn one_declaration_gives_the_runs_and_the_aggregate() {
         let rows = [
-            Run { key: "a", earned: 1.0, max: 2.0, done: 3 },
-            Run { key: "a", earned: 3.0, max: 4.0, done: 5 },
-            Run { key: "b", earned: 0.0, max: 0.0, done: 1 },
+            Run {
+                key: "a",
+                earned: 1.0,
+                max: 2.0,
+                done: 3,
+            },
+            Run {
+                key: "a",
+                earned: 3.0,
+                max: 4.0,
+                done: 5,
+            },
+            Run {
+                key: "b",
+                earned: 0.0,
+                max: 0.0,
+                done: 1,
+            },
         ];
         let refs: Vec<&Run> = rows.iter().collect();
         let runs = frame(&columns(), &refs).unwrap();
+        let names = |df: &DataFrame| -> Vec<String> {
+            df.get_column_names()
+                .iter()
+                .map(|n| n.to_string())
+                .collect()
+        };
+        assert_eq!(names(&runs), ["key", "tasks_completed", "pct_of_max"]);
         assert_eq!(
-            runs.get_column_names_str(),
-            ["key", "tasks_completed", "pct_of_max"]
+            runs.column("tasks_completed").unwrap().dtype(),
+            &DataType::UInt64
         );
-        assert_eq!(runs.column("tasks_completed").unwrap().dtype(), &DataType::UInt64);
         assert_eq!(runs.column("pct_of_max").unwrap().null_count(), 1);
         let agg = aggregate(&runs, &["key"], &columns()).unwrap();
         assert_eq!(
-            agg.get_column_names_str(),
+            names(&agg),
             [
                 "key",
                 "n",
@@ -351,7 +425,12 @@ mod tests {
         );
         let mean = agg.column("pct_of_max_mean").unwrap().f64().unwrap().get(0);
         assert_eq!(mean, Some(62.5));
-        let done = agg.column("tasks_completed_mean").unwrap().f64().unwrap().get(0);
+        let done = agg
+            .column("tasks_completed_mean")
+            .unwrap()
+            .f64()
+            .unwrap()
+            .get(0);
         assert_eq!(done, Some(4.0));
     }
 }

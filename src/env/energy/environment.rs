@@ -20,7 +20,6 @@ use super::{
     RunConfig, StaticCounted, simulate,
 };
 use crate::env::{EnvError, EnvKind, Environment, Input, Registry, Replayed};
-use crate::metrics::aggregate::{mean_ci, n_column, pm, stat_column, str_column};
 use crate::metrics::tables::{TableError, write_both};
 use crate::workload::WorkloadError;
 
@@ -503,61 +502,16 @@ impl Environment for Energy {
 }
 
 /// The mean over trials of each (heuristic, management, filter) of a
-/// replay of several trials: % of the maximum utility and energy used, as
-/// mean ± half-width of the 95 % Student-t confidence interval.
+/// replay of several trials: the printed columns of
+/// [`super::tables::summary_columns`] (% of the maximum utility, energy
+/// used in GJ) as mean ± half-width of the 95 % Student-t confidence
+/// interval ([`crate::metrics::columns::mean_rows`]).
 fn mean_rows(runs: &[Replayed<'_, Energy>]) -> String {
-    let rows = (|| -> PolarsResult<String> {
-        let s = |f: &dyn Fn(&EnergySummary) -> String| {
-            runs.iter().map(|r| f(&r.summary)).collect::<Vec<_>>()
-        };
-        let work = DataFrame::new_infer_height(vec![
-            Column::new("heuristic".into(), s(&|x| x.heuristic.clone())),
-            Column::new("management".into(), s(&|x| x.management.clone())),
-            Column::new("filter".into(), s(&|x| x.filter.clone())),
-            Column::new(
-                "pct".into(),
-                runs.iter()
-                    .map(|r| r.summary.percent())
-                    .collect::<Vec<f64>>(),
-            ),
-            Column::new(
-                "energy".into(),
-                runs.iter()
-                    .map(|r| r.summary.energy_j / 1e9)
-                    .collect::<Vec<f64>>(),
-            ),
-        ])?;
-        let g = mean_ci(
-            work,
-            &["heuristic", "management", "filter"],
-            &["pct", "energy"],
-            vec![],
-        )?;
-        let names = str_column(&g, "heuristic")?;
-        let mgmt = str_column(&g, "management")?;
-        let filter = str_column(&g, "filter")?;
-        let n = n_column(&g)?;
-        let pct = stat_column(&g, "pct")?;
-        let energy = stat_column(&g, "energy")?;
-        let mut out = format!(
-            "{:<10} {:<7} {:<10} {:>4} {:>18} {:>18}\n",
-            "heuristic", "mgmt", "filter", "n", "% max (mean ± CI)", "energy GJ"
-        );
-        for i in 0..names.len() {
-            out.push_str(&format!(
-                "{:<10} {:<7} {:<10} {:>4} {:>18} {:>18}\n",
-                names[i],
-                mgmt[i],
-                filter[i],
-                n[i],
-                pm(&pct[i], 2),
-                pm(&energy[i], 4)
-            ));
-        }
-        out.push_str(
-            "(means over trials ± half-width of the 95 % confidence interval, Student t)\n",
-        );
-        Ok(out)
-    })();
-    rows.unwrap_or_else(|e| format!("(no mean rows: {e})\n"))
+    let rows: Vec<&EnergySummary> = runs.iter().map(|r| &r.summary).collect();
+    crate::metrics::columns::mean_rows(
+        &super::tables::summary_columns(),
+        &rows,
+        &["heuristic", "management", "filter"],
+    )
+    .unwrap_or_else(|e| format!("(no mean rows: {e})\n"))
 }

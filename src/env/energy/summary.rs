@@ -37,13 +37,10 @@ pub struct LevelUtility {
 }
 
 impl LevelUtility {
-    /// Utility earned as a percentage of the level's maximum.
+    /// Utility earned as a percentage of the level's maximum (%; 0 when
+    /// the maximum is 0; [`crate::metrics::columns::pct_of_max`]).
     pub fn percent(&self) -> f64 {
-        if self.max > 0.0 {
-            100.0 * self.utility / self.max
-        } else {
-            0.0
-        }
+        crate::metrics::columns::pct_of_max(self.utility, self.max).unwrap_or(0.0)
     }
 }
 
@@ -104,13 +101,10 @@ pub struct EnergySummary {
 }
 
 impl EnergySummary {
-    /// Utility as a percentage of the maximum.
+    /// Utility as a percentage of the maximum (%; 0 when the maximum is 0;
+    /// [`crate::metrics::columns::pct_of_max`]).
     pub fn percent(&self) -> f64 {
-        if self.max_utility > 0.0 {
-            100.0 * self.utility / self.max_utility
-        } else {
-            0.0
-        }
+        crate::metrics::columns::pct_of_max(self.utility, self.max_utility).unwrap_or(0.0)
     }
 }
 

@@ -22,7 +22,9 @@ use polars::prelude::*;
 use super::engine::{EnergyRun, TaskFate};
 use super::summary::{EnergySummary, HOURS, earned, idle_per_machine};
 use super::window_energy;
+use super::workload::PRIORITIES;
 use super::{EnergyScenario, RunConfig};
+use crate::metrics::columns::{self, SummaryColumn, Value, pct_of_max};
 
 /// One replayed run, for the tables.
 pub struct RunRecord<'a> {
@@ -58,62 +60,72 @@ fn key_columns(rows: &[&EnergySummary], repeat: impl Fn(usize) -> usize) -> Vec<
     ]
 }
 
-/// The `summary` table.
+/// The columns of a run summary, declared once ([`crate::metrics::columns`]):
+/// they build the `summary` table, a grid's `runs` and its `aggregate`
+/// (the columns marked mean ± CI). Units: utility in value units, energy
+/// in J, `*_h` in hours into the day, `pct_*` in %. Columns are documented
+/// in docs/energy.md.
+pub fn summary_columns() -> Vec<SummaryColumn<EnergySummary>> {
+    type S = EnergySummary;
+    let text = |f: fn(&S) -> &str| move |r: &S| Value::Text(f(r).to_string());
+    let mut cols = vec![
+        SummaryColumn::new("scenario", text(|r| &r.scenario)),
+        SummaryColumn::new("heuristic", text(|r| &r.heuristic)),
+        SummaryColumn::new("management", text(|r| &r.management)),
+        SummaryColumn::new("filter", text(|r| &r.filter)),
+        SummaryColumn::new("utility_earned", |r: &S| Value::F64(r.utility)).mean_ci(),
+        SummaryColumn::new("utility_max", |r: &S| Value::F64(r.max_utility)),
+        SummaryColumn::new("pct_of_max", |r: &S| {
+            Value::MaybeF64(pct_of_max(r.utility, r.max_utility))
+        })
+        .mean_ci()
+        .shown("% max", "%", 2),
+        SummaryColumn::new("energy_j", |r: &S| Value::F64(r.energy_j))
+            .mean_ci()
+            .shown("energy", "GJ", 4)
+            .print_scaled(1e-9),
+        SummaryColumn::new("static_j", |r: &S| Value::F64(r.static_j)),
+        SummaryColumn::new("budget_j", |r: &S| Value::MaybeF64(r.budget_j)),
+        SummaryColumn::new("exhausted_at_h", |r: &S| Value::MaybeF64(r.exhausted_at_h)),
+        SummaryColumn::new("spent_at_h", |r: &S| Value::MaybeF64(r.spent_at_h)),
+        SummaryColumn::new("tasks_counted", |r: &S| Value::U64(r.counted as u64)),
+        SummaryColumn::new("tasks_completed", |r: &S| Value::U64(r.completed as u64)),
+        SummaryColumn::new("tasks_dropped", |r: &S| Value::U64(r.dropped as u64)),
+        SummaryColumn::new("tasks_unmapped", |r: &S| Value::U64(r.unmapped as u64)),
+        SummaryColumn::new("tasks_unfinished", |r: &S| Value::U64(r.unfinished as u64)),
+        SummaryColumn::new("mean_idle_s", |r: &S| Value::F64(r.mean_idle_s)),
+        SummaryColumn::new("mapping_events", |r: &S| Value::U64(r.events as u64)),
+    ];
+    for p in PRIORITIES {
+        let level = move |r: &S| r.levels.iter().find(|l| l.priority == p).copied();
+        cols.push(SummaryColumn::new(
+            format!("utility_earned_p{p}"),
+            move |r: &S| Value::F64(level(r).map_or(0.0, |l| l.utility)),
+        ));
+        cols.push(SummaryColumn::new(
+            format!("utility_max_p{p}"),
+            move |r: &S| Value::F64(level(r).map_or(0.0, |l| l.max)),
+        ));
+        let pct = SummaryColumn::new(format!("pct_of_max_p{p}"), move |r: &S| {
+            Value::MaybeF64(level(r).and_then(|l| pct_of_max(l.utility, l.max)))
+        });
+        // The paper's Fig. 5: priorities 8 and 1.
+        cols.push(if p == 8.0 || p == 1.0 {
+            pct.mean_ci()
+        } else {
+            pct
+        });
+    }
+    cols
+}
+
+/// The `summary` table: one row per run, the columns of
+/// [`summary_columns`].
 ///
 /// # Errors
 /// A polars error if the columns cannot be assembled (a bug).
 pub fn summary_frame(rows: &[&EnergySummary]) -> PolarsResult<DataFrame> {
-    let f = |g: &dyn Fn(&EnergySummary) -> f64| rows.iter().map(|r| g(r)).collect::<Vec<f64>>();
-    let u = |g: &dyn Fn(&EnergySummary) -> usize| {
-        rows.iter().map(|r| g(r) as u64).collect::<Vec<u64>>()
-    };
-    let mut cols = key_columns(rows, |_| 1);
-    cols.extend([
-        col("utility_earned", f(&|r| r.utility)),
-        col("utility_max", f(&|r| r.max_utility)),
-        col("pct_of_max", f(&|r| r.percent())),
-        col("energy_j", f(&|r| r.energy_j)),
-        col("static_j", f(&|r| r.static_j)),
-        col(
-            "budget_j",
-            rows.iter()
-                .map(|r| r.budget_j)
-                .collect::<Vec<Option<f64>>>(),
-        ),
-        col(
-            "exhausted_at_h",
-            rows.iter()
-                .map(|r| r.exhausted_at_h)
-                .collect::<Vec<Option<f64>>>(),
-        ),
-        col(
-            "spent_at_h",
-            rows.iter()
-                .map(|r| r.spent_at_h)
-                .collect::<Vec<Option<f64>>>(),
-        ),
-        col("tasks_counted", u(&|r| r.counted)),
-        col("tasks_completed", u(&|r| r.completed)),
-        col("tasks_dropped", u(&|r| r.dropped)),
-        col("tasks_unmapped", u(&|r| r.unmapped)),
-        col("tasks_unfinished", u(&|r| r.unfinished)),
-        col("mean_idle_s", f(&|r| r.mean_idle_s)),
-        col("mapping_events", u(&|r| r.events)),
-    ]);
-    let levels = rows.first().map_or(0, |r| r.levels.len());
-    for l in 0..levels {
-        let p = rows[0].levels[l].priority;
-        cols.push(col(
-            &format!("utility_earned_p{p}"),
-            f(&|r| r.levels[l].utility),
-        ));
-        cols.push(col(&format!("utility_max_p{p}"), f(&|r| r.levels[l].max)));
-        cols.push(col(
-            &format!("pct_of_max_p{p}"),
-            f(&|r| r.levels[l].percent()),
-        ));
-    }
-    DataFrame::new_infer_height(cols)
+    columns::frame(&summary_columns(), rows)
 }
 
 /// The `hourly` table.

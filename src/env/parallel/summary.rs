@@ -120,9 +120,8 @@ pub fn summarize(
             TaskStatus::Unfinished => s.tasks_unfinished += 1,
         }
     }
-    if s.value_bound > 0.0 {
-        s.percent_of_bound = 100.0 * s.value_earned / s.value_bound;
-    }
+    s.percent_of_bound =
+        crate::metrics::columns::pct_of_max(s.value_earned, s.value_bound).unwrap_or(0.0);
     if !run.events.is_empty() {
         let total: f64 = run.events.iter().map(|e| e.heuristic_seconds).sum();
         s.heuristic_seconds_mean = total / run.events.len() as f64;

@@ -31,6 +31,8 @@
 
 use polars::prelude::*;
 
+use crate::metrics::columns::{self, SummaryColumn, Value, pct_of_max};
+
 use super::summary::RunSummary;
 use super::{RunResult, TaskStatus};
 use crate::model::ValueFunction;
@@ -142,40 +144,62 @@ pub fn jobs_frame(runs: &[RunRecord<'_>]) -> PolarsResult<DataFrame> {
     ])
 }
 
-/// The `summary` table (deterministic columns only).
+/// The columns of a run summary, declared once ([`crate::metrics::columns`]):
+/// they build the `summary` table, a grid's `runs` (the same columns) and
+/// its `aggregate` (the columns marked mean ± CI). Units: value in value
+/// units, `pct_of_max` in %, cores in cores. Columns are documented in
+/// docs/outputs.md.
+pub fn summary_columns() -> Vec<SummaryColumn<RunSummary>> {
+    type S = RunSummary;
+    let text = |f: fn(&S) -> &str| move |r: &S| Value::Text(f(r).to_string());
+    let count = |f: fn(&S) -> usize| move |r: &S| Value::U64(f(r) as u64);
+    vec![
+        SummaryColumn::new("log", text(|x| &x.log)),
+        SummaryColumn::new("log_key", text(|x| &x.log_key)),
+        SummaryColumn::new("date", text(|x| &x.date)),
+        SummaryColumn::new("heuristic", text(|x| &x.heuristic)),
+        SummaryColumn::new("seed", |x: &S| Value::U64(x.seed)),
+        SummaryColumn::new("scenario_seed", |x: &S| Value::U64(x.scenario_seed)),
+        SummaryColumn::new("oversubscription", text(|x| &x.oversubscription)),
+        SummaryColumn::new("correlation", text(|x| &x.correlation)),
+        SummaryColumn::new("heterogeneity", text(|x| &x.heterogeneity)),
+        SummaryColumn::new("variant", text(|x| &x.variant)),
+        SummaryColumn::new("system", text(|x| &x.system)),
+        SummaryColumn::new("system_cores", |x: &S| Value::U64(x.system_cores)),
+        SummaryColumn::new("system_target_cores", |x: &S| {
+            Value::F64(x.system_target_cores)
+        }),
+        SummaryColumn::new("tasks_simulated", count(|x| x.tasks_simulated)),
+        SummaryColumn::new("tasks_counted", count(|x| x.tasks_counted)),
+        SummaryColumn::new("tasks_completed", count(|x| x.tasks_completed))
+            .mean_ci()
+            .shown("completed", "", 1),
+        SummaryColumn::new("tasks_dropped", count(|x| x.tasks_dropped))
+            .mean_ci()
+            .shown("dropped", "", 1),
+        SummaryColumn::new("tasks_unfinished", count(|x| x.tasks_unfinished)).mean_ci(),
+        SummaryColumn::new("tasks_too_wide", count(|x| x.tasks_too_wide)),
+        SummaryColumn::new("value_earned", |x: &S| Value::F64(x.value_earned))
+            .mean_ci()
+            .shown("value", "", 1),
+        SummaryColumn::new("value_max", |x: &S| Value::F64(x.value_bound)).mean_ci(),
+        SummaryColumn::new("pct_of_max", |x: &S| {
+            Value::MaybeF64(pct_of_max(x.value_earned, x.value_bound))
+        })
+        .mean_ci()
+        .shown("% max", "%", 2),
+        SummaryColumn::new("mapping_events", count(|x| x.mapping_events)),
+    ]
+}
+
+/// The `summary` table: one row per run, the columns of
+/// [`summary_columns`] (deterministic columns only).
 ///
 /// # Errors
 /// A polars error if the columns cannot be assembled (a bug).
 pub fn summary_frame(summaries: &[RunSummary]) -> PolarsResult<DataFrame> {
-    let s = summaries;
-    let strs = |f: fn(&RunSummary) -> &str| s.iter().map(|x| f(x).to_string()).collect::<Vec<_>>();
-    let u64s = |f: fn(&RunSummary) -> u64| s.iter().map(f).collect::<Vec<_>>();
-    let f64s = |f: fn(&RunSummary) -> f64| s.iter().map(f).collect::<Vec<_>>();
-    DataFrame::new_infer_height(vec![
-        col("log", strs(|x| &x.log)),
-        col("log_key", strs(|x| &x.log_key)),
-        col("date", strs(|x| &x.date)),
-        col("heuristic", strs(|x| &x.heuristic)),
-        col("seed", u64s(|x| x.seed)),
-        col("scenario_seed", u64s(|x| x.scenario_seed)),
-        col("oversubscription", strs(|x| &x.oversubscription)),
-        col("correlation", strs(|x| &x.correlation)),
-        col("heterogeneity", strs(|x| &x.heterogeneity)),
-        col("variant", strs(|x| &x.variant)),
-        col("system", strs(|x| &x.system)),
-        col("system_cores", u64s(|x| x.system_cores)),
-        col("system_target_cores", f64s(|x| x.system_target_cores)),
-        col("tasks_simulated", u64s(|x| x.tasks_simulated as u64)),
-        col("tasks_counted", u64s(|x| x.tasks_counted as u64)),
-        col("tasks_completed", u64s(|x| x.tasks_completed as u64)),
-        col("tasks_dropped", u64s(|x| x.tasks_dropped as u64)),
-        col("tasks_unfinished", u64s(|x| x.tasks_unfinished as u64)),
-        col("tasks_too_wide", u64s(|x| x.tasks_too_wide as u64)),
-        col("value_earned", f64s(|x| x.value_earned)),
-        col("value_max", f64s(|x| x.value_bound)),
-        col("pct_of_max", f64s(|x| x.percent_of_bound)),
-        col("mapping_events", u64s(|x| x.mapping_events as u64)),
-    ])
+    let rows: Vec<&RunSummary> = summaries.iter().collect();
+    columns::frame(&summary_columns(), &rows)
 }
 
 /// The `timing` table (wall clock; varies between runs).

@@ -305,6 +305,6 @@ impl Environment for Serial {
 /// interval ([`crate::metrics::columns::mean_rows`]).
 fn mean_rows(runs: &[Replayed<'_, Serial>]) -> String {
     let rows: Vec<&SerialSummary> = runs.iter().map(|r| &r.summary).collect();
-    crate::metrics::columns::mean_rows(&super::tables::summary_columns(), &rows, "heuristic")
+    crate::metrics::columns::mean_rows(&super::tables::summary_columns(), &rows, &["heuristic"])
         .unwrap_or_else(|e| format!("(no mean rows: {e})\n"))
 }

@@ -111,9 +111,10 @@ pub struct SerialSummary {
 }
 
 impl SerialSummary {
-    /// Utility earned as a percentage of the maximum system utility.
+    /// Utility earned as a percentage of the maximum system utility (%;
+    /// 0 when the maximum is 0; [`crate::metrics::columns::pct_of_max`]).
     pub fn percent(&self) -> f64 {
-        100.0 * self.utility / self.max_utility.max(f64::MIN_POSITIVE)
+        crate::metrics::columns::pct_of_max(self.utility, self.max_utility).unwrap_or(0.0)
     }
 
     /// Counted tasks completed, %.

@@ -46,20 +46,34 @@ pub const PRIORITY_COLUMNS: [f64; 2] = [8.0, 1.0];
 /// (the columns marked mean ± CI). Units: utility in value units, `pct_*`
 /// in %, `end_s` in s. Columns are documented in docs/serial.md.
 pub fn summary_columns() -> Vec<SummaryColumn<SerialSummary>> {
-    let text = |f: fn(&SerialSummary) -> &str| move |r: &SerialSummary| Value::Text(f(r).to_string());
+    let text =
+        |f: fn(&SerialSummary) -> &str| move |r: &SerialSummary| Value::Text(f(r).to_string());
     let mut cols = vec![
         SummaryColumn::new("scenario", text(|r| &r.scenario)),
         SummaryColumn::new("heuristic", text(|r| &r.heuristic)),
         SummaryColumn::new("scenario_seed", |r: &SerialSummary| Value::U64(r.seed)),
         SummaryColumn::new("system_cores", |r: &SerialSummary| Value::U32(r.cores)),
-        SummaryColumn::new("tasks_simulated", |r: &SerialSummary| Value::U64(r.tasks as u64)),
-        SummaryColumn::new("tasks_counted", |r: &SerialSummary| Value::U64(r.counted as u64)),
-        SummaryColumn::new("tasks_completed", |r: &SerialSummary| Value::U64(r.completed as u64)),
-        SummaryColumn::new("tasks_dropped", |r: &SerialSummary| Value::U64(r.dropped as u64)).mean_ci(),
-        SummaryColumn::new("tasks_unfinished", |r: &SerialSummary| Value::U64(r.unfinished as u64)),
-        SummaryColumn::new("pct_completed", |r: &SerialSummary| Value::F64(r.percent_completed()))
-            .mean_ci()
-            .shown("% done", "%", 2),
+        SummaryColumn::new("tasks_simulated", |r: &SerialSummary| {
+            Value::U64(r.tasks as u64)
+        }),
+        SummaryColumn::new("tasks_counted", |r: &SerialSummary| {
+            Value::U64(r.counted as u64)
+        }),
+        SummaryColumn::new("tasks_completed", |r: &SerialSummary| {
+            Value::U64(r.completed as u64)
+        }),
+        SummaryColumn::new("tasks_dropped", |r: &SerialSummary| {
+            Value::U64(r.dropped as u64)
+        })
+        .mean_ci(),
+        SummaryColumn::new("tasks_unfinished", |r: &SerialSummary| {
+            Value::U64(r.unfinished as u64)
+        }),
+        SummaryColumn::new("pct_completed", |r: &SerialSummary| {
+            Value::F64(r.percent_completed())
+        })
+        .mean_ci()
+        .shown("% done", "%", 2),
         SummaryColumn::new("utility_earned", |r: &SerialSummary| Value::F64(r.utility)).mean_ci(),
         SummaryColumn::new("utility_max", |r: &SerialSummary| Value::F64(r.max_utility)).mean_ci(),
         SummaryColumn::new("pct_of_max", |r: &SerialSummary| Value::F64(r.percent()))
@@ -68,23 +82,28 @@ pub fn summary_columns() -> Vec<SummaryColumn<SerialSummary>> {
     ];
     for p in PRIORITY_COLUMNS {
         let share = move |r: &SerialSummary| r.priority(p).cloned();
-        cols.push(SummaryColumn::new(format!("utility_earned_p{p}"), move |r: &SerialSummary| {
-            Value::F64(share(r).map_or(0.0, |s| s.utility))
-        }));
-        cols.push(SummaryColumn::new(format!("utility_max_p{p}"), move |r: &SerialSummary| {
-            Value::F64(share(r).map_or(0.0, |s| s.max_utility))
-        }));
+        cols.push(SummaryColumn::new(
+            format!("utility_earned_p{p}"),
+            move |r: &SerialSummary| Value::F64(share(r).map_or(0.0, |s| s.utility)),
+        ));
+        cols.push(SummaryColumn::new(
+            format!("utility_max_p{p}"),
+            move |r: &SerialSummary| Value::F64(share(r).map_or(0.0, |s| s.max_utility)),
+        ));
         cols.push(
             SummaryColumn::new(format!("pct_of_max_p{p}"), move |r: &SerialSummary| {
                 Value::MaybeF64(share(r).and_then(|s| pct_of_max(s.utility, s.max_utility)))
             })
             .mean_ci(),
         );
-        cols.push(SummaryColumn::new(format!("pct_completed_p{p}"), move |r: &SerialSummary| {
-            Value::MaybeF64(
-                share(r).and_then(|s| (s.tasks > 0).then(|| 100.0 * s.completed as f64 / s.tasks as f64)),
-            )
-        }));
+        cols.push(SummaryColumn::new(
+            format!("pct_completed_p{p}"),
+            move |r: &SerialSummary| {
+                Value::MaybeF64(share(r).and_then(|s| {
+                    (s.tasks > 0).then(|| 100.0 * s.completed as f64 / s.tasks as f64)
+                }))
+            },
+        ));
     }
     cols.extend([
         SummaryColumn::new("preemptions", |r: &SerialSummary| Value::U64(r.preemptions))

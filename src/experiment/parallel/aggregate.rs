@@ -27,10 +27,11 @@ use polars::prelude::*;
 
 use super::cell::CellResult;
 use crate::env::parallel::summary::RunSummary;
-use crate::env::parallel::tables::{summary_frame, timing_frame};
+use crate::env::parallel::tables::{summary_columns, summary_frame, timing_frame};
 use crate::experiment::config::Variant;
 pub use crate::metrics::aggregate::{Stat, pm};
 use crate::metrics::aggregate::{f64_column, mean_ci, n_column, stat_column, str_column};
+use crate::metrics::columns;
 
 /// One aggregated row (log, variant, heuristic).
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
@@ -82,17 +83,6 @@ const KEYS: [&str; 7] = [
     "correlation",
     "heterogeneity",
     "heuristic",
-];
-
-/// Metrics of the deterministic `aggregate` table, in column order (the
-/// order of the `summary` table).
-const METRICS: [&str; 6] = [
-    "tasks_completed",
-    "tasks_dropped",
-    "tasks_unfinished",
-    "value_earned",
-    "value_max",
-    "pct_of_max",
 ];
 
 fn texts(cells: &[CellResult], f: impl Fn(&CellResult) -> String) -> Column {
@@ -148,12 +138,6 @@ pub fn tables(cells: &[CellResult]) -> PolarsResult<Tables> {
             "heterogeneity",
         ),
         named(texts(cells, |c| c.summary.heuristic.clone()), "heuristic"),
-        f64s("pct_of_max", |s| s.percent_of_bound),
-        f64s("value_earned", |s| s.value_earned),
-        f64s("value_max", |s| s.value_bound),
-        f64s("tasks_completed", |s| s.tasks_completed as f64),
-        f64s("tasks_dropped", |s| s.tasks_dropped as f64),
-        f64s("tasks_unfinished", |s| s.tasks_unfinished as f64),
         f64s("mapping_events", |s| s.mapping_events as f64),
         f64s("heuristic_seconds_mean", |s| s.heuristic_seconds_mean),
         f64s("heuristic_seconds_max", |s| s.heuristic_seconds_max),
@@ -167,21 +151,9 @@ pub fn tables(cells: &[CellResult]) -> PolarsResult<Tables> {
             .max()
             .alias("heuristic_seconds_max_max"),
     ];
-    let stat_metrics: Vec<&str> = METRICS
-        .iter()
-        .copied()
-        .chain(["heuristic_seconds_mean"])
-        .collect();
-    let grouped = mean_ci(work, &KEYS, &stat_metrics, extra)?;
-
-    let mut agg_cols: Vec<String> = KEYS.iter().map(|s| s.to_string()).collect();
-    agg_cols.push("n".into());
-    for m in METRICS {
-        for s in ["mean", "sd", "ci95"] {
-            agg_cols.push(format!("{m}_{s}"));
-        }
-    }
-    let aggregate = grouped.select(agg_cols)?;
+    let grouped = mean_ci(work, &KEYS, &["heuristic_seconds_mean"], extra)?;
+    // The deterministic aggregate: every summary column declared mean ± CI.
+    let aggregate = columns::aggregate(&runs, &KEYS, &summary_columns())?;
     let mut timing_cols: Vec<String> = KEYS.iter().map(|s| s.to_string()).collect();
     timing_cols.extend(
         [
@@ -196,7 +168,7 @@ pub fn tables(cells: &[CellResult]) -> PolarsResult<Tables> {
         .map(String::from),
     );
     let timing = grouped.select(timing_cols)?;
-    let rows = agg_rows(&grouped, cells)?;
+    let rows = agg_rows(&aggregate, &timing, cells)?;
     Ok(Tables {
         runs,
         runs_timing,
@@ -206,7 +178,9 @@ pub fn tables(cells: &[CellResult]) -> PolarsResult<Tables> {
     })
 }
 
-fn agg_rows(g: &DataFrame, cells: &[CellResult]) -> PolarsResult<Vec<AggRow>> {
+/// The aggregated rows from the `aggregate` and `timing` tables (the same
+/// groups in the same order).
+fn agg_rows(g: &DataFrame, timing: &DataFrame, cells: &[CellResult]) -> PolarsResult<Vec<AggRow>> {
     let stat = |m: &str| stat_column(g, m);
     let keys = str_column(g, "log_key")?;
     let logs = str_column(g, "log")?;
@@ -217,8 +191,8 @@ fn agg_rows(g: &DataFrame, cells: &[CellResult]) -> PolarsResult<Vec<AggRow>> {
     let value = stat("value_earned")?;
     let completed = stat("tasks_completed")?;
     let dropped = stat("tasks_dropped")?;
-    let secs = stat("heuristic_seconds_mean")?;
-    let max = f64_column(g, "heuristic_seconds_max_max")?;
+    let secs = stat_column(timing, "heuristic_seconds_mean")?;
+    let max = f64_column(timing, "heuristic_seconds_max_max")?;
     let mut rows = Vec::with_capacity(n.len());
     for i in 0..n.len() {
         // The variant struct of the group, from its first cell.

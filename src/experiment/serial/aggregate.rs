@@ -25,11 +25,11 @@ use super::SerialCell;
 use super::variant::{SerialAxis, SerialVariant};
 use crate::env::serial::summary::SerialSummary;
 use crate::env::serial::tables::{summary_columns, summary_frame};
-use crate::metrics::columns;
 use crate::experiment::config::ExperimentConfig;
 use crate::experiment::grid::Layout;
 pub use crate::metrics::aggregate::{Stat, pm};
 use crate::metrics::aggregate::{f64_column, mean_ci, n_column, stat_column, str_column};
+use crate::metrics::columns;
 
 /// One aggregated row (log, variant, heuristic).
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
@@ -82,7 +82,6 @@ const KEYS: [&str; 7] = [
     "critical_etc_min",
     "heuristic",
 ];
-
 
 fn key_columns(cells: &[SerialCell]) -> Vec<Column> {
     let text = |name: &str, f: &dyn Fn(&SerialCell) -> String| {
