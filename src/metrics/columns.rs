@@ -46,6 +46,10 @@ pub enum Value {
     F64(f64),
     /// 64-bit float or null ("does not apply").
     MaybeF64(Option<f64>),
+    /// Unsigned 64-bit integer or null ("unlimited", "does not apply").
+    MaybeU64(Option<u64>),
+    /// Boolean.
+    Bool(bool),
 }
 
 /// The value of a column for one run of summary type `S`.
@@ -188,6 +192,23 @@ fn series<S>(c: &SummaryColumn<S>, rows: &[&S]) -> PolarsResult<polars::prelude:
                     _ => None,
                 })
                 .collect::<Vec<Option<f64>>>(),
+        ),
+        Some(Value::MaybeU64(_)) => polars::prelude::Column::new(
+            name,
+            values
+                .iter()
+                .map(|v| match v {
+                    Value::MaybeU64(x) => *x,
+                    _ => None,
+                })
+                .collect::<Vec<Option<u64>>>(),
+        ),
+        Some(Value::Bool(_)) => polars::prelude::Column::new(
+            name,
+            values
+                .iter()
+                .map(|v| matches!(v, Value::Bool(true)))
+                .collect::<Vec<bool>>(),
         ),
     })
 }

@@ -7,6 +7,7 @@ use polars::prelude::*;
 
 use super::summary::{ClassicSummary, job_metrics};
 use super::{self as classic, ClassicJob, ClassicRun};
+use crate::metrics::columns::{self, SummaryColumn, Value};
 
 /// The classic `jobs` table: one row per (heuristic, job) of the log `log`
 /// with submit,
@@ -135,73 +136,60 @@ pub fn suspensions_frame(
     ])
 }
 
-/// The classic `summary` table: one row per (log, scheduler).
+/// The columns of a run summary, declared once ([`crate::metrics::columns`]):
+/// they build the `summary` table of a replay, a comparison and a grid.
+/// Units: s for `*_s`, fractions for utilizations, units (allocation
+/// units) for `capacity`. Columns are documented in docs/outputs.md.
+pub fn summary_columns() -> Vec<SummaryColumn<ClassicSummary>> {
+    type S = ClassicSummary;
+    let text = |f: fn(&S) -> &str| move |r: &S| Value::Text(f(r).to_string());
+    let num = |f: fn(&S) -> f64| move |r: &S| Value::F64(f(r));
+    let count = |f: fn(&S) -> usize| move |r: &S| Value::U64(f(r) as u64);
+    vec![
+        SummaryColumn::new("log", text(|x| &x.log)),
+        SummaryColumn::new("log_key", text(|x| &x.log_key)),
+        SummaryColumn::new("heuristic", text(|x| &x.heuristic)),
+        SummaryColumn::new("backfilling", |x: &S| Value::Bool(x.backfilling)),
+        SummaryColumn::new("reservation_depth", |x: &S| {
+            Value::MaybeU64(x.reservation_depth)
+        }),
+        SummaryColumn::new("estimates", text(|x| &x.estimates)),
+        SummaryColumn::new("clean", text(|x| &x.clean)),
+        SummaryColumn::new("capacity", |x: &S| Value::U32(x.capacity)),
+        SummaryColumn::new("unit", text(|x| &x.unit)),
+        SummaryColumn::new("jobs", count(|x| x.jobs)),
+        SummaryColumn::new("passes", |x: &S| Value::U64(x.passes)),
+        SummaryColumn::new("makespan_s", num(|x| x.makespan_s)),
+        SummaryColumn::new("utilization", num(|x| x.utilization)),
+        SummaryColumn::new("wait_mean_s", num(|x| x.wait_mean_s)),
+        SummaryColumn::new("wait_nsw_mean_s", num(|x| x.wait_nsw_mean_s)),
+        SummaryColumn::new("wait_max_s", num(|x| x.wait_max_s)),
+        SummaryColumn::new("response_mean_s", num(|x| x.response_mean_s)),
+        SummaryColumn::new("slowdown_mean", num(|x| x.slowdown_mean)),
+        SummaryColumn::new("bsld_mean", num(|x| x.bsld_mean)),
+        SummaryColumn::new("bsld_max", num(|x| x.bsld_max)),
+        SummaryColumn::new("bsld_tau_s", num(|x| x.bsld_tau_s)),
+        SummaryColumn::new("xfactor_mean", num(|x| x.xfactor_mean)),
+        SummaryColumn::new("xfactor_nsw_mean", num(|x| x.xfactor_nsw_mean)),
+        SummaryColumn::new("xfactor_max", num(|x| x.xfactor_max)),
+        SummaryColumn::new("wait_pw_mean_s", num(|x| x.wait_pw_mean_s)),
+        SummaryColumn::new("xfactor_pw_mean", num(|x| x.xfactor_pw_mean)),
+        SummaryColumn::new("priority_xfactor_mean", num(|x| x.priority_xfactor_mean)),
+        SummaryColumn::new("pw_utilization", num(|x| x.pw_utilization)),
+        SummaryColumn::new("suspensions", count(|x| x.suspensions)),
+        SummaryColumn::new("jobs_suspended", count(|x| x.jobs_suspended)),
+        SummaryColumn::new("suspended_mean_s", num(|x| x.suspended_mean_s)),
+    ]
+}
+
+/// The classic `summary` table: one row per (log, scheduler), the columns
+/// of [`summary_columns`].
 ///
 /// # Errors
 /// A polars error if the columns cannot be assembled (a bug).
 pub fn summary_frame(s: &[ClassicSummary]) -> PolarsResult<DataFrame> {
-    let strs =
-        |f: fn(&ClassicSummary) -> &str| s.iter().map(|x| f(x).to_string()).collect::<Vec<_>>();
-    let f64s = |f: fn(&ClassicSummary) -> f64| s.iter().map(f).collect::<Vec<_>>();
-    DataFrame::new_infer_height(vec![
-        Column::new("log".into(), strs(|x| &x.log)),
-        Column::new("log_key".into(), strs(|x| &x.log_key)),
-        Column::new("heuristic".into(), strs(|x| &x.heuristic)),
-        Column::new(
-            "backfilling".into(),
-            s.iter().map(|x| x.backfilling).collect::<Vec<_>>(),
-        ),
-        Column::new(
-            "reservation_depth".into(),
-            s.iter().map(|x| x.reservation_depth).collect::<Vec<_>>(),
-        ),
-        Column::new("estimates".into(), strs(|x| &x.estimates)),
-        Column::new("clean".into(), strs(|x| &x.clean)),
-        Column::new(
-            "capacity".into(),
-            s.iter().map(|x| x.capacity).collect::<Vec<_>>(),
-        ),
-        Column::new("unit".into(), strs(|x| &x.unit)),
-        Column::new(
-            "jobs".into(),
-            s.iter().map(|x| x.jobs as u64).collect::<Vec<_>>(),
-        ),
-        Column::new(
-            "passes".into(),
-            s.iter().map(|x| x.passes).collect::<Vec<_>>(),
-        ),
-        Column::new("makespan_s".into(), f64s(|x| x.makespan_s)),
-        Column::new("utilization".into(), f64s(|x| x.utilization)),
-        Column::new("wait_mean_s".into(), f64s(|x| x.wait_mean_s)),
-        Column::new("wait_nsw_mean_s".into(), f64s(|x| x.wait_nsw_mean_s)),
-        Column::new("wait_max_s".into(), f64s(|x| x.wait_max_s)),
-        Column::new("response_mean_s".into(), f64s(|x| x.response_mean_s)),
-        Column::new("slowdown_mean".into(), f64s(|x| x.slowdown_mean)),
-        Column::new("bsld_mean".into(), f64s(|x| x.bsld_mean)),
-        Column::new("bsld_max".into(), f64s(|x| x.bsld_max)),
-        Column::new("bsld_tau_s".into(), f64s(|x| x.bsld_tau_s)),
-        Column::new("xfactor_mean".into(), f64s(|x| x.xfactor_mean)),
-        Column::new("xfactor_nsw_mean".into(), f64s(|x| x.xfactor_nsw_mean)),
-        Column::new("xfactor_max".into(), f64s(|x| x.xfactor_max)),
-        Column::new("wait_pw_mean_s".into(), f64s(|x| x.wait_pw_mean_s)),
-        Column::new("xfactor_pw_mean".into(), f64s(|x| x.xfactor_pw_mean)),
-        Column::new(
-            "priority_xfactor_mean".into(),
-            f64s(|x| x.priority_xfactor_mean),
-        ),
-        Column::new("pw_utilization".into(), f64s(|x| x.pw_utilization)),
-        Column::new(
-            "suspensions".into(),
-            s.iter().map(|x| x.suspensions as u64).collect::<Vec<_>>(),
-        ),
-        Column::new(
-            "jobs_suspended".into(),
-            s.iter()
-                .map(|x| x.jobs_suspended as u64)
-                .collect::<Vec<_>>(),
-        ),
-        Column::new("suspended_mean_s".into(), f64s(|x| x.suspended_mean_s)),
-    ])
+    let rows: Vec<&ClassicSummary> = s.iter().collect();
+    columns::frame(&summary_columns(), &rows)
 }
 
 /// The `clean` table: one row per job the cleaning dropped or modified —
