@@ -17,7 +17,7 @@
 
 use polars::prelude::*;
 
-use super::aggregate::{Stat, mean_ci, n_column, pm, stat_column, str_column};
+use super::aggregate::{Stat, f64_column, mean_ci, n_column, pm, stat_column, str_column};
 
 /// How a column is aggregated over the scenarios (days or trials) of a
 /// grid group in the `aggregate` table.
@@ -30,6 +30,9 @@ pub enum Agg {
     /// ([`crate::metrics::aggregate::mean_ci`]): `<name>_mean`,
     /// `<name>_sd`, `<name>_ci95`.
     MeanCi,
+    /// The largest value over the scenarios (a worst case, e.g. the
+    /// longest mapping event): `<name>_max`.
+    Max,
 }
 
 /// One value of one column in one run. The variant fixes the column's
@@ -103,6 +106,22 @@ impl<S> SummaryColumn<S> {
     #[must_use]
     pub fn print_scaled(mut self, factor: f64) -> Self {
         self.print_scale = factor;
+        self
+    }
+
+    /// The same column marked wall clock: measured time, different on
+    /// every run; left out of the deterministic tables, shown in printed
+    /// mean rows.
+    #[must_use]
+    pub fn wall_clock(mut self) -> Self {
+        self.wall_clock = true;
+        self
+    }
+
+    /// The same column aggregated over scenarios by its largest value.
+    #[must_use]
+    pub fn max_over_scenarios(mut self) -> Self {
+        self.agg = Agg::Max;
         self
     }
 
@@ -221,9 +240,14 @@ fn series<S>(c: &SummaryColumn<S>, rows: &[&S]) -> PolarsResult<polars::prelude:
 /// A polars error: a column whose rows give values of different types (a
 /// bug in the declaration).
 pub fn frame<S>(columns: &[SummaryColumn<S>], rows: &[&S]) -> PolarsResult<DataFrame> {
+    frame_of(columns.iter().filter(|c| !c.wall_clock), rows)
+}
+
+fn frame_of<'a, S: 'a>(
+    columns: impl Iterator<Item = &'a SummaryColumn<S>>,
+    rows: &[&S],
+) -> PolarsResult<DataFrame> {
     let cols = columns
-        .iter()
-        .filter(|c| !c.wall_clock)
         .map(|c| series(c, rows))
         .collect::<PolarsResult<Vec<_>>>()?;
     DataFrame::new_infer_height(cols)
@@ -271,10 +295,10 @@ pub fn aggregate<S>(
 
 /// The mean rows printed after a replay of several scenarios: per value
 /// of the key columns `keys` (first-appearance order), `n` and, for every
-/// column both [`SummaryColumn::printed`] and aggregated
-/// ([`Agg::MeanCi`]), its mean ± the half-width of the 95 % Student-t
-/// confidence interval with the column's decimals and print scale, in
-/// declaration order.
+/// column both [`SummaryColumn::printed`] and aggregated, in declaration
+/// order, with the column's decimals and print scale: its mean ± the
+/// half-width of the 95 % Student-t confidence interval ([`Agg::MeanCi`])
+/// or its largest value ([`Agg::Max`]). Wall-clock columns are included.
 ///
 /// # Errors
 /// A polars error: a key is not a text column of `columns`.
@@ -285,29 +309,54 @@ pub fn mean_rows<S>(
 ) -> PolarsResult<String> {
     let shown: Vec<&SummaryColumn<S>> = columns
         .iter()
-        .filter(|c| c.printed && c.agg == Agg::MeanCi && !c.wall_clock)
+        .filter(|c| c.printed && c.agg != Agg::None)
         .collect();
-    let runs = frame(columns, rows)?;
-    let g = aggregate(&runs, keys, columns)?;
+    let key_columns = columns.iter().filter(|c| keys.contains(&c.name.as_str()));
+    let mut work = frame_of(key_columns.chain(shown.iter().copied()), rows)?;
+    for c in &shown {
+        let as_f64 = work.column(&c.name)?.cast(&DataType::Float64)?;
+        work.with_column(as_f64)?;
+    }
+    let means: Vec<&str> = shown
+        .iter()
+        .filter(|c| c.agg == Agg::MeanCi)
+        .map(|c| c.name.as_str())
+        .collect();
+    let maxima: Vec<Expr> = shown
+        .iter()
+        .filter(|c| c.agg == Agg::Max)
+        .map(|c| col(c.name.as_str()).max().alias(format!("{}_max", c.name)))
+        .collect();
+    let g = mean_ci(work, keys, &means, maxima)?;
     let key_values = keys
         .iter()
         .map(|k| str_column(&g, k))
         .collect::<PolarsResult<Vec<_>>>()?;
     let n = n_column(&g)?;
-    let stats = shown
+    // Each shown column's printed cells, one per group.
+    let texts = shown
         .iter()
         .map(|c| {
             let k = c.print_scale;
-            Ok(stat_column(&g, &c.name)?
-                .into_iter()
-                .map(|s| Stat {
-                    mean: s.mean * k,
-                    sd: s.sd.map(|x| x * k),
-                    ci95: s.ci95.map(|x| x * k),
-                })
-                .collect::<Vec<_>>())
+            Ok(match c.agg {
+                Agg::Max => f64_column(&g, &format!("{}_max", c.name))?
+                    .into_iter()
+                    .map(|x| format!("{:.*}", c.digits, x.unwrap_or(f64::NAN) * k))
+                    .collect::<Vec<_>>(),
+                _ => stat_column(&g, &c.name)?
+                    .into_iter()
+                    .map(|s| {
+                        let scaled = Stat {
+                            mean: s.mean * k,
+                            sd: s.sd.map(|x| x * k),
+                            ci95: s.ci95.map(|x| x * k),
+                        };
+                        pm(&scaled, c.digits)
+                    })
+                    .collect(),
+            })
         })
-        .collect::<PolarsResult<Vec<_>>>()?;
+        .collect::<PolarsResult<Vec<Vec<String>>>>()?;
     let label = |c: &SummaryColumn<S>| {
         if c.unit.is_empty() || c.label.contains(c.unit) {
             c.label.clone()
@@ -329,7 +378,7 @@ pub fn mean_rows<S>(
                 .iter()
                 .map(|v| v[i].clone())
                 .chain([n[i].to_string()])
-                .chain(shown.iter().zip(&stats).map(|(c, st)| pm(&st[i], c.digits)))
+                .chain(texts.iter().map(|t| t[i].clone()))
                 .collect(),
         );
     }
@@ -360,7 +409,7 @@ pub fn mean_rows<S>(
         out.push('\n');
     }
     out.push_str(
-        "(means over scenarios ± half-width of the 95 % confidence interval, Student t)\n",
+        "(means over scenarios ± half-width of the 95 % confidence interval, Student t; max: the largest over them)\n",
     );
     Ok(out)
 }
@@ -453,5 +502,45 @@ mod tests {
             .unwrap()
             .get(0);
         assert_eq!(done, Some(4.0));
+    }
+
+    #[test]
+    fn wall_clock_columns_stay_out_of_the_tables_and_reach_the_mean_rows() {
+        let rows = [
+            Run {
+                key: "a",
+                earned: 1.0,
+                max: 2.0,
+                done: 3,
+            },
+            Run {
+                key: "a",
+                earned: 3.0,
+                max: 4.0,
+                done: 5,
+            },
+        ];
+        let refs: Vec<&Run> = rows.iter().collect();
+        let mut cols = columns();
+        cols.push(
+            SummaryColumn::new("seconds_max", |r: &Run| Value::F64(r.done as f64 / 1e3))
+                .wall_clock()
+                .max_over_scenarios()
+                .shown("max ms", "", 1)
+                .print_scaled(1e3),
+        );
+        let runs = frame(&cols, &refs).unwrap();
+        assert!(runs.column("seconds_max").is_err());
+        let printed = mean_rows(&cols, &refs, &["key"]).unwrap();
+        let lines: Vec<&str> = printed.lines().collect();
+        // A label that holds its unit is not followed by it again.
+        assert!(
+            lines[0].starts_with("key") && lines[0].contains("  % of max  "),
+            "{printed}"
+        );
+        assert!(lines[0].ends_with("max ms"), "{printed}");
+        // % of max: mean 62.5, sd 17.68, CI t(0.975, 1) · sd / √2 = 158.84.
+        assert!(lines[1].contains("62.5 ± 158.8"), "{printed}");
+        assert!(lines[1].ends_with("5.0"), "{printed}");
     }
 }

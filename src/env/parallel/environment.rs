@@ -13,7 +13,6 @@ use super::summary::{RunSummary, summarize};
 use super::tables::{self, RunRecord};
 use super::{Build, HEURISTICS, HeuristicInfo, RunResult, simulate};
 use crate::env::{EnvError, EnvKind, Environment, Input, Registry, Replayed};
-use crate::metrics::aggregate::{f64_column, mean_ci, n_column, pm, stat_column, str_column};
 use crate::metrics::tables::{TableError, write_both};
 use crate::workload::days::CURIE_PAPER_TOTALS;
 use crate::workload::{DayPick, STANDARD_DAYS, pick_days};
@@ -281,95 +280,15 @@ pub fn summary_table(s: &[RunSummary]) -> String {
 }
 
 /// The mean over days of each heuristic of a multi-day replay, by the same
-/// aggregation as the experiment tables ([`mean_ci`]): value earned and
-/// % of the bound as mean ± half-width of the 95 % Student-t confidence
-/// interval, mean tasks completed and dropped per day, mean and largest
-/// heuristic ms per mapping event.
+/// aggregation as the experiment tables: the printed columns of
+/// [`super::tables::summary_columns`] (tasks completed and dropped, value
+/// earned, % of the maximum, heuristic ms per mapping event) as mean ±
+/// half-width of the 95 % Student-t confidence interval, and the largest
+/// ms of one event ([`crate::metrics::columns::mean_rows`]).
 pub fn mean_rows(s: &[RunSummary]) -> String {
-    let rows = match mean_frame(s) {
-        Ok(f) => f,
-        Err(e) => return format!("(no mean rows: {e})\n"),
-    };
-    let mut out = format!(
-        "{:<12} {:>4} {:>22} {:>16} {:>10} {:>8} {:>13} {:>12}\n",
-        "heuristic",
-        "days",
-        "value (mean ± CI)",
-        "% bound",
-        "completed",
-        "dropped",
-        "mean ms/event",
-        "max ms/event"
-    );
-    for r in rows {
-        out.push_str(&format!(
-            "{:<12} {:>4} {:>22} {:>16} {:>10.1} {:>8.1} {:>13.3} {:>12.3}\n",
-            r.heuristic, r.days, r.value, r.percent, r.completed, r.dropped, r.ms_mean, r.ms_max
-        ));
-    }
-    out.push_str("(means over days ± half-width of the 95 % confidence interval, Student t; completed and dropped: mean tasks per day)\n");
-    out
-}
-
-struct MeanRow {
-    heuristic: String,
-    days: u64,
-    value: String,
-    percent: String,
-    completed: f64,
-    dropped: f64,
-    ms_mean: f64,
-    ms_max: f64,
-}
-
-fn mean_frame(s: &[RunSummary]) -> PolarsResult<Vec<MeanRow>> {
-    let f64s = |name: &str, f: fn(&RunSummary) -> f64| {
-        Column::new(name.into(), s.iter().map(f).collect::<Vec<f64>>())
-    };
-    let work = DataFrame::new_infer_height(vec![
-        Column::new(
-            "heuristic".into(),
-            s.iter().map(|x| x.heuristic.clone()).collect::<Vec<_>>(),
-        ),
-        f64s("value_earned", |x| x.value_earned),
-        f64s("pct_of_max", |x| x.percent_of_bound),
-        f64s("tasks_completed", |x| x.tasks_completed as f64),
-        f64s("tasks_dropped", |x| x.tasks_dropped as f64),
-        f64s("heuristic_seconds_mean", |x| x.heuristic_seconds_mean),
-        f64s("heuristic_seconds_max", |x| x.heuristic_seconds_max),
-    ])?;
-    let g = mean_ci(
-        work,
-        &["heuristic"],
-        &[
-            "value_earned",
-            "pct_of_max",
-            "tasks_completed",
-            "tasks_dropped",
-            "heuristic_seconds_mean",
-        ],
-        vec![col("heuristic_seconds_max").max().alias("seconds_max")],
-    )?;
-    let names = str_column(&g, "heuristic")?;
-    let n = n_column(&g)?;
-    let value = stat_column(&g, "value_earned")?;
-    let pct = stat_column(&g, "pct_of_max")?;
-    let completed = stat_column(&g, "tasks_completed")?;
-    let dropped = stat_column(&g, "tasks_dropped")?;
-    let secs = stat_column(&g, "heuristic_seconds_mean")?;
-    let max = f64_column(&g, "seconds_max")?;
-    Ok((0..names.len())
-        .map(|i| MeanRow {
-            heuristic: names[i].clone(),
-            days: n[i],
-            value: pm(&value[i], 1),
-            percent: pm(&pct[i], 2),
-            completed: completed[i].mean,
-            dropped: dropped[i].mean,
-            ms_mean: secs[i].mean * 1e3,
-            ms_max: max[i].unwrap_or(f64::NAN) * 1e3,
-        })
-        .collect())
+    let rows: Vec<&RunSummary> = s.iter().collect();
+    crate::metrics::columns::mean_rows(&super::tables::summary_columns(), &rows, &["heuristic"])
+        .unwrap_or_else(|e| format!("(no mean rows: {e})\n"))
 }
 
 /// The lines that say which days were chosen and their totals, beside the

@@ -187,8 +187,22 @@ pub fn summary_columns() -> Vec<SummaryColumn<RunSummary>> {
             Value::MaybeF64(pct_of_max(x.value_earned, x.value_bound))
         })
         .mean_ci()
-        .shown("% max", "%", 2),
+        .shown("% bound", "%", 2),
         SummaryColumn::new("mapping_events", count(|x| x.mapping_events)),
+        SummaryColumn::new("heuristic_seconds_mean", |x: &S| {
+            Value::F64(x.heuristic_seconds_mean)
+        })
+        .wall_clock()
+        .mean_ci()
+        .shown("mean ms/event", "", 3)
+        .print_scaled(1e3),
+        SummaryColumn::new("heuristic_seconds_max", |x: &S| {
+            Value::F64(x.heuristic_seconds_max)
+        })
+        .wall_clock()
+        .max_over_scenarios()
+        .shown("max ms/event", "", 3)
+        .print_scaled(1e3),
     ]
 }
 
