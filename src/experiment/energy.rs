@@ -28,7 +28,9 @@ use crate::env::energy::params::EnergyArgs;
 use crate::env::energy::summary::{EnergySummary, HOURS, summarize};
 use crate::env::energy::tables::{summary_columns, summary_frame};
 use crate::env::energy::{EnergyRun, EnergyVariant, Filter, Management, workload};
-use crate::metrics::aggregate::{Stat, f64_column, mean_ci, n_column, pm, stat_column, str_column};
+use crate::metrics::aggregate::{
+    Stat, f64_column, mean_ci, n_column, pm, stat_column, str_column, timing_table,
+};
 use crate::metrics::columns;
 use crate::metrics::tables::write_both;
 use crate::report::{self, Bar, BarChart, BarSeries, Figure, LineChart, LineSeries, Reference};
@@ -374,13 +376,6 @@ pub struct EnergyTables {
     pub rows: Vec<EnergyAggRow>,
 }
 
-fn level_pct(s: &EnergySummary, p: f64) -> f64 {
-    s.levels
-        .iter()
-        .find(|l| l.priority == p)
-        .map_or(f64::NAN, |l| l.percent())
-}
-
 /// The tables of `cells` (in cell order).
 ///
 /// # Errors
@@ -392,6 +387,11 @@ pub fn tables(cells: &[EnergyCell]) -> Result<EnergyTables, ExperimentError> {
         let mut runs = summary_frame(&summaries)?;
         runs.insert_column(0, Column::new("variant".into(), vid.clone()))?;
         let f = |g: &dyn Fn(&EnergyCell) -> f64| cells.iter().map(g).collect::<Vec<f64>>();
+        let keys = ["variant", "heuristic"];
+        // The deterministic aggregate: every summary column declared
+        // mean ± CI.
+        let aggregate = columns::aggregate(&runs, &keys, &summary_columns())?;
+        // The wall-clock one: heuristic time per mapping event.
         let work = DataFrame::new_infer_height(vec![
             Column::new("variant".into(), vid.clone()),
             Column::new(
@@ -401,11 +401,6 @@ pub fn tables(cells: &[EnergyCell]) -> Result<EnergyTables, ExperimentError> {
                     .map(|c| c.summary.heuristic.clone())
                     .collect::<Vec<_>>(),
             ),
-            Column::new("utility_earned".into(), f(&|c| c.summary.utility)),
-            Column::new("pct_of_max".into(), f(&|c| c.summary.percent())),
-            Column::new("pct_of_max_p8".into(), f(&|c| level_pct(&c.summary, 8.0))),
-            Column::new("pct_of_max_p1".into(), f(&|c| level_pct(&c.summary, 1.0))),
-            Column::new("energy_j".into(), f(&|c| c.summary.energy_j)),
             Column::new("mapping_events".into(), f(&|c| c.summary.events as f64)),
             Column::new(
                 "heuristic_seconds_mean".into(),
@@ -416,38 +411,20 @@ pub fn tables(cells: &[EnergyCell]) -> Result<EnergyTables, ExperimentError> {
                 f(&|c| c.heuristic_seconds.1),
             ),
         ])?;
-        // In the order of the `summary` table.
-        let metrics = [
-            "utility_earned",
-            "pct_of_max",
-            "energy_j",
-            "pct_of_max_p8",
-            "pct_of_max_p1",
-            "heuristic_seconds_mean",
-        ];
-        let keys = ["variant", "heuristic"];
-        let g = mean_ci(
-            work,
-            &keys,
-            &metrics,
-            vec![
-                col("mapping_events").mean().alias("mapping_events_mean"),
-                col("heuristic_seconds_max")
-                    .mean()
-                    .alias("heuristic_seconds_max_mean"),
-                col("heuristic_seconds_max")
-                    .max()
-                    .alias("heuristic_seconds_max_max"),
-            ],
-        )?;
-        let variant = str_column(&g, "variant")?;
-        let heuristic = str_column(&g, "heuristic")?;
-        let n = n_column(&g)?;
-        let st: Vec<Vec<Stat>> = metrics
-            .iter()
-            .map(|m| stat_column(&g, m))
-            .collect::<PolarsResult<_>>()?;
-        let max_s = f64_column(&g, "heuristic_seconds_max_max")?;
+        let timing = timing_table(work, &keys)?;
+        let variant = str_column(&aggregate, "variant")?;
+        let heuristic = str_column(&aggregate, "heuristic")?;
+        let n = n_column(&aggregate)?;
+        let stat = |m: &str| stat_column(&aggregate, m);
+        let (utility, pct, energy, p8, p1) = (
+            stat("utility_earned")?,
+            stat("pct_of_max")?,
+            stat("energy_j")?,
+            stat("pct_of_max_p8")?,
+            stat("pct_of_max_p1")?,
+        );
+        let secs = stat_column(&timing, "heuristic_seconds_mean")?;
+        let max_s = f64_column(&timing, "heuristic_seconds_max_max")?;
         let scaled = |s: Stat, k: f64| Stat {
             mean: s.mean * k,
             sd: s.sd.map(|x| x * k),
@@ -458,39 +435,15 @@ pub fn tables(cells: &[EnergyCell]) -> Result<EnergyTables, ExperimentError> {
                 variant: variant[i].clone(),
                 heuristic: heuristic[i].clone(),
                 n: n[i],
-                utility: st[0][i],
-                pct_max: st[1][i],
-                energy_gj: scaled(st[2][i], 1e-9),
-                pct_p8: st[3][i],
-                pct_p1: st[4][i],
-                micros: scaled(st[5][i], 1e6),
+                utility: utility[i],
+                pct_max: pct[i],
+                energy_gj: scaled(energy[i], 1e-9),
+                pct_p8: p8[i],
+                pct_p1: p1[i],
+                micros: scaled(secs[i], 1e6),
                 max_ms: max_s[i].unwrap_or(f64::NAN) * 1e3,
             })
             .collect();
-        // The grid's tables: keys, n, then each metric's mean, sd and CI
-        // (the layout of every environment's `aggregate` and `timing`).
-        let grouped = |metrics: &[&str], extra: &[&str]| -> Vec<String> {
-            let mut names: Vec<String> = keys.iter().map(|k| k.to_string()).collect();
-            names.push("n".into());
-            for m in metrics {
-                for s in ["mean", "sd", "ci95"] {
-                    names.push(format!("{m}_{s}"));
-                }
-            }
-            names.extend(extra.iter().map(|e| e.to_string()));
-            names
-        };
-        let timing = g.select(grouped(
-            &["heuristic_seconds_mean"],
-            &[
-                "mapping_events_mean",
-                "heuristic_seconds_max_mean",
-                "heuristic_seconds_max_max",
-            ],
-        ))?;
-        // The deterministic aggregate: every summary column declared
-        // mean ± CI.
-        let aggregate = columns::aggregate(&runs, &keys, &summary_columns())?;
         // Hourly means.
         let mut hv = Vec::new();
         let mut hh = Vec::new();

@@ -59,6 +59,44 @@ pub fn mean_ci(
     Ok(grouped)
 }
 
+/// The grid's wall-clock `timing` table from a frame `work` holding the
+/// group `keys` and, per run, `mapping_events`, `heuristic_seconds_mean`
+/// (the heuristic's mean wall time per mapping event, s) and
+/// `heuristic_seconds_max` (its longest event, s): per group (first
+/// appearance order), the keys, `n`, `mapping_events_mean`,
+/// `heuristic_seconds_mean_mean`, `_sd`, `_ci95`,
+/// `heuristic_seconds_max_mean` and `heuristic_seconds_max_max` (s). The
+/// one layout of every environment's `timing` table.
+///
+/// # Errors
+/// A polars error: a key or one of the three columns missing.
+pub fn timing_table(work: DataFrame, keys: &[&str]) -> PolarsResult<DataFrame> {
+    let extra = vec![
+        col("mapping_events").mean().alias("mapping_events_mean"),
+        col("heuristic_seconds_max")
+            .mean()
+            .alias("heuristic_seconds_max_mean"),
+        col("heuristic_seconds_max")
+            .max()
+            .alias("heuristic_seconds_max_max"),
+    ];
+    let grouped = mean_ci(work, keys, &["heuristic_seconds_mean"], extra)?;
+    let mut names: Vec<String> = keys.iter().map(|k| k.to_string()).collect();
+    names.extend(
+        [
+            "n",
+            "mapping_events_mean",
+            "heuristic_seconds_mean_mean",
+            "heuristic_seconds_mean_sd",
+            "heuristic_seconds_mean_ci95",
+            "heuristic_seconds_max_mean",
+            "heuristic_seconds_max_max",
+        ]
+        .map(String::from),
+    );
+    grouped.select(names)
+}
+
 /// Mean, sample standard deviation and 95 % CI half-width of one metric
 /// over the runs of a group.
 #[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]

@@ -28,7 +28,7 @@ use crate::env::serial::tables::{summary_columns, summary_frame};
 use crate::experiment::config::ExperimentConfig;
 use crate::experiment::grid::Layout;
 pub use crate::metrics::aggregate::{Stat, pm};
-use crate::metrics::aggregate::{f64_column, mean_ci, n_column, stat_column, str_column};
+use crate::metrics::aggregate::{f64_column, n_column, stat_column, str_column, timing_table};
 use crate::metrics::columns;
 
 /// One aggregated row (log, variant, heuristic).
@@ -147,30 +147,7 @@ pub fn tables(cells: &[SerialCell]) -> PolarsResult<SerialTables> {
         f64s("heuristic_seconds_max", &|c| c.heuristic_seconds.1),
     ]);
     let work = DataFrame::new_infer_height(work_cols)?;
-    let extra = vec![
-        col("mapping_events").mean().alias("mapping_events_mean"),
-        col("heuristic_seconds_max")
-            .mean()
-            .alias("heuristic_seconds_max_mean"),
-        col("heuristic_seconds_max")
-            .max()
-            .alias("heuristic_seconds_max_max"),
-    ];
-    let grouped = mean_ci(work, &KEYS, &["heuristic_seconds_mean"], extra)?;
-    let mut timing_cols: Vec<String> = KEYS.iter().map(|s| s.to_string()).collect();
-    timing_cols.extend(
-        [
-            "n",
-            "mapping_events_mean",
-            "heuristic_seconds_mean_mean",
-            "heuristic_seconds_mean_sd",
-            "heuristic_seconds_mean_ci95",
-            "heuristic_seconds_max_mean",
-            "heuristic_seconds_max_max",
-        ]
-        .map(String::from),
-    );
-    let timing = grouped.select(timing_cols)?;
+    let timing = timing_table(work, &KEYS)?;
     let rows = agg_rows(&aggregate, &timing, cells)?;
     Ok(SerialTables {
         runs,
