@@ -161,74 +161,30 @@ fn series<S>(c: &SummaryColumn<S>, rows: &[&S]) -> PolarsResult<polars::prelude:
     {
         polars_bail!(ComputeError: "column `{}` mixes value types", c.name);
     }
+    // Every value has the first one's variant (checked above): one typed
+    // vector per variant.
+    macro_rules! typed {
+        ($variant:ident, $ty:ty) => {
+            polars::prelude::Column::new(
+                name,
+                values
+                    .into_iter()
+                    .filter_map(|v| match v {
+                        Value::$variant(x) => Some(x),
+                        _ => None,
+                    })
+                    .collect::<Vec<$ty>>(),
+            )
+        };
+    }
     Ok(match values.first() {
-        None | Some(Value::F64(_)) => polars::prelude::Column::new(
-            name,
-            values
-                .iter()
-                .map(|v| match v {
-                    Value::F64(x) => *x,
-                    _ => f64::NAN,
-                })
-                .collect::<Vec<f64>>(),
-        ),
-        Some(Value::Text(_)) => polars::prelude::Column::new(
-            name,
-            values
-                .into_iter()
-                .map(|v| match v {
-                    Value::Text(s) => s,
-                    _ => String::new(),
-                })
-                .collect::<Vec<String>>(),
-        ),
-        Some(Value::U64(_)) => polars::prelude::Column::new(
-            name,
-            values
-                .iter()
-                .map(|v| match v {
-                    Value::U64(x) => *x,
-                    _ => 0,
-                })
-                .collect::<Vec<u64>>(),
-        ),
-        Some(Value::U32(_)) => polars::prelude::Column::new(
-            name,
-            values
-                .iter()
-                .map(|v| match v {
-                    Value::U32(x) => *x,
-                    _ => 0,
-                })
-                .collect::<Vec<u32>>(),
-        ),
-        Some(Value::MaybeF64(_)) => polars::prelude::Column::new(
-            name,
-            values
-                .iter()
-                .map(|v| match v {
-                    Value::MaybeF64(x) => *x,
-                    _ => None,
-                })
-                .collect::<Vec<Option<f64>>>(),
-        ),
-        Some(Value::MaybeU64(_)) => polars::prelude::Column::new(
-            name,
-            values
-                .iter()
-                .map(|v| match v {
-                    Value::MaybeU64(x) => *x,
-                    _ => None,
-                })
-                .collect::<Vec<Option<u64>>>(),
-        ),
-        Some(Value::Bool(_)) => polars::prelude::Column::new(
-            name,
-            values
-                .iter()
-                .map(|v| matches!(v, Value::Bool(true)))
-                .collect::<Vec<bool>>(),
-        ),
+        None | Some(Value::F64(_)) => typed!(F64, f64),
+        Some(Value::Text(_)) => typed!(Text, String),
+        Some(Value::U64(_)) => typed!(U64, u64),
+        Some(Value::U32(_)) => typed!(U32, u32),
+        Some(Value::MaybeF64(_)) => typed!(MaybeF64, Option<f64>),
+        Some(Value::MaybeU64(_)) => typed!(MaybeU64, Option<u64>),
+        Some(Value::Bool(_)) => typed!(Bool, bool),
     })
 }
 

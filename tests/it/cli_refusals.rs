@@ -20,9 +20,7 @@ fn swftool(args: &[&str]) -> Output {
         .expect("swftool runs")
 }
 
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
-}
+use crate::common::text;
 
 /// Runs a command that must fail; returns its standard error.
 fn refused(args: &[&str]) -> String {

@@ -43,6 +43,42 @@ pub fn swftool_command(args: &[&str]) -> std::process::Command {
     c
 }
 
+/// `swftool ARGS` (the binary under test) run in `dir`, with the shared
+/// logs as `SWFTOOL_TRACES`.
+pub fn swftool_in(dir: &std::path::Path, args: &[&str]) -> std::process::Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_swftool"))
+        .current_dir(dir)
+        .env("SWFTOOL_TRACES", traces_dir())
+        .args(args)
+        .output()
+        .expect("swftool runs")
+}
+
+/// Bytes of a child's output as text.
+pub fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+/// Runs `swftool ARGS` in `dir`, which must succeed; returns its standard
+/// output.
+pub fn ok(dir: &std::path::Path, args: &[&str]) -> String {
+    let out = swftool_in(dir, args);
+    assert!(
+        out.status.success(),
+        "swftool {args:?} failed: {}",
+        text(&out.stderr)
+    );
+    text(&out.stdout)
+}
+
+/// Runs `swftool ARGS` in `dir`, which must fail; returns its standard
+/// error.
+pub fn refused(dir: &std::path::Path, args: &[&str]) -> String {
+    let out = swftool_in(dir, args);
+    assert!(!out.status.success(), "swftool {args:?} should fail");
+    text(&out.stderr)
+}
+
 /// A small environment-A grid: KTH-SP2, two heuristics, the
 /// oversubscription axis, 2 days (12 cells, well under a second).
 pub const SMALL_GRID: &str = r#"

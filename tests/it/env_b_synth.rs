@@ -3,23 +3,10 @@
 //! its sidecar equal to the one generated in memory, byte-identical files
 //! from one seed, and bad flags refused with a clear message.
 
-use std::path::Path;
-use std::process::{Command, Output};
-
 use swftool::env::serial::synth_file::read_synthetic;
 use swftool::env::serial::workload::{SyntheticParams, synthetic};
 
-fn swftool_in(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_swftool"))
-        .current_dir(dir)
-        .args(args)
-        .output()
-        .expect("swftool runs")
-}
-
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
-}
+use crate::common::{swftool_in, text};
 
 #[test]
 fn synth_serial_writes_a_log_info_reads_and_a_sidecar_that_rebuilds_the_trial() {

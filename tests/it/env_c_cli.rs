@@ -5,39 +5,8 @@
 //! `experiment` that resumes.
 
 use std::path::Path;
-use std::process::{Command, Output};
 
-fn swftool_in(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_swftool"))
-        .current_dir(dir)
-        .env(
-            "SWFTOOL_TRACES",
-            Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/traces"),
-        )
-        .args(args)
-        .output()
-        .expect("swftool runs")
-}
-
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
-}
-
-fn ok(dir: &Path, args: &[&str]) -> String {
-    let out = swftool_in(dir, args);
-    assert!(
-        out.status.success(),
-        "swftool {args:?} failed: {}",
-        text(&out.stderr)
-    );
-    text(&out.stdout)
-}
-
-fn refused(dir: &Path, args: &[&str]) -> String {
-    let out = swftool_in(dir, args);
-    assert!(!out.status.success(), "swftool {args:?} should fail");
-    text(&out.stderr)
-}
+use crate::common::{ok, refused};
 
 const DETERMINISTIC: [&str; 5] = [
     "summary.csv",
