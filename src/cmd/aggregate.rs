@@ -11,13 +11,9 @@ use anyhow::bail;
 
 use super::experiment::{AggregateOptions, aggregate_into, default_out};
 use super::with_threads;
-use crate::env::EnvKind;
-use crate::env::classic::environment::Classic;
-use crate::env::energy::environment::Energy;
-use crate::env::parallel::environment::Parallel;
-use crate::env::serial::environment::Serial;
+use crate::env;
 use crate::experiment::outdir::{self, OutLock};
-use crate::experiment::{ExperimentError, Manifest};
+use crate::experiment::{ExperimentConfig, ExperimentError, Grid, GridVisitor, Layout, Manifest};
 
 /// The manifest of a grid's output directory.
 ///
@@ -140,22 +136,41 @@ pub fn run(args: &AggregateArgs) -> anyhow::Result<()> {
         print_table: true,
     };
     let (config, layout) = (&base.config, &base.layout);
-    with_threads(args.threads, || match config.environment {
-        EnvKind::Parallel => {
-            aggregate_into::<Parallel>(config, layout, &args.dirs, &out, &mut manifest, &opts)
-                .map(|_| ())
-        }
-        EnvKind::Serial => {
-            aggregate_into::<Serial>(config, layout, &args.dirs, &out, &mut manifest, &opts)
-                .map(|_| ())
-        }
-        EnvKind::Energy => {
-            aggregate_into::<Energy>(config, layout, &args.dirs, &out, &mut manifest, &opts)
-                .map(|_| ())
-        }
-        EnvKind::Classic => {
-            aggregate_into::<Classic>(config, layout, &args.dirs, &out, &mut manifest, &opts)
-                .map(|_| ())
-        }
+    with_threads(args.threads, || {
+        env::visit(
+            config.environment_name(),
+            Aggregate {
+                config,
+                layout,
+                dirs: &args.dirs,
+                out: &out,
+                manifest: &mut manifest,
+                opts: &opts,
+            },
+        )?
     })
+}
+
+struct Aggregate<'a> {
+    config: &'a ExperimentConfig,
+    layout: &'a Layout,
+    dirs: &'a [PathBuf],
+    out: &'a Path,
+    manifest: &'a mut Manifest,
+    opts: &'a AggregateOptions,
+}
+
+impl GridVisitor for Aggregate<'_> {
+    type Output = anyhow::Result<()>;
+    fn visit<E: Grid>(self) -> anyhow::Result<()> {
+        aggregate_into::<E>(
+            self.config,
+            self.layout,
+            self.dirs,
+            self.out,
+            self.manifest,
+            self.opts,
+        )
+        .map(|_| ())
+    }
 }

@@ -16,17 +16,10 @@ use std::path::PathBuf;
 use anyhow::bail;
 
 use super::experiment::{GridOptions, print_written, run_grid};
-use super::with_threads;
-use crate::env::EnvKind;
-use crate::env::classic::ClassicArgs;
-use crate::env::classic::environment::Classic;
-use crate::env::parallel::environment::Parallel;
-use crate::env::parallel::params::ParallelArgs;
-use crate::env::serial::environment::Serial;
-use crate::env::serial::params::SerialArgs;
-use crate::experiment::runner::log_key;
-use crate::experiment::{ExperimentConfig, Grid, Variant};
-use crate::workload::STANDARD_DAYS;
+use super::{EnvFlags, with_threads};
+use crate::env;
+use crate::experiment::{ExperimentConfig, Grid, GridVisitor};
+use crate::workload::flags::SharedArgs;
 
 /// Arguments of `swftool compare`.
 #[derive(Debug, Clone, clap::Args)]
@@ -51,64 +44,46 @@ pub struct CompareArgs {
     /// Skip the schedule invariant check after each run.
     #[arg(long)]
     pub no_check: bool,
-    /// Environment: `parallel` (A, value-based days), `serial` (B: days of each log as serial tasks) or `classic` (D: whole logs on their own machines).
-    #[arg(long, value_enum, default_value_t = EnvKind::Parallel)]
-    pub env: EnvKind,
-    /// Flags of environment A (each log sized from its own MaxProcs).
+    /// Environment: `parallel` (A, value-based days, each log sized from its own MaxProcs), `serial` (B: days of each log as serial tasks) or `classic` (D: whole logs on their own machines).
+    #[arg(long, default_value = env::default_name(), value_parser = clap::builder::PossibleValuesParser::new(env::NAMES))]
+    pub env: String,
+    /// The flags several environments share.
     #[command(flatten)]
-    pub parallel: ParallelArgs,
-    /// Flags of environment B (days of each log as serial tasks).
+    pub shared: SharedArgs,
+    /// Each environment's own flags.
     #[command(flatten)]
-    pub serial: SerialArgs,
-    /// Flags of environment D.
-    #[command(flatten)]
-    pub classic: ClassicArgs,
+    pub env_flags: EnvFlags,
 }
 
-/// The experiment configuration `compare` runs.
-pub fn config_of(args: &CompareArgs) -> ExperimentConfig {
-    let keys: Vec<String> = args.logs.iter().map(|l| log_key(l)).collect();
-    let base = ExperimentConfig {
-        name: format!("compare-{}", keys.join("-")),
-        environment: args.env,
-        logs: args.logs.clone(),
-        heuristics: args.heuristics.clone(),
-        days: None,
-        dates: None,
-        day_arrivals: None,
-        seed: args.parallel.seed(),
-        cores_base: None,
-        axes: Vec::new(),
-        variants: Vec::new(),
-        classic: Default::default(),
-        job_tables: false,
-        ..ExperimentConfig::empty()
-    };
-    match args.env {
-        EnvKind::Parallel => {
-            let p = args.parallel.scenario_params();
-            ExperimentConfig {
-                days: Some(args.parallel.days.unwrap_or(STANDARD_DAYS)),
-                variants: vec![Variant {
-                    oversubscription: p.oversubscription,
-                    correlation: p.correlation,
-                    heterogeneity: p.heterogeneity,
-                }],
-                ..base
-            }
-        }
-        EnvKind::Serial => ExperimentConfig {
-            name: format!("compare-serial-{}", keys.join("-")),
-            days: Some(args.parallel.days.unwrap_or(STANDARD_DAYS)),
-            day_arrivals: args.parallel.day_arrivals,
-            serial: args.serial.clone(),
-            ..base
-        },
-        EnvKind::Classic | EnvKind::Energy => ExperimentConfig {
-            name: format!("compare-{}-{}", args.env, keys.join("-")),
-            classic: args.classic.clone(),
-            ..base
-        },
+/// The experiment configuration `compare` runs for environment `E`.
+///
+/// # Errors
+/// A flag of another environment, a flag that does not apply to a
+/// comparison (`--day`, `--trial`, a flag of synthetic trials), or an
+/// environment that does not compare logs.
+pub fn config_of<E: Grid>(args: &CompareArgs) -> anyhow::Result<ExperimentConfig> {
+    args.env_flags.refuse_foreign(E::NAME, &args.shared)?;
+    if args.shared.day.is_some() {
+        bail!("--day applies to replay; compare takes --days N (evenly spaced over each log)");
+    }
+    if let Some(flag) = ["--trial", "--trials"]
+        .into_iter()
+        .find(|f| args.shared.given().contains(f))
+    {
+        bail!("{flag} applies to synthetic trials (replay without LOG); compare replays logs");
+    }
+    let env_args = args.env_flags.args::<E>(&args.shared)?;
+    let config = E::compare_config(&args.logs, &args.heuristics, &env_args)?;
+    config.validate(std::path::Path::new("<command line>"))?;
+    Ok(config)
+}
+
+struct Compare<'a>(&'a CompareArgs);
+
+impl GridVisitor for Compare<'_> {
+    type Output = anyhow::Result<()>;
+    fn visit<E: Grid>(self) -> anyhow::Result<()> {
+        compare::<E>(self.0)
     }
 }
 
@@ -118,37 +93,11 @@ pub fn config_of(args: &CompareArgs) -> ExperimentConfig {
 /// A flag of another environment, unknown log or heuristic, unreadable log,
 /// cells that broke invariants, unwritable outputs.
 pub fn run(args: &CompareArgs) -> anyhow::Result<()> {
-    super::refuse_foreign_flags(
-        args.env,
-        &args.parallel,
-        &args.serial,
-        &crate::env::energy::params::EnergyArgs::default(),
-        &args.classic,
-    )?;
-    if let Some(flag) = args.serial.misplaced(true).first() {
-        bail!(
-            "{flag} applies to synthetic trials (replay --env serial without LOG); compare replays logs"
-        );
-    }
-    if args.parallel.day.is_some() {
-        bail!("--day applies to replay; compare takes --days N (evenly spaced over each log)");
-    }
-    if args.parallel.cores_base.is_some() {
-        bail!("--cores-base does not apply to compare: each log is sized from its own MaxProcs");
-    }
-    match args.env {
-        EnvKind::Parallel => compare::<Parallel>(args),
-        EnvKind::Serial => compare::<Serial>(args),
-        EnvKind::Classic => compare::<Classic>(args),
-        EnvKind::Energy => bail!(
-            "compare replays logs side by side; environment C runs synthetic trials: use `swftool replay --env energy --trials N` or `swftool experiment --preset khemka2015-energy`"
-        ),
-    }
+    env::visit(&args.env, Compare(args))?
 }
 
 fn compare<E: Grid>(args: &CompareArgs) -> anyhow::Result<()> {
-    let config = config_of(args);
-    config.validate(std::path::Path::new("<command line>"))?;
+    let config = config_of::<E>(args)?;
     let out = args
         .out
         .clone()

@@ -18,16 +18,12 @@ use anyhow::{Context, bail};
 
 use super::progress::{Progress, ProgressMode};
 use super::slurm;
-use super::with_threads;
-use crate::env::EnvKind;
-use crate::env::classic::environment::Classic;
-use crate::env::energy::environment::Energy;
-use crate::env::parallel::environment::Parallel;
-use crate::env::serial::environment::Serial;
+use super::{GridFlags, with_threads};
+use crate::env::{self, configs};
 use crate::experiment::outdir::{self, OutLock};
 use crate::experiment::runner::{self, CellEvent, RunOptions, RunReport};
 use crate::experiment::{
-    ExperimentConfig, Grid, GridReport, Layout, Manifest, Plan, Shard, config,
+    ExperimentConfig, Grid, GridReport, GridVisitor, Layout, Manifest, Plan, Shard,
 };
 
 /// Arguments of `swftool experiment`.
@@ -108,17 +104,9 @@ pub struct ExperimentArgs {
     /// With --slurm: submit the array and the aggregation job with sbatch, and print their job ids.
     #[arg(long, requires = "slurm")]
     pub submit: bool,
-    /// Environment D grids with a window (margo2008-datastar): first job of the window (0-based among the cleaned jobs in submit order), instead of the config's window rule.
-    #[arg(
-        long,
-        allow_hyphen_values = true,
-        value_name = "INDEX",
-        conflicts_with = "window"
-    )]
-    pub window_start: Option<usize>,
-    /// Environment D grids with a window: how its first job is chosen, `month:YYYY-MM` (the first job submitted in that month) or `most-wide` (of the loaded windows, the one with the most jobs wider than 64 nodes). Default: the config's (margo2008-datastar: month:2005-03).
-    #[arg(long, value_name = "RULE")]
-    pub window: Option<crate::env::classic::window::WindowRule>,
+    /// Each environment's flags of its grids.
+    #[command(flatten)]
+    pub grid_flags: GridFlags,
 }
 
 /// Default output directory of an experiment named `name`.
@@ -133,32 +121,20 @@ pub fn default_out(name: &str) -> PathBuf {
 /// directory holding another grid, cells that broke invariants.
 pub fn run(args: &ExperimentArgs) -> anyhow::Result<()> {
     if let Some(name) = &args.dump_preset {
-        print!("{}", ExperimentConfig::preset(name)?.to_toml()?);
+        print!("{}", configs::config_toml(&configs::preset(name)?)?);
         return Ok(());
     }
     let mut config = match (&args.preset, &args.config) {
-        (Some(p), _) => ExperimentConfig::preset(p)?,
-        (None, Some(path)) => ExperimentConfig::from_file(path)?,
+        (Some(p), _) => configs::preset(p)?,
+        (None, Some(path)) => configs::config_from_file(path)?,
         (None, None) => bail!(
             "give a CONFIG.toml or --preset NAME (presets: {})",
-            config::PRESETS.join(", ")
+            configs::preset_names().join(", ")
         ),
     };
-    if args.window_start.is_some() || args.window.is_some() {
-        if config.environment != EnvKind::Classic || config.classic.window_jobs.is_none() {
-            let flag = if args.window.is_some() {
-                "--window"
-            } else {
-                "--window-start"
-            };
-            bail!(
-                "{flag} applies to environment-D grids with a window (window_jobs), such as --preset margo2008-datastar, only"
-            );
-        }
-        // The flag replaces the config's choice of the first job.
-        config.classic.window_start = args.window_start;
-        config.classic.window = args.window;
-    }
+    args.grid_flags.refuse_foreign(config.environment_name())?;
+    let name = config.environment_name().to_string();
+    env::visit(&name, ApplyGridFlags(&mut config, &args.grid_flags))??;
     let shard: Option<Shard> = args.shard.as_deref().map(str::parse).transpose()?;
     let out = args
         .out
@@ -180,12 +156,60 @@ pub fn run(args: &ExperimentArgs) -> anyhow::Result<()> {
             }
         },
     };
-    with_threads(args.threads, || match config.environment {
-        EnvKind::Parallel => run_grid::<Parallel>(&config, &out, &opts, "experiment").map(|_| ()),
-        EnvKind::Serial => run_grid::<Serial>(&config, &out, &opts, "experiment").map(|_| ()),
-        EnvKind::Energy => run_grid::<Energy>(&config, &out, &opts, "experiment").map(|_| ()),
-        EnvKind::Classic => run_grid::<Classic>(&config, &out, &opts, "experiment").map(|_| ()),
+    with_threads(args.threads, || {
+        env::visit(
+            config.environment_name(),
+            RunGrid {
+                config: &config,
+                out: &out,
+                opts: &opts,
+                command: "experiment",
+            },
+        )?
+        .map(|_| ())
     })
+}
+
+struct ApplyGridFlags<'a>(&'a mut ExperimentConfig, &'a GridFlags);
+
+impl GridVisitor for ApplyGridFlags<'_> {
+    type Output = Result<Vec<&'static str>, crate::experiment::ConfigError>;
+    fn visit<E: Grid>(self) -> Self::Output {
+        let applied = E::apply_experiment_flags(self.0, self.1.matches())?;
+        if !applied.is_empty() {
+            configs::check_config(self.0)?;
+        }
+        Ok(applied)
+    }
+}
+
+/// [`run_grid`] for the environment a configuration names; gives whether
+/// it aggregated.
+pub struct RunGrid<'a> {
+    /// The grid.
+    pub config: &'a ExperimentConfig,
+    /// The output directory.
+    pub out: &'a Path,
+    /// How it runs.
+    pub opts: &'a GridOptions,
+    /// The command, for the manifest and messages.
+    pub command: &'a str,
+}
+
+impl GridVisitor for RunGrid<'_> {
+    type Output = anyhow::Result<bool>;
+    fn visit<E: Grid>(self) -> anyhow::Result<bool> {
+        Ok(run_grid::<E>(self.config, self.out, self.opts, self.command)?.is_some())
+    }
+}
+
+struct LayoutOf<'a>(&'a ExperimentConfig);
+
+impl GridVisitor for LayoutOf<'_> {
+    type Output = Result<Layout, crate::experiment::ExperimentError>;
+    fn visit<E: Grid>(self) -> Self::Output {
+        Ok(Plan::<E>::new(self.0)?.layout)
+    }
 }
 
 /// `--slurm DIR`: checks the grid (its logs are read), writes the job
@@ -208,12 +232,7 @@ fn write_slurm(
     }
     // The whole grid is planned here, so a bad config or log fails now and
     // not in every array task.
-    let layout = match config.environment {
-        EnvKind::Parallel => Plan::<Parallel>::new(config)?.layout,
-        EnvKind::Serial => Plan::<Serial>::new(config)?.layout,
-        EnvKind::Energy => Plan::<Energy>::new(config)?.layout,
-        EnvKind::Classic => Plan::<Classic>::new(config)?.layout,
-    };
+    let layout = env::visit(config.environment_name(), LayoutOf(config))??;
     let scenarios: usize =
         layout.logs.iter().map(|l| l.days.len()).sum::<usize>() * layout.variant_count();
     let shards = args.shards.map_or(slurm::DEFAULT_SHARDS, |n| n as usize);

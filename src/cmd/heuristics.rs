@@ -1,7 +1,8 @@
 //! `swftool heuristics`: every heuristic name of every environment, with one
 //! line each.
 
-use crate::env::EnvKind;
+use super::env_infos;
+use crate::env::LogUse;
 
 /// Arguments of `swftool heuristics` (none).
 #[derive(Debug, Clone, clap::Args)]
@@ -11,21 +12,20 @@ pub struct HeuristicsArgs {}
 /// how to run it, and each heuristic's name and summary.
 pub fn listing() -> String {
     let mut out = String::new();
-    for (k, env) in EnvKind::ALL.iter().enumerate() {
+    for (k, env) in env_infos().into_iter().enumerate() {
         if k > 0 {
             out.push('\n');
         }
-        let log = match env {
-            EnvKind::Serial => "[LOG] ",
-            EnvKind::Energy => "",
-            _ => "LOG ",
+        let log = match env.log {
+            LogUse::Required => "LOG ",
+            LogUse::Optional => "[LOG] ",
+            LogUse::Synthetic => "",
         };
         out.push_str(&format!(
             "{} — `swftool replay {log}--env {} --heuristic NAME`:\n",
-            env.title(),
-            env.name()
+            env.title, env.name
         ));
-        let list = env.heuristics();
+        let list = env.heuristics;
         let width = list.iter().map(|h| h.0.len()).max().unwrap_or(0);
         for (name, summary) in list {
             out.push_str(&format!("  {name:width$}  {summary}\n"));

@@ -15,11 +15,11 @@ pub mod synth;
 
 use anyhow::{Context, bail};
 
-use crate::env::EnvKind;
-use crate::env::classic::ClassicArgs;
-use crate::env::energy::params::EnergyArgs;
-use crate::env::parallel::params::ParallelArgs;
-use crate::env::serial::params::SerialArgs;
+use clap::parser::ValueSource;
+
+use crate::env::{self, LogUse};
+use crate::experiment::{Grid, GridVisitor};
+use crate::workload::flags::SharedArgs;
 
 /// The one-line message of an error and its causes, each said once.
 ///
@@ -116,78 +116,275 @@ pub fn with_threads<T: Send>(
     }
 }
 
-/// Flags of one environment's group that also apply to others: environment
-/// A's `--seed` (also B and C), `--day`, `--days` and `--day-arrivals`
-/// (also B); environment B's `--trial`, `--trials` and `--theta` (also C).
-pub fn shared_with(owner: EnvKind, flag: &str) -> &'static [EnvKind] {
-    match (owner, flag) {
-        (EnvKind::Parallel, "--seed") => &[EnvKind::Serial, EnvKind::Energy],
-        (EnvKind::Parallel, "--day" | "--days" | "--day-arrivals") => &[EnvKind::Serial],
-        (EnvKind::Serial, "--trial" | "--trials" | "--theta") => &[EnvKind::Energy],
-        _ => &[],
+/// What the commands print and check of an environment, read through
+/// [`env::visit`] so that no command names one.
+#[derive(Debug, Clone)]
+pub struct EnvInfo {
+    /// CLI name.
+    pub name: &'static str,
+    /// One-line title with its paper.
+    pub title: &'static str,
+    /// What it does with a LOG.
+    pub log: LogUse,
+    /// The shared flags it takes.
+    pub shared: &'static [&'static str],
+    /// Its heuristics: name and summary, in registry order.
+    pub heuristics: Vec<(&'static str, &'static str)>,
+    /// Its presets: name and summary.
+    pub presets: Vec<(&'static str, &'static str)>,
+    /// Its own flags given on the command line, as `--name` (empty unless
+    /// read with [`env_infos_given`]).
+    pub given: Vec<String>,
+}
+
+struct Info<'a>(Option<&'a clap::ArgMatches>);
+
+impl GridVisitor for Info<'_> {
+    type Output = EnvInfo;
+    fn visit<E: Grid>(self) -> EnvInfo {
+        EnvInfo {
+            name: E::NAME,
+            title: E::TITLE,
+            log: E::LOG,
+            shared: E::SHARED,
+            heuristics: env::heuristic_list::<E>(),
+            presets: E::presets()
+                .into_iter()
+                .map(|(n, p)| (n, p.summary))
+                .collect(),
+            given: self.0.map_or_else(Vec::new, |m| {
+                given_in(
+                    <E::Args as clap::Args>::augment_args(clap::Command::new("probe")),
+                    m,
+                )
+            }),
+        }
     }
 }
 
-/// Refuses any flag given that belongs to another environment than `env`
-/// (flags shared with `env` pass, see [`shared_with`]).
+/// The flags of `probe` given on the command line in `matches`, as
+/// `--name`.
+fn given_in(probe: clap::Command, matches: &clap::ArgMatches) -> Vec<String> {
+    probe
+        .get_arguments()
+        .filter(|a| {
+            matches!(matches.try_contains_id(a.get_id().as_str()), Ok(true))
+                && matches.value_source(a.get_id().as_str()) == Some(ValueSource::CommandLine)
+        })
+        .map(|a| format!("--{}", a.get_long().unwrap_or(a.get_id().as_str())))
+        .collect()
+}
+
+/// Every environment's [`EnvInfo`], in listing order.
+pub fn env_infos() -> Vec<EnvInfo> {
+    env::visit_all(|| Info(None))
+}
+
+/// Every environment's [`EnvInfo`] with the flags of its own group given
+/// in `matches`.
+pub fn env_infos_given(matches: &clap::ArgMatches) -> Vec<EnvInfo> {
+    env::visit_all(|| Info(Some(matches)))
+}
+
+/// The environment named `name` (empty: the default one).
 ///
 /// # Errors
-/// The first foreign flag, naming the environments it belongs to.
-pub fn refuse_foreign_flags(
-    env: EnvKind,
-    parallel: &ParallelArgs,
-    serial: &SerialArgs,
-    energy: &EnergyArgs,
-    classic: &ClassicArgs,
-) -> anyhow::Result<()> {
-    let groups = [
-        (EnvKind::Parallel, parallel.given()),
-        (EnvKind::Serial, serial.given()),
-        (EnvKind::Energy, energy.given()),
-        (EnvKind::Classic, classic.given()),
-    ];
-    for (owner, given) in groups {
-        if owner == env {
-            continue;
+/// An unknown name, listing the environments.
+pub fn env_info(name: &str) -> anyhow::Result<EnvInfo> {
+    let name = if name.is_empty() {
+        env::default_name()
+    } else {
+        name
+    };
+    Ok(env::visit(name, Info(None))?)
+}
+
+/// Every environment's own flags, each group under its environment's
+/// heading in `--help`, added from the environment list
+/// ([`env::visit`]): no command names an environment. The matches are kept
+/// and read by the chosen environment ([`EnvFlags::args`]); a flag of
+/// another environment is refused ([`EnvFlags::refuse_foreign`]).
+#[derive(Debug, Clone, Default)]
+pub struct EnvFlags {
+    matches: clap::ArgMatches,
+}
+
+struct Augment(clap::Command);
+
+impl GridVisitor for Augment {
+    type Output = clap::Command;
+    fn visit<E: Grid>(self) -> clap::Command {
+        <E::Args as clap::Args>::augment_args(self.0)
+    }
+}
+
+/// Adds each environment's flags of `swftool experiment`
+/// ([`Grid::experiment_flags`]).
+struct AugmentExperiment(clap::Command);
+
+impl GridVisitor for AugmentExperiment {
+    type Output = clap::Command;
+    fn visit<E: Grid>(self) -> clap::Command {
+        E::experiment_flags(self.0)
+    }
+}
+
+fn fold_envs<V: GridVisitor<Output = clap::Command>>(
+    cmd: clap::Command,
+    wrap: impl Fn(clap::Command) -> V,
+) -> clap::Command {
+    let mut cmd = Some(cmd);
+    for name in env::NAMES {
+        let Some(c) = cmd.take() else { break };
+        cmd = env::visit(name, wrap(c)).ok();
+    }
+    cmd.unwrap_or_else(|| clap::Command::new("swftool"))
+}
+
+impl clap::FromArgMatches for EnvFlags {
+    fn from_arg_matches(matches: &clap::ArgMatches) -> Result<Self, clap::Error> {
+        Ok(EnvFlags {
+            matches: matches.clone(),
+        })
+    }
+    fn update_from_arg_matches(&mut self, matches: &clap::ArgMatches) -> Result<(), clap::Error> {
+        self.matches = matches.clone();
+        Ok(())
+    }
+}
+
+impl clap::Args for EnvFlags {
+    fn augment_args(cmd: clap::Command) -> clap::Command {
+        fold_envs(cmd, Augment)
+    }
+    fn augment_args_for_update(cmd: clap::Command) -> clap::Command {
+        fold_envs(cmd, Augment)
+    }
+}
+
+impl EnvFlags {
+    /// The command line's matches.
+    pub fn matches(&self) -> &clap::ArgMatches {
+        &self.matches
+    }
+
+    /// Refuses a flag of another environment than `env`, and a shared flag
+    /// `env` does not take.
+    ///
+    /// # Errors
+    /// The first such flag, naming the environments it belongs to.
+    pub fn refuse_foreign(&self, env: &str, shared: &SharedArgs) -> anyhow::Result<()> {
+        let infos = env_infos_given(&self.matches);
+        for info in infos.iter().filter(|i| i.name != env) {
+            if let Some(flag) = info.given.first() {
+                bail!(
+                    "{flag} belongs to --env {} ({}); it does not apply to --env {env}",
+                    info.name,
+                    info.title
+                );
+            }
         }
-        let foreign = given.iter().find(|f| !shared_with(owner, f).contains(&env));
-        if let Some(flag) = foreign {
-            let also: String = shared_with(owner, flag)
+        let Some(mine) = infos.iter().find(|i| i.name == env) else {
+            bail!("unknown environment `{env}`");
+        };
+        if let Some(flag) = shared
+            .given()
+            .into_iter()
+            .find(|f| !mine.shared.contains(f))
+        {
+            let takers: Vec<&str> = infos
                 .iter()
-                .map(|e| format!(" and --env {e}"))
+                .filter(|i| i.shared.contains(&flag))
+                .map(|i| i.name)
                 .collect();
+            let takers = match takers.split_last() {
+                Some((last, rest)) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
+                _ => takers.join(""),
+            };
             bail!(
-                "{flag} belongs to --env {owner}{also} ({}); it does not apply to --env {env}",
-                owner.title()
+                "{flag} does not apply to --env {env} ({}); it applies to --env {takers}",
+                mine.title
             );
         }
+        Ok(())
     }
-    Ok(())
+
+    /// Environment `E`'s flags as given, the shared ones it takes filled
+    /// in.
+    ///
+    /// # Errors
+    /// A value clap cannot read into `E`'s flags (a bug: clap checked the
+    /// values when it parsed them).
+    pub fn args<E: Grid>(&self, shared: &SharedArgs) -> anyhow::Result<E::Args> {
+        let mut args = <E::Args as clap::FromArgMatches>::from_arg_matches(&self.matches)
+            .with_context(|| format!("reading the flags of --env {}", E::NAME))?;
+        E::take_shared(&mut args, shared);
+        Ok(args)
+    }
 }
 
-/// Environment B's flags with the ones it shares with A filled in.
-pub fn serial_args(serial: &SerialArgs, parallel: &ParallelArgs) -> SerialArgs {
-    SerialArgs {
-        seed: parallel.seed,
-        day: parallel.day.clone(),
-        days: parallel.days,
-        day_arrivals: parallel.day_arrivals,
-        ..serial.clone()
+/// `swftool experiment`'s flags of each environment's grids
+/// ([`Grid::experiment_flags`]), added from the environment list.
+#[derive(Debug, Clone, Default)]
+pub struct GridFlags {
+    matches: clap::ArgMatches,
+}
+
+impl clap::FromArgMatches for GridFlags {
+    fn from_arg_matches(matches: &clap::ArgMatches) -> Result<Self, clap::Error> {
+        Ok(GridFlags {
+            matches: matches.clone(),
+        })
+    }
+    fn update_from_arg_matches(&mut self, matches: &clap::ArgMatches) -> Result<(), clap::Error> {
+        self.matches = matches.clone();
+        Ok(())
     }
 }
 
-/// Environment C's flags with the ones it shares with A and B filled in.
-pub fn energy_args(
-    energy: &EnergyArgs,
-    serial: &SerialArgs,
-    parallel: &ParallelArgs,
-) -> EnergyArgs {
-    EnergyArgs {
-        seed: parallel.seed,
-        trial: serial.trial,
-        trials: serial.trials,
-        theta: serial.theta,
-        ..energy.clone()
+impl clap::Args for GridFlags {
+    fn augment_args(cmd: clap::Command) -> clap::Command {
+        fold_envs(cmd, AugmentExperiment)
+    }
+    fn augment_args_for_update(cmd: clap::Command) -> clap::Command {
+        fold_envs(cmd, AugmentExperiment)
+    }
+}
+
+struct GivenGridFlags<'a>(&'a clap::ArgMatches);
+
+impl GridVisitor for GivenGridFlags<'_> {
+    type Output = (&'static str, &'static str, Vec<String>);
+    fn visit<E: Grid>(self) -> Self::Output {
+        (
+            E::NAME,
+            E::TITLE,
+            given_in(E::experiment_flags(clap::Command::new("probe")), self.0),
+        )
+    }
+}
+
+impl GridFlags {
+    /// The command line's matches.
+    pub fn matches(&self) -> &clap::ArgMatches {
+        &self.matches
+    }
+
+    /// Refuses a grid flag of another environment than `env`.
+    ///
+    /// # Errors
+    /// The first such flag, naming its environment.
+    pub fn refuse_foreign(&self, env: &str) -> anyhow::Result<()> {
+        for (owner, title, given) in env::visit_all(|| GivenGridFlags(&self.matches)) {
+            if owner != env
+                && let Some(flag) = given.first()
+            {
+                bail!(
+                    "{flag} applies to environment = \"{owner}\" grids only ({title}); this configuration is environment = \"{env}\""
+                );
+            }
+        }
+        Ok(())
     }
 }
 

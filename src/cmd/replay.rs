@@ -16,19 +16,12 @@ use anyhow::{Context, bail};
 use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
 
+use super::EnvFlags;
 use crate::catalog;
-use crate::env::classic::ClassicArgs;
-use crate::env::classic::environment::Classic;
-use crate::env::energy::environment::Energy;
-use crate::env::energy::params::EnergyArgs;
-use crate::env::parallel::environment::Parallel;
-use crate::env::parallel::params::ParallelArgs;
-use crate::env::serial::SerialArgsError;
-use crate::env::serial::environment::Serial;
-use crate::env::serial::params::SerialArgs;
-use crate::env::{EnvKind, Environment, Input, Replayed};
-use crate::experiment::{Grid, Manifest};
+use crate::env::{self, Input, LogUse, Replayed};
+use crate::experiment::{Grid, GridVisitor, Manifest};
 use crate::swf::ReadOptions;
+use crate::workload::flags::SharedArgs;
 
 /// Arguments of `swftool replay`.
 #[derive(Debug, Clone, clap::Args)]
@@ -53,9 +46,9 @@ pub struct ReplayArgs {
     /// Output directory for the tables (default: notebooks-out/replay, or notebooks-out/replay-classic with --env classic).
     #[arg(long)]
     pub out: Option<PathBuf>,
-    /// Scheduling environment: `parallel` (A: value-based, heterogeneous clusters, one day at a time), `serial` (B: serial tasks, utility functions, preemption) or `classic` (D: the whole log on its own machine).
-    #[arg(long, value_enum, default_value_t = EnvKind::Parallel)]
-    pub env: EnvKind,
+    /// Scheduling environment: `parallel` (A: value-based, heterogeneous clusters, one day at a time), `serial` (B: serial tasks, utility functions, preemption), `energy` (C: utility under a daily energy budget) or `classic` (D: the whole log on its own machine); `swftool heuristics` lists them.
+    #[arg(long, default_value = env::default_name(), value_parser = clap::builder::PossibleValuesParser::new(env::NAMES))]
+    pub env: String,
     /// Skip lines that do not parse (counted and reported) instead of stopping.
     #[arg(long)]
     pub lenient: bool,
@@ -65,18 +58,31 @@ pub struct ReplayArgs {
     /// Skip the schedule invariant check after each run.
     #[arg(long)]
     pub no_check: bool,
-    /// Flags of environment A.
+    /// The flags several environments share.
     #[command(flatten)]
-    pub parallel: ParallelArgs,
-    /// Flags of environment B.
+    pub shared: SharedArgs,
+    /// Each environment's own flags.
     #[command(flatten)]
-    pub serial: SerialArgs,
-    /// Flags of environment C.
-    #[command(flatten)]
-    pub energy: EnergyArgs,
-    /// Flags of environment D.
-    #[command(flatten)]
-    pub classic: ClassicArgs,
+    pub env_flags: EnvFlags,
+}
+
+struct Replay<'a>(&'a ReplayArgs);
+
+impl GridVisitor for Replay<'_> {
+    type Output = anyhow::Result<()>;
+    fn visit<E: Grid>(self) -> anyhow::Result<()> {
+        let env_args = checked::<E>(self.0)?;
+        replay::<E>(self.0, &env_args)
+    }
+}
+
+struct Check<'a>(&'a ReplayArgs);
+
+impl GridVisitor for Check<'_> {
+    type Output = anyhow::Result<()>;
+    fn visit<E: Grid>(self) -> anyhow::Result<()> {
+        checked::<E>(self.0).map(|_| ())
+    }
 }
 
 /// Runs `swftool replay`.
@@ -85,68 +91,32 @@ pub struct ReplayArgs {
 /// A flag of another environment, an unknown log or heuristic, an
 /// unreadable log, a bad day, invariant violations, unwritable output.
 pub fn run(args: &ReplayArgs) -> anyhow::Result<()> {
-    check(args)?;
-    match args.env {
-        EnvKind::Parallel => replay::<Parallel>(args, &args.parallel),
-        EnvKind::Serial => {
-            replay::<Serial>(args, &super::serial_args(&args.serial, &args.parallel))
-        }
-        EnvKind::Energy => replay::<Energy>(
-            args,
-            &super::energy_args(&args.energy, &args.serial, &args.parallel),
-        ),
-        EnvKind::Classic => replay::<Classic>(args, &args.classic),
-    }
+    env::visit(&args.env, Replay(args))?
 }
 
 /// Checks every flag that can be checked without reading the log, so that
 /// a bad value is refused before any work: a flag of another environment,
-/// an unknown heuristic, a flag of environment B that does not fit a log
-/// (or a synthetic trial), and the range of every parameter of the
-/// workload environments B and C build (`--theta`, `--load`,
-/// `--tasks-per-day`, `--event-interval`, …; `--trials` and `--threads`
-/// are bounded when parsed). What depends on the log (its days, its system
-/// size, a window of its jobs) is checked when the log is read.
+/// a shared flag the environment does not take, an unknown heuristic, a
+/// flag that does not fit a log (or a synthetic trial), and the range of
+/// every parameter of the workloads environments B and C build
+/// (`--theta`, `--load`, `--tasks-per-day`, `--event-interval`, …;
+/// `--trials` and `--threads` are bounded when parsed). What depends on
+/// the log (its days, its system size, a window of its jobs) is checked
+/// when the log is read.
 ///
 /// # Errors
 /// The first bad flag, named, with the values it takes.
 pub fn check(args: &ReplayArgs) -> anyhow::Result<()> {
-    super::refuse_foreign_flags(
-        args.env,
-        &args.parallel,
-        &args.serial,
-        &args.energy,
-        &args.classic,
-    )?;
-    let log = args.log.is_some();
-    match args.env {
-        EnvKind::Parallel => {
-            Parallel::heuristics(&args.heuristic, &args.parallel)?;
-        }
-        EnvKind::Serial => {
-            let a = super::serial_args(&args.serial, &args.parallel);
-            Serial::heuristics(&args.heuristic, &a)?;
-            if let Some(&flag) = a.misplaced(log).first() {
-                return Err(SerialArgsError::Misplaced { flag, log }.into());
-            }
-            if log {
-                a.log_params().validate()?;
-            } else {
-                a.synthetic().validate()?;
-            }
-        }
-        EnvKind::Energy => {
-            let a = super::energy_args(&args.energy, &args.serial, &args.parallel);
-            Energy::heuristics(&args.heuristic, &a)?;
-            if !log {
-                a.synthetic().validate()?;
-            }
-        }
-        EnvKind::Classic => {
-            Classic::heuristics(&args.heuristic, &args.classic)?;
-        }
-    }
-    Ok(())
+    env::visit(&args.env, Check(args))?
+}
+
+/// The environment's flags, checked ([`check`]).
+fn checked<E: Grid>(args: &ReplayArgs) -> anyhow::Result<E::Args> {
+    args.env_flags.refuse_foreign(E::NAME, &args.shared)?;
+    let a = args.env_flags.args::<E>(&args.shared)?;
+    E::heuristics(&args.heuristic, &a)?;
+    E::check_args(&a, args.log.is_some())?;
+    Ok(a)
 }
 
 /// Refuses a log without a single job, before any work (an environment
@@ -228,11 +198,14 @@ fn remove_stale(out: &Path, earlier: Option<&Manifest>, written: &[String]) -> a
     Ok(())
 }
 
-/// The default output directory of a replay in `env`.
-pub fn default_out(env: EnvKind) -> PathBuf {
-    match env {
-        EnvKind::Parallel => PathBuf::from("notebooks-out/replay"),
-        env => PathBuf::from(format!("notebooks-out/replay-{env}")),
+/// The default output directory of a replay in environment `env`:
+/// `notebooks-out/replay` for the default environment, else
+/// `notebooks-out/replay-<env>`.
+pub fn default_out(env: &str) -> PathBuf {
+    if env == env::default_name() {
+        PathBuf::from("notebooks-out/replay")
+    } else {
+        PathBuf::from(format!("notebooks-out/replay-{env}"))
     }
 }
 
@@ -256,23 +229,23 @@ fn replay<E: Grid>(args: &ReplayArgs, env_args: &E::Args) -> anyhow::Result<()> 
             refuse_empty(&log)?;
             Some((path, log))
         }
-        None if matches!(E::KIND, EnvKind::Serial | EnvKind::Energy) => {
+        None if E::LOG != LogUse::Required => {
             if args.lenient {
                 bail!(
                     "--lenient applies to reading a LOG; without LOG, replay --env {} runs a synthetic trial",
-                    E::KIND
+                    E::NAME
                 );
             }
             None
         }
         None => bail!(
             "--env {} replays a log: give LOG (a path, or a short name such as curie)",
-            E::KIND
+            E::NAME
         ),
     };
     let input = read.as_ref().map(|(path, log)| Input { log, path });
     let (prepared, scenarios) = E::scenarios(input, env_args)?;
-    let out = args.out.clone().unwrap_or_else(|| default_out(E::KIND));
+    let out = args.out.clone().unwrap_or_else(|| default_out(E::NAME));
     let earlier = earlier_replay(&out)?;
     super::prepare_out(&out)?;
     println!("{}", E::describe(input, &prepared, &scenarios, env_args));

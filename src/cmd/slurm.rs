@@ -264,7 +264,11 @@ impl SlurmJob {
             }
             Ok(p)
         };
-        write("config.toml", config.to_toml()?, false)?;
+        write(
+            "config.toml",
+            crate::env::configs::config_toml(config)?,
+            false,
+        )?;
         Ok(Written {
             array: write("array.sh", self.array_script(config), true)?,
             aggregate: write("aggregate.sh", self.aggregate_script(config), true)?,
@@ -336,7 +340,7 @@ mod tests {
 
     #[test]
     fn the_array_runs_one_shard_per_task_into_its_own_directory() {
-        let config = ExperimentConfig::preset("smoke").unwrap();
+        let config = crate::env::configs::preset("smoke").unwrap();
         let s = job().array_script(&config);
         assert!(s.starts_with("#!/bin/bash\n"), "{s}");
         for line in [
@@ -363,7 +367,7 @@ mod tests {
 
     #[test]
     fn the_aggregation_names_every_shard_directory() {
-        let config = ExperimentConfig::preset("smoke").unwrap();
+        let config = crate::env::configs::preset("smoke").unwrap();
         let s = job().aggregate_script(&config);
         for i in 0..4 {
             assert!(

@@ -48,6 +48,16 @@ pub struct UnknownName {
     pub valid: Vec<&'static str>,
 }
 
+/// An environment name that is not one of the environments.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("unknown environment `{name}`; environments: {}", valid.join(", "))]
+pub struct UnknownEnv {
+    /// The name given.
+    pub name: String,
+    /// The environments' names, in listing order.
+    pub valid: Vec<&'static str>,
+}
+
 impl<P> Registry<P> {
     /// Every entry, in registry order.
     pub fn iter(&self) -> std::slice::Iter<'static, Entry<P>> {

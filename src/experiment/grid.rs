@@ -1,12 +1,13 @@
 //! What the grid runner needs from an environment beyond [`Environment`]:
-//! how a configuration gives its parameters and variants, how a log is laid
-//! out into scenarios, how the scenario of a cell is built, what a cell file
-//! holds, and which tables, Markdown and figures the cells give. The runner
-//! ([`super::runner`]), `experiment`, `compare` and `aggregate` are written
-//! once against it; each environment implements it in its own module of
-//! `experiment/` (A: `parallel`, D: `classic`). The grid's layout (logs,
-//! scenarios, variants, heuristics, cells) and the plan (the layout with
-//! the logs read) are here too.
+//! its own configuration keys, how a configuration gives its parameters and
+//! variants, how a log is laid out into scenarios, how the scenario of a
+//! cell is built, what a cell file holds, and which tables, Markdown and
+//! figures the cells give. The runner ([`super::runner`]), `experiment`,
+//! `compare` and `aggregate` are written once against it; each environment
+//! implements it in its own folder (`env/<name>/grid`). The grid's layout
+//! (logs, scenarios, variants, heuristics, cells) and the plan (the layout
+//! with the logs read) are here too, and [`GridVisitor`], how a command
+//! reaches the environment a name stands for without naming it.
 
 use std::path::{Path, PathBuf};
 
@@ -15,11 +16,9 @@ use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
 use super::ExperimentError;
-use super::config::{ExperimentConfig, Variant};
-use super::serial::variant::SerialVariant;
+use super::config::{ConfigError, ExperimentConfig};
 use crate::catalog;
-use crate::env::energy::EnergyVariant;
-use crate::env::{EnvKind, Environment};
+use crate::env::environment::{EnvError, Environment};
 use crate::swf::{ReadOptions, SwfLog};
 
 /// The heuristic whose schedule the Gantt chart shows, when in the grid.
@@ -39,17 +38,70 @@ pub struct GridReport {
     pub files: Vec<PathBuf>,
 }
 
+/// A built-in experiment of an environment (`--preset NAME`).
+pub struct Preset {
+    /// One line for listings and `--help`, with its source.
+    pub summary: &'static str,
+    /// The grid.
+    pub config: ExperimentConfig,
+}
+
+/// An operation written once over environments: [`crate::env::visit`]
+/// calls [`GridVisitor::visit`] with the environment a name stands for.
+pub trait GridVisitor {
+    /// What the operation gives.
+    type Output;
+    /// Runs the operation on environment `E`.
+    fn visit<E: Grid>(self) -> Self::Output;
+}
+
 /// An environment the grid runner can run.
 pub trait Grid: Environment {
     /// What one finished cell leaves in `cells/<id>.json`.
     type Cell: Serialize + DeserializeOwned + Send + Sync;
 
+    /// The environment's own configuration keys, beside the shared ones
+    /// (`seed`, `days`, …; [`ExperimentConfig`]); a key that is neither is
+    /// refused naming its line.
+    type Section: Serialize
+        + DeserializeOwned
+        + Default
+        + PartialEq
+        + std::fmt::Debug
+        + Clone
+        + Send
+        + Sync;
+
+    /// The top-level keys of [`Grid::Section`] (a key of another
+    /// environment's section is refused naming the environment it belongs
+    /// to).
+    const SECTION_KEYS: &'static [&'static str];
+
+    /// The environment's built-in experiments, by name.
+    fn presets() -> Vec<(&'static str, Preset)>;
+
+    /// The environment's own keys, as comment lines for the header of a
+    /// dumped configuration (`--dump-preset`).
+    fn section_help() -> &'static str;
+
+    /// Checks what the schema cannot: heuristic names, ranges, keys that
+    /// exclude each other (`config` already passed
+    /// [`ExperimentConfig::validate`], `section` parsed).
+    ///
+    /// # Errors
+    /// [`ConfigError`] naming `origin` and the key.
+    fn check_config(
+        config: &ExperimentConfig,
+        section: &Self::Section,
+        origin: &Path,
+    ) -> Result<(), ConfigError>;
+
     /// The environment's parameters as `config` gives them.
-    fn grid_args(config: &ExperimentConfig) -> Self::Args;
+    fn grid_args(config: &ExperimentConfig, section: &Self::Section) -> Self::Args;
 
     /// The distinct variants of the grid (none where the environment has no
     /// variant axes: its cells then have the variant id `default`).
-    fn variants(config: &ExperimentConfig) -> Vec<Variant>;
+    fn variants(config: &ExperimentConfig, section: &Self::Section) -> Vec<VariantRecord>;
 
     /// Prepares one log (read from the file `key` names) and lays out its
     /// scenarios.
@@ -61,22 +113,13 @@ pub trait Grid: Environment {
         log: &SwfLog,
         key: &str,
         config: &ExperimentConfig,
+        section: &Self::Section,
         args: &Self::Args,
     ) -> Result<(Self::Prepared, LogLayout), ExperimentError>;
 
-    /// The workload variants of environment B (none elsewhere).
-    fn serial_variants(_config: &ExperimentConfig) -> Vec<SerialVariant> {
-        Vec::new()
-    }
-
-    /// The variants of environment C (none elsewhere).
-    fn energy_variants(_config: &ExperimentConfig) -> Vec<EnergyVariant> {
-        Vec::new()
-    }
-
-    /// A grid without logs (environment B's synthetic trials): what its
-    /// scenarios are prepared from and its one pseudo-log's layout; `None`
-    /// for an environment that needs logs.
+    /// A grid without logs (synthetic trials): what its scenarios are
+    /// prepared from and its one pseudo-log's layout; `None` for an
+    /// environment that needs logs.
     ///
     /// # Errors
     /// What the environment finds wrong in preparing them (environment C:
@@ -86,6 +129,12 @@ pub trait Grid: Environment {
         _args: &Self::Args,
     ) -> Result<Option<(Self::Prepared, LogLayout)>, ExperimentError> {
         Ok(None)
+    }
+
+    /// Notes to print about the laid-out grid (environment A: a log with
+    /// fewer days in range than asked).
+    fn notes(_plan: &Plan<Self>) -> Vec<String> {
+        Vec::new()
     }
 
     /// The estimated cost of scenario `day` of log `log` of `plan`, in any
@@ -142,6 +191,19 @@ pub trait Grid: Environment {
         args: &Self::Args,
     ) -> (ExperimentConfig, Layout);
 
+    /// `compare`: the grid of `logs` side by side (each log its own
+    /// system), from the flags given.
+    ///
+    /// # Errors
+    /// A flag that does not apply to a comparison (a flag of one day, a
+    /// flag of synthetic trials), or an environment that does not compare
+    /// logs.
+    fn compare_config(
+        logs: &[String],
+        heuristics: &[String],
+        args: &Self::Args,
+    ) -> Result<ExperimentConfig, EnvError>;
+
     /// `compare`: the side-by-side Markdown (also `compare.md`) and figure
     /// of the logs of the grid.
     ///
@@ -152,6 +214,61 @@ pub trait Grid: Environment {
         cells: &[Self::Cell],
         out: &Path,
     ) -> Result<GridReport, ExperimentError>;
+
+    /// Flags of `swftool experiment` that change this environment's grids
+    /// (environment D: `--window-start`, `--window`), added to the command
+    /// under the environment's heading.
+    fn experiment_flags(cmd: clap::Command) -> clap::Command {
+        cmd
+    }
+
+    /// Applies the flags of [`Grid::experiment_flags`] given in `matches`
+    /// to `config`; returns the flags applied, as `--name`.
+    ///
+    /// # Errors
+    /// A flag that does not fit this configuration.
+    fn apply_experiment_flags(
+        _config: &mut ExperimentConfig,
+        _matches: &clap::ArgMatches,
+    ) -> Result<Vec<&'static str>, ConfigError> {
+        Ok(Vec::new())
+    }
+}
+
+/// One variant of a grid as the layout records it: its id (in cell ids
+/// and tables), whether it is the environment's default, and its
+/// parameters as the environment writes them.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct VariantRecord {
+    /// File-name-safe id (`default`, `o-higher_c-weak_h-low`, …).
+    pub id: String,
+    /// Whether it is the environment's default variant (the figures'
+    /// scenario is drawn from it when it is in the grid).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub default: bool,
+    /// The variant's parameters (the environment's own type, as JSON).
+    pub params: serde_json::Value,
+}
+
+impl VariantRecord {
+    /// The record of `variant`, with its id and whether it is the
+    /// default.
+    pub fn new<V: Serialize>(id: String, default: bool, variant: &V) -> VariantRecord {
+        VariantRecord {
+            id,
+            default,
+            params: serde_json::to_value(variant).unwrap_or(serde_json::Value::Null),
+        }
+    }
+
+    /// The variant's parameters as the environment's type.
+    ///
+    /// # Errors
+    /// Parameters that are not a `V` (a manifest written by another
+    /// environment or version).
+    pub fn params<V: DeserializeOwned>(&self) -> Result<V, serde_json::Error> {
+        serde_json::from_value(self.params.clone())
+    }
 }
 
 /// One scenario of one log in the grid: a day (environment A) or the whole
@@ -281,23 +398,14 @@ pub fn lay_out_days(
 /// reading the logs (it is stored in every manifest).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Layout {
-    /// The environment.
-    #[serde(default)]
-    pub environment: EnvKind,
+    /// The environment's CLI name.
+    pub environment: String,
     /// The logs, in config order.
     pub logs: Vec<LogLayout>,
-    /// The distinct variants of environment A (empty for an environment
-    /// without variant axes: its cells have the variant id `default`).
+    /// The distinct variants (empty for an environment without variant
+    /// axes: its cells have the variant id `default`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub variants: Vec<Variant>,
-    /// The distinct workload variants of environment B (empty for the
-    /// other environments).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub serial_variants: Vec<SerialVariant>,
-    /// The variants of environment C: task management × energy filter
-    /// (empty for the other environments).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub energy_variants: Vec<EnergyVariant>,
+    pub variants: Vec<VariantRecord>,
     /// The heuristic names, `all` expanded.
     pub heuristics: Vec<String>,
 }
@@ -322,22 +430,30 @@ pub struct CellSpec {
 impl Layout {
     /// Number of distinct variants (1 for a grid without variant axes).
     pub fn variant_count(&self) -> usize {
-        self.variants
-            .len()
-            .max(self.serial_variants.len())
-            .max(self.energy_variants.len())
-            .max(1)
+        self.variants.len().max(1)
     }
 
-    /// The id of variant `vi`: environment A's or B's, or `default`.
+    /// The id of variant `vi`, or `default`.
     pub fn variant_id(&self, vi: usize) -> String {
-        if let Some(v) = self.serial_variants.get(vi) {
-            return v.id();
-        }
-        if let Some(v) = self.energy_variants.get(vi) {
-            return v.id();
-        }
-        self.variants.get(vi).map_or("default".into(), Variant::id)
+        self.variants
+            .get(vi)
+            .map_or_else(|| "default".to_string(), |v| v.id.clone())
+    }
+
+    /// The variants' parameters as the environment's type `V`, in grid
+    /// order.
+    ///
+    /// # Errors
+    /// A variant that is not a `V` (a manifest of another environment).
+    pub fn variants_as<V: DeserializeOwned>(&self) -> Result<Vec<V>, ExperimentError> {
+        self.variants
+            .iter()
+            .map(|v| {
+                v.params().map_err(|e| ExperimentError::Layout {
+                    what: format!("variant `{}`: {e}", v.id),
+                })
+            })
+            .collect()
     }
 
     /// Number of cells.
@@ -372,17 +488,7 @@ impl Layout {
 
     /// The variant of the figure scenario: the default one, else the first.
     pub fn figure_variant(&self) -> usize {
-        if !self.serial_variants.is_empty() {
-            return self
-                .serial_variants
-                .iter()
-                .position(|v| *v == SerialVariant::default())
-                .unwrap_or(0);
-        }
-        self.variants
-            .iter()
-            .position(Variant::is_default)
-            .unwrap_or(0)
+        self.variants.iter().position(|v| v.default).unwrap_or(0)
     }
 
     /// The heuristic whose schedule is kept for the Gantt chart.
@@ -407,6 +513,32 @@ impl Layout {
     }
 }
 
+/// Checks `config` for environment `E`: its shared keys, its own section
+/// (parsed, each key named with its line when wrong) and what `E` checks
+/// of them; returns the section.
+///
+/// # Errors
+/// [`ConfigError`]: an environment other than `E`'s, a key `E` does not
+/// take, a value out of range.
+pub fn check<E: Grid>(config: &ExperimentConfig) -> Result<E::Section, ConfigError> {
+    let origin = config.origin();
+    if config.environment_name() != E::NAME {
+        return Err(ConfigError::Invalid {
+            path: origin.to_path_buf(),
+            key: "environment".into(),
+            message: format!(
+                "`{}` given where environment `{}` was expected",
+                config.environment_name(),
+                E::NAME
+            ),
+        });
+    }
+    config.check_shared(E::NAME, E::SHARED, origin)?;
+    let section: E::Section = config.section()?;
+    E::check_config(config, &section, origin)?;
+    Ok(section)
+}
+
 /// A configuration with its logs read and laid out: ready to run.
 pub struct Plan<E: Grid> {
     /// The configuration.
@@ -423,6 +555,8 @@ pub struct Plan<E: Grid> {
     pub heuristics: Vec<E::Heuristic>,
     /// The environment's parameters, as the configuration gives them.
     pub args: E::Args,
+    /// The environment's own configuration keys.
+    pub section: E::Section,
     /// What the reader noticed about the logs (jobs out of submit order,
     /// repeated job numbers) and a known log recognised by content under
     /// another file name (or by its file name only), one line each, to print.
@@ -438,7 +572,8 @@ impl<E: Grid> Plan<E> {
     /// an explicit date that is not a usable day, two logs with one key, a
     /// parameter that does not fit a log.
     pub fn new(config: &ExperimentConfig) -> Result<Plan<E>, ExperimentError> {
-        let args = E::grid_args(config);
+        let section = check::<E>(config)?;
+        let args = E::grid_args(config, &section);
         let heuristics = E::heuristics(&config.heuristics, &args)?;
         let mut keys: Vec<(String, String)> = Vec::new();
         for spec in &config.logs {
@@ -474,7 +609,7 @@ impl<E: Grid> Plan<E> {
                     // Said only when the file name alone would not say it.
                     notes.push(format!("{key}: {} {r}", log.name));
                 }
-                let (prepared, layout) = E::lay_out(&log, key, config, &args)?;
+                let (prepared, layout) = E::lay_out(&log, key, config, &section, &args)?;
                 Ok((prepared, layout, notes, log.sha256))
             })
             .collect::<Result<_, ExperimentError>>()?;
@@ -494,11 +629,9 @@ impl<E: Grid> Plan<E> {
             sha256.extend(hash);
         }
         let layout = Layout {
-            environment: E::KIND,
+            environment: E::NAME.to_string(),
             logs,
-            variants: E::variants(config),
-            serial_variants: E::serial_variants(config),
-            energy_variants: E::energy_variants(config),
+            variants: E::variants(config, &section),
             heuristics: heuristics
                 .iter()
                 .map(|h| E::heuristic_name(h).to_string())
@@ -512,34 +645,43 @@ impl<E: Grid> Plan<E> {
             prepared,
             heuristics,
             args,
+            section,
             log_notes,
         })
     }
 
-    /// Notes to print: what the reader noticed about each log, and the
-    /// logs that have fewer days in range than the config asks for
-    /// ("kth-sp2: only 12 days with 26–146 arrivals, all used (48 asked)").
+    /// Notes to print: what the reader noticed about each log, and what
+    /// the environment notes about the grid ([`Grid::notes`]).
     pub fn notes(&self) -> Vec<String> {
         let mut notes = self.log_notes.clone();
-        if self.config.dates.is_some() || E::KIND != EnvKind::Parallel {
-            return notes;
-        }
-        let asked = self.config.day_count();
-        for l in &self.layout.logs {
-            let (have, range) = match &l.day_set {
-                Some(d) => (
-                    d.days_in_range,
-                    format!("days with {}–{} arrivals", d.min_arrivals, d.max_arrivals),
-                ),
-                None => (l.candidate_days, "candidate days".to_string()),
-            };
-            if have < asked {
-                notes.push(format!(
-                    "{}: only {have} {range}, all used ({asked} asked)",
-                    l.key
-                ));
-            }
-        }
+        notes.extend(E::notes(self));
         notes
     }
+}
+
+/// The logs of `layout` that have fewer days in range than `config` asks
+/// for, one note each ("kth-sp2: only 12 days with 26–146 arrivals, all
+/// used (48 asked)"); none when explicit dates are given.
+pub fn fewer_days_notes(config: &ExperimentConfig, layout: &Layout) -> Vec<String> {
+    let mut notes = Vec::new();
+    if config.dates.is_some() {
+        return notes;
+    }
+    let asked = config.day_count();
+    for l in &layout.logs {
+        let (have, range) = match &l.day_set {
+            Some(d) => (
+                d.days_in_range,
+                format!("days with {}–{} arrivals", d.min_arrivals, d.max_arrivals),
+            ),
+            None => (l.candidate_days, "candidate days".to_string()),
+        };
+        if have < asked {
+            notes.push(format!(
+                "{}: only {have} {range}, all used ({asked} asked)",
+                l.key
+            ));
+        }
+    }
+    notes
 }

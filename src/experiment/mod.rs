@@ -1,9 +1,10 @@
 //! Experiment grids of any environment (docs/outputs.md): configurations
-//! and presets ([`config`]), the [`Grid`] trait with the layout and plan of
-//! a grid ([`grid`]), the parallel, resumable, shardable runner
-//! ([`runner`]), each environment's cell files, tables, Markdown and
-//! figures ([`parallel`], [`classic`]), and the manifest every output
-//! directory holds ([`manifest`]).
+//! ([`config`]), the [`Grid`] trait with the layout and plan of a grid
+//! ([`grid`]), the parallel, resumable, shardable runner ([`runner`]), the
+//! manifest every output directory holds ([`manifest`]) and the output
+//! directory's lock ([`outdir`]). Nothing here names an environment: each
+//! implements [`Grid`] in its own folder (`env/<name>/grid`), with its cell
+//! files, tables, Markdown, figures and presets.
 //!
 //! A grid is a list of *cells*: (log, variant, scenario, heuristic). Cells are
 //! numbered in a fixed order — log (config order), variant (see
@@ -13,23 +14,15 @@
 //! spread over machines; everything downstream is computed from those files
 //! alone and is byte-identical however the cells were produced.
 
-pub mod classic;
 pub mod config;
-pub mod energy;
 pub mod grid;
 pub mod manifest;
 pub mod outdir;
-pub mod parallel;
 pub mod runner;
-pub mod serial;
 
-pub use config::{Axis, ConfigError, ExperimentConfig, Variant};
-pub use grid::{CellSpec, Layout, Plan};
-pub use grid::{Grid, GridReport};
+pub use config::{ConfigError, ExperimentConfig};
+pub use grid::{CellSpec, Grid, GridReport, GridVisitor, Layout, Plan, Preset, VariantRecord};
 pub use manifest::Manifest;
-pub use parallel::CellResult;
-pub use parallel::aggregate::{AggRow, Stat, Tables};
-pub use parallel::{aggregate, figures};
 pub use runner::Shard;
 
 use std::path::PathBuf;
@@ -48,10 +41,10 @@ pub enum ExperimentError {
     Swf(#[from] crate::swf::SwfError),
     /// A heuristic name is unknown.
     #[error(transparent)]
-    Heuristic(#[from] crate::env::UnknownName),
+    Heuristic(#[from] crate::env::registry::UnknownName),
     /// An environment cannot set up a run (a parameter that does not fit).
     #[error(transparent)]
-    Env(#[from] crate::env::EnvError),
+    Env(#[from] crate::env::environment::EnvError),
     /// A table could not be written.
     #[error(transparent)]
     Table(#[from] crate::metrics::tables::TableError),
@@ -65,9 +58,6 @@ pub enum ExperimentError {
         /// The generator's error.
         source: crate::workload::ScenarioError,
     },
-    /// A system size environment A cannot build.
-    #[error(transparent)]
-    SystemSize(#[from] crate::env::parallel::params::SystemSizeRefused),
     /// A log's days cannot be chosen (environment A).
     #[error("{log}: {source}")]
     Days {
@@ -75,6 +65,12 @@ pub enum ExperimentError {
         log: String,
         /// Why.
         source: crate::workload::DayError,
+    },
+    /// A manifest's layout that does not fit the environment that reads it.
+    #[error("the grid's layout does not fit its environment: {what}")]
+    Layout {
+        /// What does not fit.
+        what: String,
     },
     /// Two logs of a config map to the same short key.
     #[error("logs `{0}` and `{1}` have the same key `{2}`; give each log once")]

@@ -8,6 +8,7 @@
 
 pub mod days;
 pub mod error;
+pub mod flags;
 pub mod scenario;
 pub mod seeds;
 pub mod sidecar;

@@ -157,13 +157,13 @@ fn the_margo2008_datastar_preset_prints_three_tables_and_writes_them() {
     let (ok, _, err) = swftool(&["experiment", "--preset", "smoke", "--window-start", "3"]);
     assert!(!ok);
     assert!(
-        err.contains("--window-start applies to environment-D grids with a window"),
+        err.contains("--window-start applies to environment = \"classic\" grids only"),
         "{err}"
     );
     let (ok, _, err) = swftool(&["experiment", "--preset", "smoke", "--window", "most-wide"]);
     assert!(!ok);
     assert!(
-        err.contains("--window applies to environment-D grids with a window"),
+        err.contains("--window applies to environment = \"classic\" grids only"),
         "{err}"
     );
     let (ok, _, err) = swftool(&[
@@ -198,11 +198,11 @@ fn a_flag_of_another_environment_is_refused_and_named() {
     let cases: Vec<(Vec<&str>, &str)> = vec![
         (
             [&classic[..], &["--seed", "9"]].concat(),
-            "--seed belongs to --env parallel",
+            "--seed does not apply to --env classic",
         ),
         (
             [&classic[..], &["--day", "3"]].concat(),
-            "--day belongs to --env parallel",
+            "--day does not apply to --env classic",
         ),
         (
             [&classic[..], &["--oversubscription", "higher"]].concat(),
@@ -244,13 +244,13 @@ fn a_flag_of_another_environment_is_refused_and_named() {
             vec![
                 "compare", "kth-sp2", "--env", "classic", "-H", "easy", "--days", "3",
             ],
-            "--days belongs to --env parallel",
+            "--days does not apply to --env classic",
         ),
         (
             vec![
                 "compare", "kth-sp2", "--env", "classic", "-H", "easy", "--seed", "4",
             ],
-            "--seed belongs to --env parallel",
+            "--seed does not apply to --env classic",
         ),
         (
             vec!["compare", "kth-sp2", "-H", "easy", "--day", "3"],

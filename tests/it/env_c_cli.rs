@@ -358,7 +358,8 @@ fn a_small_grid_runs_resumes_and_reports() {
     .unwrap();
     let e = refused(d, &["experiment", "bad2.toml"]);
     assert!(
-        e.contains("`energy_filters` belongs to environment = \"energy\""),
+        e.contains("`energy_filters` does not apply to environment = \"serial\"")
+            && e.contains("it belongs to environment = \"energy\""),
         "{e}"
     );
 }

@@ -409,8 +409,11 @@ proptest! {
 fn margo2008_datastar_preset_default_window_is_march_2005() {
     use swftool::env::Environment;
     use swftool::env::classic::environment::Classic;
-    use swftool::experiment::ExperimentConfig;
-    let config = ExperimentConfig::preset("margo2008-datastar").unwrap();
+    let config: swftool::env::classic::grid::ClassicSection =
+        swftool::env::configs::preset("margo2008-datastar")
+            .unwrap()
+            .section()
+            .unwrap();
     let log = swftool::swf::read_log(
         &common::traces_dir().join("SDSC-DS-2004-2.1-cln.swf.gz"),
         &Default::default(),
@@ -457,7 +460,11 @@ fn margo2008_datastar_preset_default_window_is_march_2005() {
             .unwrap()
             .starts_with("2005-02-28")
     );
-    let hs = Classic::heuristics(&config.heuristics, &config.classic).unwrap();
+    let hs = Classic::heuristics(
+        &["catalina".to_string(), "catalina-preempt".to_string()],
+        &config.classic,
+    )
+    .unwrap();
     for h in &hs {
         let r = Classic::simulate(s, h);
         assert!(capacity::check(&s.jobs, &r, 184).is_empty(), "{}", h.0);
@@ -474,8 +481,11 @@ fn margo2008_datastar_preset_most_wide_window_on_the_real_log() {
     use swftool::env::Environment;
     use swftool::env::classic::environment::Classic;
     use swftool::env::classic::window::WindowRule;
-    use swftool::experiment::ExperimentConfig;
-    let mut config = ExperimentConfig::preset("margo2008-datastar").unwrap();
+    let mut config: swftool::env::classic::grid::ClassicSection =
+        swftool::env::configs::preset("margo2008-datastar")
+            .unwrap()
+            .section()
+            .unwrap();
     config.classic.window = Some(WindowRule::MostWide);
     let log = swftool::swf::read_log(
         &common::traces_dir().join("SDSC-DS-2004-2.1-cln.swf.gz"),
@@ -504,7 +514,11 @@ fn margo2008_datastar_preset_most_wide_window_on_the_real_log() {
             .iter()
             .all(|j| j.submit >= w.span.0 && j.submit <= w.span.1)
     );
-    let hs = Classic::heuristics(&config.heuristics, &config.classic).unwrap();
+    let hs = Classic::heuristics(
+        &["catalina".to_string(), "catalina-preempt".to_string()],
+        &config.classic,
+    )
+    .unwrap();
     let runs: Vec<_> = hs.iter().map(|h| Classic::simulate(s, h)).collect();
     assert!(runs[0].suspensions.is_empty());
     assert!(!runs[1].suspensions.is_empty());

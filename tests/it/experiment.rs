@@ -6,9 +6,10 @@ use crate::common;
 
 use std::path::{Path, PathBuf};
 
+use swftool::env::configs::{config_from_file, preset};
+use swftool::env::parallel::grid::variant::Variant;
+use swftool::env::parallel::grid::{CellResult, ParallelSection, aggregate};
 use swftool::env::parallel::summary::RunSummary;
-use swftool::experiment::CellResult;
-use swftool::experiment::{ExperimentConfig, Variant, aggregate};
 use swftool::metrics::stats::{ci95_half_width, t_quantile};
 
 /// Runs the binary; returns (success, stdout, stderr).
@@ -415,12 +416,13 @@ fn dumped_presets_parse_back_to_the_same_config() {
         let text = ok(&["experiment", "--dump-preset", name]);
         let p = tmp.path().join(format!("{name}.toml"));
         std::fs::write(&p, &text).unwrap();
-        let back = ExperimentConfig::from_file(&p).unwrap();
-        assert_eq!(back, ExperimentConfig::preset(name).unwrap(), "{text}");
+        let back = config_from_file(&p).unwrap();
+        assert_eq!(back, preset(name).unwrap(), "{text}");
     }
-    let full = ExperimentConfig::preset("khemka2015-parallel").unwrap();
-    assert_eq!(full.variant_list().len(), 7);
-    assert_eq!(full.heuristic_infos().unwrap().len(), 7);
+    let full = preset("khemka2015-parallel").unwrap();
+    let section: ParallelSection = full.section().unwrap();
+    assert_eq!(section.variant_list().len(), 7);
+    assert_eq!(full.heuristics.len(), 7);
     assert_eq!(full.day_count(), 48);
     let (success, _, err) = swftool(&["experiment", "--dump-preset", "nope"]);
     assert!(!success);

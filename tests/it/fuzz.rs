@@ -23,12 +23,22 @@ use proptest::test_runner::FileFailurePersistence;
 use swftool::cmd::replay::ReplayArgs;
 use swftool::cmd::synth::{EnergySynthArgs, SerialSynthArgs};
 use swftool::env::classic::environment::Classic;
+use swftool::env::classic::grid::ClassicSection;
 use swftool::env::classic::window::{build_window, default_window_start};
 use swftool::env::classic::{ClassicArgs, ClassicArgsError};
+use swftool::env::configs::{
+    config_from_file, config_from_toml, config_toml, preset, preset_names,
+};
+use swftool::env::energy::environment::Energy;
+use swftool::env::energy::grid::EnergySection;
+use swftool::env::parallel::environment::Parallel;
+use swftool::env::parallel::grid::ParallelSection;
 use swftool::env::parallel::params::check_system_size;
 use swftool::env::serial::environment::Serial;
-use swftool::env::{EnvKind, Environment, Input};
-use swftool::experiment::config::{ConfigError, ExperimentConfig, PRESETS};
+use swftool::env::serial::grid::SerialSection;
+use swftool::env::{Environment, Input};
+use swftool::experiment::Grid;
+use swftool::experiment::config::{ConfigError, ExperimentConfig};
 use swftool::swf::{ReadOptions, SkipKind, SwfError, SwfLog, read_from, read_log};
 use swftool::workload::Workload;
 use swftool::workload::seeds::MAX_TRIALS;
@@ -539,9 +549,9 @@ const CONFIG: &str = "fuzz.toml";
 fn preset_texts() -> &'static [String] {
     static TEXTS: OnceLock<Vec<String>> = OnceLock::new();
     TEXTS.get_or_init(|| {
-        PRESETS
+        preset_names()
             .iter()
-            .map(|p| ExperimentConfig::preset(p).unwrap().to_toml().unwrap())
+            .map(|p| config_toml(&preset(p).unwrap()).unwrap())
             .collect()
     })
 }
@@ -561,6 +571,7 @@ const KEYS: &[&str] = &[
     "axes",
     "job_tables",
     "trials",
+    "theta",
     "serial_axes",
     "energy_managements",
     "energy_filters",
@@ -659,9 +670,9 @@ fn toml_value() -> impl Strategy<Value = toml::Value> {
 
 /// The keys of [`KEYS`] that belong to `env`'s grids (edits aimed there
 /// reach validation more often than edits refused as foreign keys).
-fn own_keys(env: EnvKind) -> Vec<&'static str> {
+fn own_keys(env: &str) -> Vec<&'static str> {
     let (prefix, top): (&str, &[&str]) = match env {
-        EnvKind::Parallel => (
+        "parallel" => (
             "variants.",
             &[
                 "days",
@@ -672,12 +683,18 @@ fn own_keys(env: EnvKind) -> Vec<&'static str> {
                 "axes",
             ],
         ),
-        EnvKind::Serial => ("serial.", &["trials", "serial_axes", "seed"]),
-        EnvKind::Energy => (
+        "serial" => ("serial.", &["trials", "serial_axes", "seed", "theta"]),
+        "energy" => (
             "energy.",
-            &["trials", "energy_managements", "energy_filters", "seed"],
+            &[
+                "trials",
+                "energy_managements",
+                "energy_filters",
+                "seed",
+                "theta",
+            ],
         ),
-        EnvKind::Classic => ("classic.", &["job_tables", "logs"]),
+        _ => ("classic.", &["job_tables", "logs"]),
     };
     KEYS.iter()
         .copied()
@@ -704,7 +721,7 @@ fn config_edit() -> impl Strategy<Value = ConfigEdit> {
     ]
 }
 
-fn edit(table: &mut toml::Table, env: EnvKind, e: &ConfigEdit) {
+fn edit(table: &mut toml::Table, env: &str, e: &ConfigEdit) {
     match e {
         ConfigEdit::SetOwn(i, value) => {
             let keys = own_keys(env);
@@ -830,13 +847,14 @@ fn edit_text(text: &str, e: &TextEdit) -> String {
     }
 }
 
-/// Parses `text` as `ExperimentConfig::from_file` does and checks the
-/// outcome: an error names the file and the problem (a line for a TOML
-/// error, a key, a heuristic or a flag otherwise); an accepted
-/// configuration implies bounded work and writes back to itself.
+/// Parses `text` as `swftool experiment CONFIG.toml` does
+/// ([`config_from_toml`]) and checks the outcome: an error names the file
+/// and the problem (a line for a TOML error, a key, a heuristic or a flag
+/// otherwise); an accepted configuration implies bounded work and writes
+/// back to itself.
 fn check_config(text: &str) -> Result<ExperimentConfig, String> {
     let origin = Path::new(CONFIG);
-    match ExperimentConfig::from_toml(text, origin) {
+    match config_from_toml(text, origin) {
         Err(e) => {
             let msg = e.to_string();
             assert!(msg.starts_with(CONFIG), "the message names no file: {msg}");
@@ -852,13 +870,17 @@ fn check_config(text: &str) -> Result<ExperimentConfig, String> {
                     assert!(msg.contains(&format!("key `{key}`")), "{msg}")
                 }
                 ConfigError::Heuristic { .. } => assert!(msg.contains("key `heuristics`"), "{msg}"),
-                ConfigError::Classic { source, .. } => {
-                    if !matches!(source, ClassicArgsError::Unknown(_)) {
+                ConfigError::Environment { .. } => {
+                    assert!(msg.contains("key `environment`"), "{msg}")
+                }
+                ConfigError::Refused { source, .. } => {
+                    let classic = source.downcast_ref::<ClassicArgsError>();
+                    if !matches!(classic, Some(ClassicArgsError::Unknown(_))) {
                         assert!(msg.contains("--"), "no flag named: {msg}");
                     }
                 }
-                ConfigError::Read { .. } | ConfigError::UnknownPreset(_) => {
-                    panic!("from_toml cannot give {msg}")
+                ConfigError::Read { .. } | ConfigError::UnknownPreset { .. } => {
+                    panic!("config_from_toml cannot give {msg}")
                 }
             }
             Err(msg)
@@ -868,32 +890,41 @@ fn check_config(text: &str) -> Result<ExperimentConfig, String> {
             if let Some(t) = c.trials {
                 assert!((1..=MAX_TRIALS).contains(&t), "trials = {t} accepted");
             }
-            match c.environment {
-                EnvKind::Serial => {
+            if let Some(t) = c.theta {
+                assert!(t.is_finite() && t > 0.0, "theta = {t} accepted");
+            }
+            match c.environment.as_str() {
+                "serial" => {
+                    let s: SerialSection = c.section().unwrap();
+                    let args = Serial::grid_args(&c, &s);
                     if c.logs.is_empty() {
-                        c.serial.synthetic().validate().unwrap();
+                        args.synthetic().validate().unwrap();
                     } else {
-                        c.serial.log_params().validate().unwrap();
+                        args.log_params().validate().unwrap();
                     }
                 }
-                EnvKind::Energy => {
-                    c.energy.synthetic().validate().unwrap();
-                    if let Some(d) = c.energy.drop_threshold {
+                "energy" => {
+                    let s: EnergySection = c.section().unwrap();
+                    let args = Energy::grid_args(&c, &s);
+                    args.synthetic().validate().unwrap();
+                    if let Some(d) = args.drop_threshold {
                         assert!(d.is_finite() && d >= 0.0, "drop_threshold = {d} accepted");
                     }
                 }
-                EnvKind::Classic => {
-                    c.classic.policies(&c.heuristics).unwrap();
+                "classic" => {
+                    let s: ClassicSection = c.section().unwrap();
+                    s.classic.policies(&c.heuristics).unwrap();
                 }
-                EnvKind::Parallel => {
-                    if let Some(b) = c.cores_base {
+                _ => {
+                    let s: ParallelSection = c.section().unwrap();
+                    if let Some(b) = Parallel::grid_args(&c, &s).cores_base {
                         assert!(b.is_finite() && b > 0.0);
                     }
                 }
             }
             // Written back, it reads the same (no NaN slipped through).
-            let again = c.to_toml().expect("an accepted configuration writes");
-            let back = ExperimentConfig::from_toml(&again, origin)
+            let again = config_toml(&c).expect("an accepted configuration writes");
+            let back = config_from_toml(&again, origin)
                 .unwrap_or_else(|e| panic!("written back, it is refused: {e}\n{again}"));
             assert_eq!(back, c, "written back, it reads otherwise:\n{again}");
             Ok(c)
@@ -909,14 +940,14 @@ proptest! {
     /// cut, lines removed, duplicated or inserted, bytes flipped.
     #[test]
     fn configs_take_mutated_presets(
-        preset in 0..PRESETS.len(),
+        preset in 0..preset_names().len(),
         edits in prop::collection::vec(config_edit(), 0..4),
         text_edits in prop::collection::vec(text_edit(), 0..3),
     ) {
         let mut table: toml::Table = preset_texts()[preset].parse().unwrap();
-        let env = ExperimentConfig::preset(PRESETS[preset]).unwrap().environment;
+        let env = self::preset(preset_names()[preset]).unwrap().environment;
         for e in &edits {
-            edit(&mut table, env, e);
+            edit(&mut table, &env, e);
         }
         let mut text = toml::to_string(&table).unwrap();
         for e in &text_edits {
@@ -941,7 +972,7 @@ proptest! {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join(CONFIG);
         std::fs::write(&path, &bytes).unwrap();
-        if let Err(e) = ExperimentConfig::from_file(&path) {
+        if let Err(e) = config_from_file(&path) {
             let msg = e.to_string();
             prop_assert!(msg.contains(CONFIG), "{}", msg);
         }
@@ -1225,14 +1256,14 @@ fn accepted_replay(a: &ReplayArgs, flag: &str, value: &str) {
     if let Some(t) = a.threads {
         assert!(t <= swftool::cmd::MAX_THREADS, "--threads {t} accepted");
     }
-    if let Some(t) = a.serial.trials {
+    if let Some(t) = a.shared.trials {
         assert!((1..=MAX_TRIALS).contains(&t), "--trials {t} accepted");
     }
     let synthetic = a.log.is_none();
     if synthetic {
         // Workload sizes: bounded by the validated parameters.
-        if a.env == EnvKind::Energy {
-            let e = swftool::cmd::energy_args(&a.energy, &a.serial, &a.parallel);
+        if a.env == Energy::NAME {
+            let e = a.env_flags.args::<Energy>(&a.shared).unwrap();
             let p = e.synthetic();
             assert!(p.tasks_per_day <= swftool::env::energy::workload::MAX_TASKS_PER_DAY);
             assert!(p.event_interval_s >= 1.0);
@@ -1242,22 +1273,23 @@ fn accepted_replay(a: &ReplayArgs, flag: &str, value: &str) {
     let (path, log, w) = kth();
     let input = Input { log, path };
     let refused = |msg: String| assert_names(&msg, flag, value);
-    match a.env {
-        EnvKind::Parallel => {
-            let pick = match (&a.parallel.days, &a.parallel.day) {
+    match a.env.as_str() {
+        "parallel" => {
+            let p = a.env_flags.args::<Parallel>(&a.shared).unwrap();
+            let pick = match (&p.days, &p.day) {
                 (Some(n), _) => DayPick::Count(*n),
                 (None, d) => DayPick::One(d.as_deref()),
             };
-            match pick_days(w, pick, a.parallel.day_arrivals.unwrap_or_default()) {
+            match pick_days(w, pick, p.day_arrivals.unwrap_or_default()) {
                 Err(e) => refused(e.to_string()),
                 Ok((set, days)) => assert!(days.len() <= set.eligible.len().max(1)),
             }
-            if let Err(e) = check_system_size(w, &a.parallel.scenario_params()) {
+            if let Err(e) = check_system_size(w, &p.scenario_params()) {
                 refused(e.to_string());
             }
         }
-        EnvKind::Serial => {
-            let s = swftool::cmd::serial_args(&a.serial, &a.parallel);
+        "serial" => {
+            let s = a.env_flags.args::<Serial>(&a.shared).unwrap();
             match Serial::scenarios(Some(input), &s) {
                 Err(e) => refused(e.to_string()),
                 Ok((_, scenarios)) => {
@@ -1267,11 +1299,16 @@ fn accepted_replay(a: &ReplayArgs, flag: &str, value: &str) {
                 }
             }
         }
-        EnvKind::Classic => match Classic::scenarios(Some(input), &a.classic) {
-            Err(e) => refused(e.to_string()),
-            Ok((_, scenarios)) => assert!(scenarios.iter().all(|s| s.jobs.len() <= log.jobs.len())),
-        },
-        EnvKind::Energy => {}
+        "classic" => {
+            let c = a.env_flags.args::<Classic>(&a.shared).unwrap();
+            match Classic::scenarios(Some(input), &c) {
+                Err(e) => refused(e.to_string()),
+                Ok((_, scenarios)) => {
+                    assert!(scenarios.iter().all(|s| s.jobs.len() <= log.jobs.len()))
+                }
+            }
+        }
+        _ => {}
     }
 }
 
@@ -1419,15 +1456,22 @@ fn energy_numbers_in_a_config_are_checked_as_their_flags_are() {
         ("drop_threshold = inf", "drop_threshold"),
         ("tasks_per_day = 1e15", "--tasks-per-day"),
         ("event_interval = 0.5", "--event-interval"),
-        ("theta = nan", "--theta"),
         ("static_power = -5.0", "static_power"),
         ("static_power = 1e9", "static_power"),
     ] {
         let text = format!("{base}{line}\n");
-        let e = ExperimentConfig::from_toml(&text, Path::new(CONFIG))
+        let e = config_from_toml(&text, Path::new(CONFIG))
             .expect_err(line)
             .to_string();
         assert!(e.starts_with("fuzz.toml: key `energy`: "), "{line}: {e}");
         assert!(e.contains(says), "{line}: {e}");
     }
+    // θ is a shared key, at the top level.
+    let e = config_from_toml(
+        "name = \"x\"\nenvironment = \"energy\"\nheuristics = [\"all\"]\ntheta = nan\n",
+        Path::new(CONFIG),
+    )
+    .expect_err("theta = nan")
+    .to_string();
+    assert!(e.starts_with("fuzz.toml: key `theta`: "), "{e}");
 }

@@ -8,7 +8,7 @@
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 
-use swftool::env::EnvKind;
+use swftool::cmd::env_infos;
 use swftool::env::parallel::HEURISTICS;
 use swftool::report::{
     Band, Bar, BarChart, BarSeries, Figure, GANTT_X_LABEL, GANTT_Y_LABEL, GanttBar, GanttChart,
@@ -437,8 +437,9 @@ fn charts_of(names: &[&str]) -> (BarChart, LineChart) {
 #[test]
 fn every_registered_heuristic_has_its_own_stable_colour() {
     let mut rng = Lcg(21);
-    for kind in EnvKind::ALL {
-        let registry: Vec<&str> = kind.heuristics().iter().map(|(n, _)| *n).collect();
+    for info in env_infos() {
+        let kind = info.name;
+        let registry: Vec<&str> = info.heuristics.iter().map(|(n, _)| *n).collect();
         assert!(
             registry.len() <= PALETTE.len(),
             "{kind}: {} heuristics, {} colours",
@@ -587,8 +588,9 @@ fn write_sample_figures_for_inspection() {
     grouped_bars(&sample_bars(false), &small, &dir.join("bars-value-small")).unwrap();
     // Every environment's whole registry in its palette (palette-<env>-*).
     let mut rng = Lcg(3);
-    for kind in EnvKind::ALL {
-        let registry: Vec<&str> = kind.heuristics().iter().map(|(n, _)| *n).collect();
+    for info in env_infos() {
+        let kind = info.name;
+        let registry: Vec<&str> = info.heuristics.iter().map(|(n, _)| *n).collect();
         let fig = Figure::with_palette(&registry);
         let (mut bars, mut lines) = charts_of(&registry);
         bars.title = format!("Every heuristic of environment {kind}");

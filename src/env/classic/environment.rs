@@ -13,10 +13,11 @@ use super::summary::{ClassicSummary, RunLabel, summarize};
 use super::tables::{clean_frame, jobs_frame, summary_frame, suspensions_frame};
 use super::window::{WindowError, WindowRule, build_window, default_window_start, month_start};
 use super::{ClassicJob, ClassicRun, CleanPreset, CleanReport, Machine, Policy, SCHEDULERS, Unit};
-use crate::env::{EnvError, EnvKind, Environment, Input, Registry, Replayed};
+use crate::env::{EnvError, Environment, Input, LogUse, Registry, Replayed};
 use crate::metrics::tables::{TableError, write_both};
 use crate::model::calendar::LogClock;
 use crate::swf::SwfLog;
+use crate::workload::flags::SharedArgs;
 
 /// Environment D: classic trace replay on the log's own machine (FCFS,
 /// backfilling, Catalina; docs/classic.md).
@@ -180,7 +181,11 @@ pub struct ClassicScenario {
 }
 
 impl Environment for Classic {
-    const KIND: EnvKind = EnvKind::Classic;
+    const NAME: &'static str = "classic";
+    const TITLE: &'static str =
+        "Environment D (classic replay on the log's own machine; Margo et al.)";
+    const LOG: LogUse = LogUse::Required;
+    const SHARED: &'static [&'static str] = &[];
     type Policy = Policy;
     type Args = ClassicArgs;
     type Heuristic = (&'static str, Policy);
@@ -188,6 +193,8 @@ impl Environment for Classic {
     type Scenario = ClassicScenario;
     type Run = ClassicRun;
     type Summary = ClassicSummary;
+
+    fn take_shared(_: &mut ClassicArgs, _: &SharedArgs) {}
 
     fn registry() -> Registry<Policy> {
         SCHEDULERS
@@ -205,7 +212,7 @@ impl Environment for Classic {
         input: Option<Input<'_>>,
         args: &ClassicArgs,
     ) -> Result<(ClassicPrepared, Vec<ClassicScenario>), EnvError> {
-        let log = input.ok_or(EnvError::NoLog(Self::KIND))?.log;
+        let log = input.ok_or(EnvError::NoLog(Self::NAME))?.log;
         let p = prepare(log, args)?;
         let scenario = p.scenario.clone();
         Ok((p, vec![scenario]))

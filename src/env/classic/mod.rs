@@ -25,6 +25,7 @@ pub mod check;
 pub mod clean;
 pub mod engine;
 pub mod environment;
+pub mod grid;
 pub mod params;
 pub mod policies;
 pub mod summary;

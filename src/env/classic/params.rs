@@ -443,3 +443,9 @@ pub fn machine_of(
         },
     })
 }
+
+impl From<ClassicArgsError> for crate::env::EnvError {
+    fn from(e: ClassicArgsError) -> Self {
+        crate::env::EnvError::Refused(Box::new(e))
+    }
+}

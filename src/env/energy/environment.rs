@@ -19,9 +19,10 @@ use super::{
     BUDGET_FRACTION, EnergyRun, EnergyScenario, HEURISTICS, HeuristicInfo, Objective, Policy,
     RunConfig, StaticCounted, simulate,
 };
-use crate::env::{EnvError, EnvKind, Environment, Input, Registry, Replayed};
+use crate::env::{EnvError, Environment, Input, LogUse, Registry, Replayed};
 use crate::metrics::tables::{TableError, write_both};
 use crate::workload::WorkloadError;
+use crate::workload::flags::SharedArgs;
 
 /// Environment C: utility under a daily energy budget, queued or polled
 /// (Khemka et al.; docs/energy.md).
@@ -150,7 +151,7 @@ pub fn calibrated(energies: &[f64]) -> BudgetSource {
 /// little energy (a light workload): 0.7 × (static + tasks) ≤ static.
 ///
 /// # Errors
-/// [`EnvError::Energy`] naming `--budget` and what to give instead.
+/// [`EnvError::Workload`] naming `--budget` and what to give instead.
 pub fn budget_leaves_energy(
     budget: &BudgetSource,
     floor: f64,
@@ -186,7 +187,7 @@ pub fn with_static_power(mut s: EnergyScenario, watts: f64) -> EnergyScenario {
 }
 
 fn refuse(flag: &'static str, why: String) -> EnvError {
-    EnvError::Energy(WorkloadError::Parameter {
+    EnvError::Workload(WorkloadError::Parameter {
         flag,
         value: String::new(),
         reason: why,
@@ -194,7 +195,10 @@ fn refuse(flag: &'static str, why: String) -> EnvError {
 }
 
 impl Environment for Energy {
-    const KIND: EnvKind = EnvKind::Energy;
+    const NAME: &'static str = "energy";
+    const TITLE: &'static str = "Environment C (utility under a daily energy budget, P-states, queued or polled; Khemka et al. 2015)";
+    const LOG: LogUse = LogUse::Synthetic;
+    const SHARED: &'static [&'static str] = &["--seed", "--trial", "--trials", "--theta"];
     type Policy = Policy;
     type Args = EnergyArgs;
     type Heuristic = &'static HeuristicInfo;
@@ -202,6 +206,20 @@ impl Environment for Energy {
     type Scenario = EnergyCase;
     type Run = EnergyRun;
     type Summary = EnergySummary;
+
+    fn take_shared(args: &mut EnergyArgs, shared: &SharedArgs) {
+        args.seed = shared.seed;
+        args.trial = shared.trial;
+        args.trials = shared.trials;
+        args.theta = shared.theta;
+    }
+
+    fn check_args(args: &EnergyArgs, log: bool) -> Result<(), EnvError> {
+        if !log {
+            args.synthetic().validate()?;
+        }
+        Ok(())
+    }
 
     fn registry() -> Registry<Policy> {
         HEURISTICS
@@ -239,7 +257,7 @@ impl Environment for Energy {
                             .map(|s| Arc::new(with_static_power(s, watts)))
                     })
                     .collect::<Result<Vec<_>, _>>()
-                    .map_err(EnvError::Energy)?;
+                    .map_err(EnvError::Workload)?;
                 (Some(params), None, scenarios)
             }
             Some(Input { path, .. }) => {
@@ -253,7 +271,7 @@ impl Environment for Energy {
                     ));
                 }
                 let s = super::synth_file::read_synthetic(path)
-                    .map_err(EnvError::Energy)?
+                    .map_err(EnvError::Workload)?
                     .ok_or_else(|| {
                         refuse(
                             "LOG",

@@ -17,6 +17,7 @@ pub mod check;
 pub mod engine;
 pub mod environment;
 pub mod filter;
+pub mod grid;
 pub mod heuristics;
 pub mod matrices;
 pub mod params;

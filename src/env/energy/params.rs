@@ -131,9 +131,9 @@ pub struct EnergyArgs {
     #[arg(skip)]
     #[serde(skip)]
     pub trials: Option<u64>,
-    /// θ, minutes (`--theta`, shared with environment B).
+    /// θ, minutes (`--theta`, shared; `theta` in a configuration).
     #[arg(skip)]
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(skip)]
     pub theta: Option<f64>,
     /// The user seed (`--seed`, shared).
     #[arg(skip)]

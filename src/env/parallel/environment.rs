@@ -12,9 +12,10 @@ use super::params::{ParallelArgs, check_system_size};
 use super::summary::{RunSummary, summarize};
 use super::tables::{self, RunRecord};
 use super::{Build, HEURISTICS, HeuristicInfo, RunResult, simulate};
-use crate::env::{EnvError, EnvKind, Environment, Input, Registry, Replayed};
+use crate::env::{EnvError, Environment, Input, LogUse, Registry, Replayed};
 use crate::metrics::tables::{TableError, write_both};
 use crate::workload::days::CURIE_PAPER_TOTALS;
+use crate::workload::flags::SharedArgs;
 use crate::workload::{DayPick, STANDARD_DAYS, pick_days};
 use crate::workload::{DaySet, DayTotals, DayWindow, Scenario, Workload};
 
@@ -23,7 +24,11 @@ use crate::workload::{DaySet, DayTotals, DayWindow, Scenario, Workload};
 pub struct Parallel;
 
 impl Environment for Parallel {
-    const KIND: EnvKind = EnvKind::Parallel;
+    const NAME: &'static str = "parallel";
+    const TITLE: &'static str =
+        "Environment A (heterogeneous parallel clusters, value-based; Khemka et al. 2015)";
+    const LOG: LogUse = LogUse::Required;
+    const SHARED: &'static [&'static str] = &["--seed", "--day", "--days", "--day-arrivals"];
     type Policy = Build;
     type Args = ParallelArgs;
     type Heuristic = &'static HeuristicInfo;
@@ -31,6 +36,13 @@ impl Environment for Parallel {
     type Scenario = Scenario;
     type Run = RunResult;
     type Summary = RunSummary;
+
+    fn take_shared(args: &mut ParallelArgs, shared: &SharedArgs) {
+        args.seed = shared.seed;
+        args.day = shared.day.clone();
+        args.days = shared.days;
+        args.day_arrivals = shared.day_arrivals;
+    }
 
     fn registry() -> Registry<Build> {
         HEURISTICS
@@ -48,7 +60,7 @@ impl Environment for Parallel {
         input: Option<Input<'_>>,
         args: &ParallelArgs,
     ) -> Result<(Workload, Vec<Scenario>), EnvError> {
-        let log = input.ok_or(EnvError::NoLog(Self::KIND))?.log;
+        let log = input.ok_or(EnvError::NoLog(Self::NAME))?.log;
         let w = Workload::from_log(log);
         let pick = match args.days {
             Some(n) => DayPick::Count(n),

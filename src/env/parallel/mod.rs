@@ -16,6 +16,7 @@ pub mod cmq;
 pub mod easy;
 pub mod engine;
 pub mod environment;
+pub mod grid;
 pub mod max_value;
 pub mod params;
 pub mod summary;

@@ -1,20 +1,14 @@
 //! The command-line parameters of environment A, as one clap argument
 //! group shown under its own heading in `--help`. Every flag is optional so
-//! that a flag given with another environment can be named and refused
-//! ([`ParallelArgs::given`]); the defaults are applied here.
+//! that a flag given with another environment can be named and refused;
+//! the defaults are applied here. The shared flags (`--seed`, `--day`,
+//! `--days`, `--day-arrivals`) are declared once in
+//! [`crate::workload::flags`] and filled in here.
 
 use crate::workload::seeds::DEFAULT_SEED;
 use crate::workload::{
     ArrivalRange, Correlation, Heterogeneity, Oversubscription, ScenarioParams, Workload,
 };
-
-/// Parses `--seed`: a clear message for anything that is not a 64-bit
-/// non-negative integer (`-1` included, which clap would otherwise take
-/// for a flag).
-fn parse_seed(s: &str) -> Result<u64, String> {
-    s.parse()
-        .map_err(|_| "--seed takes a non-negative integer, 0 to 18446744073709551615".to_string())
-}
 
 /// Flags of environment A (`--env parallel`).
 #[derive(Debug, Clone, Default, clap::Args, serde::Serialize)]
@@ -22,17 +16,17 @@ fn parse_seed(s: &str) -> Result<u64, String> {
     next_help_heading = "Environment A: --env parallel (value-based, heterogeneous clusters)"
 )]
 pub struct ParallelArgs {
-    /// One day: an index 0..47 into the 48 standard days of the log, or a date YYYY-MM-DD [default: 24, replay only].
-    #[arg(long, allow_hyphen_values = true, conflicts_with = "days")]
+    /// One day (`--day`, shared; [`crate::workload::flags`]).
+    #[arg(skip)]
     pub day: Option<String>,
-    /// N days evenly spaced over the days in range (48 = the standard set) [compare default: 48].
-    #[arg(long, allow_hyphen_values = true)]
+    /// Evenly spaced days (`--days`, shared).
+    #[arg(skip)]
     pub days: Option<usize>,
-    /// Days that may enter the set, by their number of arrivals (every job submitted that day): `standard` (Curie: 897-2904, the paper's range; other logs: p10-p90), `any`, MIN-MAX, or percentiles pLO-pHI [default: standard].
-    #[arg(long, allow_hyphen_values = true, value_name = "RANGE")]
+    /// Days that may enter the set (`--day-arrivals`, shared).
+    #[arg(skip)]
     pub day_arrivals: Option<ArrivalRange>,
-    /// Seed of every random draw (system, ETC, values): 0 to 18446744073709551615 [default: 1].
-    #[arg(long, allow_hyphen_values = true, value_parser = parse_seed)]
+    /// The user seed (`--seed`, shared).
+    #[arg(skip)]
     pub seed: Option<u64>,
     /// System size: lower = 25 %, intermediate = 20 %, higher = 15 % of the log's MaxProcs [default: intermediate].
     #[arg(long, value_enum)]
@@ -49,25 +43,6 @@ pub struct ParallelArgs {
 }
 
 impl ParallelArgs {
-    /// The flags given on the command line, as `--name`.
-    pub fn given(&self) -> Vec<&'static str> {
-        let mut out = Vec::new();
-        let mut add = |set: bool, name: &'static str| {
-            if set {
-                out.push(name);
-            }
-        };
-        add(self.day.is_some(), "--day");
-        add(self.days.is_some(), "--days");
-        add(self.day_arrivals.is_some(), "--day-arrivals");
-        add(self.seed.is_some(), "--seed");
-        add(self.oversubscription.is_some(), "--oversubscription");
-        add(self.correlation.is_some(), "--correlation");
-        add(self.heterogeneity.is_some(), "--heterogeneity");
-        add(self.cores_base.is_some(), "--cores-base");
-        out
-    }
-
     /// The user seed (default [`DEFAULT_SEED`]).
     pub fn seed(&self) -> u64 {
         self.seed.unwrap_or(DEFAULT_SEED)
@@ -156,4 +131,10 @@ pub fn check_system_size(w: &Workload, p: &ScenarioParams) -> Result<(), SystemS
         lowest: (MIN_SYSTEM_CORES / fraction).ceil(),
         highest: (MAX_SYSTEM_CORES / fraction).floor(),
     })
+}
+
+impl From<SystemSizeRefused> for crate::env::EnvError {
+    fn from(e: SystemSizeRefused) -> Self {
+        crate::env::EnvError::Refused(Box::new(e))
+    }
 }

@@ -14,8 +14,9 @@ use super::summary::{SerialSummary, summarize};
 use super::tables::{self, RunRecord};
 use super::workload::{self, LogParams, SyntheticParams};
 use super::{HEURISTICS, HeuristicInfo, Policy, SerialArgsError, SerialRun, SerialScenario};
-use crate::env::{EnvError, EnvKind, Environment, Input, Registry, Replayed};
+use crate::env::{EnvError, Environment, Input, LogUse, Registry, Replayed};
 use crate::metrics::tables::{TableError, write_both};
+use crate::workload::flags::SharedArgs;
 use crate::workload::{DayPick, pick_days};
 use crate::workload::{DayWindow, Workload};
 
@@ -42,7 +43,19 @@ pub enum SerialSource {
 }
 
 impl Environment for Serial {
-    const KIND: EnvKind = EnvKind::Serial;
+    const NAME: &'static str = "serial";
+    const TITLE: &'static str =
+        "Environment B (serial tasks, utility functions, preemption; Machovec et al. 2017)";
+    const LOG: LogUse = LogUse::Optional;
+    const SHARED: &'static [&'static str] = &[
+        "--seed",
+        "--day",
+        "--days",
+        "--day-arrivals",
+        "--trial",
+        "--trials",
+        "--theta",
+    ];
     type Policy = Policy;
     type Args = SerialArgs;
     type Heuristic = &'static HeuristicInfo;
@@ -50,6 +63,28 @@ impl Environment for Serial {
     type Scenario = SerialScenario;
     type Run = SerialRun;
     type Summary = SerialSummary;
+
+    fn take_shared(args: &mut SerialArgs, shared: &SharedArgs) {
+        args.seed = shared.seed;
+        args.day = shared.day.clone();
+        args.days = shared.days;
+        args.day_arrivals = shared.day_arrivals;
+        args.trial = shared.trial;
+        args.trials = shared.trials;
+        args.theta = shared.theta;
+    }
+
+    fn check_args(args: &SerialArgs, log: bool) -> Result<(), EnvError> {
+        if let Some(&flag) = args.misplaced(log).first() {
+            return Err(SerialArgsError::Misplaced { flag, log }.into());
+        }
+        if log {
+            args.log_params().validate()?;
+        } else {
+            args.synthetic().validate()?;
+        }
+        Ok(())
+    }
 
     fn registry() -> Registry<Policy> {
         HEURISTICS

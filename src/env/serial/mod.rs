@@ -19,6 +19,7 @@
 pub mod check;
 pub mod engine;
 pub mod environment;
+pub mod grid;
 pub mod minmin;
 pub mod params;
 pub mod simple;
@@ -312,3 +313,9 @@ pub const HEURISTICS: Registry<Policy> = Registry {
         },
     ],
 };
+
+impl From<SerialArgsError> for crate::env::EnvError {
+    fn from(e: SerialArgsError) -> Self {
+        crate::env::EnvError::Refused(Box::new(e))
+    }
+}

@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 use super::workload::{LogParams, SyntheticParams};
 use crate::model::utility::Shape;
 use crate::workload::ArrivalRange;
-use crate::workload::seeds::{DEFAULT_SEED, parse_trials, trial_list};
+use crate::workload::seeds::{DEFAULT_SEED, trial_list};
 
 /// Parses `--flag-probability`: a fraction in [0, 1] or a percentage
 /// (`40%`).
@@ -38,22 +38,23 @@ fn parse_positive(s: &str) -> Result<f64, String> {
         .ok_or_else(|| format!("`{s}`: expected a positive number"))
 }
 
-/// Flags of environment B (`--env serial`). `--seed`, `--day`, `--days`
-/// and `--day-arrivals` are shared with environment A and filled in by the
-/// command.
+/// Flags of environment B (`--env serial`). The shared flags (`--seed`,
+/// `--day`, `--days`, `--day-arrivals`, `--trial`, `--trials`, `--theta`)
+/// are declared once in [`crate::workload::flags`] and filled in
+/// ([`crate::env::Environment::take_shared`]).
 #[derive(Debug, Clone, Default, PartialEq, clap::Args, Serialize, Deserialize)]
 #[command(
     next_help_heading = "Environment B: --env serial (serial tasks, utility functions, preemption)"
 )]
 #[serde(default, deny_unknown_fields)]
 pub struct SerialArgs {
-    /// Synthetic trial number (no LOG): the trial's draws come from the seed and this number [default: 0].
-    #[arg(long, allow_hyphen_values = true, conflicts_with = "trials")]
-    #[serde(skip_serializing_if = "Option::is_none")]
+    /// Synthetic trial number (`--trial`, shared; [`crate::workload::flags`]).
+    #[arg(skip)]
+    #[serde(skip)]
     pub trial: Option<u64>,
-    /// Synthetic trials 0..N (no LOG), one run per trial and heuristic; N from 1 to 10,000.
-    #[arg(long, allow_hyphen_values = true, value_parser = parse_trials)]
-    #[serde(skip_serializing_if = "Option::is_none")]
+    /// Synthetic trials 0..N (`--trials`, shared; `trials` in a configuration).
+    #[arg(skip)]
+    #[serde(skip)]
     pub trials: Option<u64>,
     /// Mean burst size B̄ of the synthetic workload: bursts of ⌈B̄/2⌉..⌊1.5·B̄⌋ identical tasks [default: 64].
     #[arg(long, allow_hyphen_values = true)]
@@ -79,9 +80,10 @@ pub struct SerialArgs {
     #[arg(long, allow_hyphen_values = true, value_parser = parse_positive)]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub load: Option<f64>,
-    /// A fixed urgency time constant θ, minutes, for every task (an urgency is a decay rate per θ) [default: θ = 3.7 × the task's mean ETC, calibrated on Machovec et al. Fig. 1; docs/utility.md].
-    #[arg(long, allow_hyphen_values = true, value_name = "MINUTES", value_parser = parse_positive)]
-    #[serde(skip_serializing_if = "Option::is_none")]
+    /// A fixed urgency time constant θ, minutes (`--theta`, shared; `theta`
+    /// in a configuration).
+    #[arg(skip)]
+    #[serde(skip)]
     pub theta: Option<f64>,
     /// The user seed (`--seed`, shared with environment A).
     #[arg(skip)]

@@ -4,10 +4,10 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::variant::Variant;
 use crate::env::parallel::environment::Parallel;
 use crate::env::parallel::summary::{RunSummary, summarize};
 use crate::env::parallel::{RunResult, TaskStatus};
-use crate::experiment::config::Variant;
 use crate::experiment::grid::{CellSpec, Plan};
 use crate::workload::Scenario;
 
@@ -106,7 +106,12 @@ pub(super) fn cell_result(
         id: cell.id.clone(),
         index: cell.index,
         log: log.key.clone(),
-        variant: layout.variants[cell.variant],
+        variant: plan
+            .section
+            .variant_list()
+            .get(cell.variant)
+            .copied()
+            .unwrap_or_default(),
         summary,
         cumulative,
         gantt,

@@ -26,9 +26,9 @@
 use polars::prelude::*;
 
 use super::cell::CellResult;
+use super::variant::Variant;
 use crate::env::parallel::summary::RunSummary;
 use crate::env::parallel::tables::{summary_columns, summary_frame, timing_frame};
-use crate::experiment::config::Variant;
 pub use crate::metrics::aggregate::{Stat, pm};
 use crate::metrics::aggregate::{f64_column, n_column, stat_column, str_column, timing_table};
 use crate::metrics::columns;

@@ -18,16 +18,18 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
-use super::ExperimentError;
-use super::config::{ExperimentConfig, Variant};
-use super::grid::{CellSpec, DayLayout, DaySetRecord, Layout, LogLayout, Plan};
-use super::grid::{Grid, GridReport};
+use super::environment::{Serial, SerialSource};
+use super::params::SerialArgs;
+use super::summary::{SerialSummary, earned, summarize};
+use super::{
+    HEURISTICS, SerialArgsError, SerialPiece, SerialRun, SerialScenario, TaskFate, workload,
+};
 use crate::catalog::log_key;
-use crate::env::EnvKind;
-use crate::env::serial::environment::{Serial, SerialSource};
-use crate::env::serial::params::SerialArgs;
-use crate::env::serial::summary::{SerialSummary, earned, summarize};
-use crate::env::serial::{HEURISTICS, SerialRun, SerialScenario, TaskFate, workload};
+use crate::env::{EnvError, Environment};
+use crate::experiment::ExperimentError;
+use crate::experiment::config::{ConfigError, ExperimentConfig};
+use crate::experiment::grid::{CellSpec, DayLayout, DaySetRecord, Layout, LogLayout, Plan};
+use crate::experiment::grid::{Grid, GridReport, Preset, VariantRecord};
 use crate::metrics::tables::write_both;
 use crate::report::Figure;
 use crate::swf::SwfLog;
@@ -39,7 +41,73 @@ pub mod aggregate;
 pub mod figures;
 pub mod variant;
 
-use variant::SerialVariant;
+use variant::{SerialAxis, SerialVariant};
+
+/// Environment B's own keys of an experiment configuration.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct SerialSection {
+    /// Workload axes expanded to the paper's levels (the others at the
+    /// `[serial]` base).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub serial_axes: Vec<SerialAxis>,
+    /// `[serial]`: the flags of `replay --env serial` without the dashes,
+    /// `-` as `_`.
+    #[serde(skip_serializing_if = "is_default_args")]
+    pub serial: SerialArgs,
+}
+
+fn is_default_args(a: &SerialArgs) -> bool {
+    *a == SerialArgs::default()
+}
+
+impl SerialSection {
+    /// The distinct workload variants of the grid.
+    pub fn variant_list(&self) -> Vec<SerialVariant> {
+        variant::variant_list(&self.serial_axes, SerialVariant::of_args(&self.serial))
+    }
+}
+
+/// What the reports read of a grid: its layout, its section and its
+/// variants.
+pub struct SerialView<'a> {
+    /// The grid's layout.
+    pub layout: &'a Layout,
+    /// Environment B's keys of its configuration.
+    pub section: SerialSection,
+    /// Its workload variants, in layout order.
+    pub variants: Vec<SerialVariant>,
+}
+
+impl<'a> SerialView<'a> {
+    /// The view of `layout` run with `config`.
+    ///
+    /// # Errors
+    /// A configuration or layout that is not environment B's.
+    pub fn new(
+        layout: &'a Layout,
+        config: &ExperimentConfig,
+    ) -> Result<SerialView<'a>, ExperimentError> {
+        Ok(SerialView {
+            layout,
+            section: config.section()?,
+            variants: layout.variants_as()?,
+        })
+    }
+}
+
+/// The keys of [`SerialSection`], for the commented header of a dumped
+/// configuration.
+pub const SECTION_HELP: &str = "\
+# Environment B (environment = \"serial\"; synthetic trials without logs, or
+# days of logs with days/dates/day_arrivals):
+# serial_axes  any of \"shape\", \"burst_size\", \"flag_probability\",
+#              \"critical_etc\": each at the levels of Machovec et al. (step,
+#              decaying, classes; 1-128; 0-100 %; 10-50 min), the others at [serial]
+# [serial]     the flags of `swftool replay --env serial` without the dashes
+#              (shape = \"classes\", burst_size = 64, flag_probability = 1.0,
+#              critical_etc = 10.0, fixed_cores = true; with logs: load = 2.2)
+";
 
 /// The heuristic whose schedule the Gantt chart shows, when in the grid.
 pub const GANTT_HEURISTIC: &str = "maxupt-preempt-greedy";
@@ -123,7 +191,7 @@ pub fn gantt_data(s: &SerialScenario, heuristic: &str, run: &SerialRun) -> Seria
         .max_by(|&a, &b| s.cores[a].cmp(&s.cores[b]).then(b.cmp(&a)))
         .unwrap_or(0);
     let on: Vec<_> = run.pieces.iter().filter(|p| p.cluster == cluster).collect();
-    let completes = |p: &crate::env::serial::SerialPiece| matches!(run.fates[p.task], TaskFate::Completed { at, .. } if at == p.end);
+    let completes = |p: &SerialPiece| matches!(run.fates[p.task], TaskFate::Completed { at, .. } if at == p.end);
     let mut best = (s.window.0, (0usize, 0usize));
     let mut h = s.window.0;
     while h + GANTT_WINDOW_SECONDS <= s.window.1 {
@@ -186,9 +254,9 @@ pub fn cumulative_data(s: &SerialScenario, run: &SerialRun) -> Vec<(f64, f64)> {
     pts
 }
 
-fn variant_of(layout: &Layout, cell: &CellSpec) -> SerialVariant {
-    layout
-        .serial_variants
+fn variant_of(plan: &Plan<Serial>, cell: &CellSpec) -> SerialVariant {
+    plan.section
+        .variant_list()
         .get(cell.variant)
         .copied()
         .unwrap_or_default()
@@ -196,22 +264,166 @@ fn variant_of(layout: &Layout, cell: &CellSpec) -> SerialVariant {
 
 impl Grid for Serial {
     type Cell = SerialCell;
+    type Section = SerialSection;
+    const SECTION_KEYS: &'static [&'static str] = &["serial_axes", "serial"];
 
-    fn grid_args(config: &ExperimentConfig) -> SerialArgs {
+    fn presets() -> Vec<(&'static str, Preset)> {
+        let base = |name: &str| ExperimentConfig {
+            name: name.to_string(),
+            ..ExperimentConfig::empty(Serial::NAME, &format!("<preset {name}>"))
+        };
+        vec![
+            (
+                "machovec2017-serial",
+                Preset {
+                    summary: "the grid of Machovec et al. 2017 (Figs. 3–6): 64 trials, the four workload axes, the 10 heuristics",
+                    config: ExperimentConfig {
+                        heuristics: HEURISTICS.names().into_iter().map(String::from).collect(),
+                        trials: Some(crate::experiment::config::DEFAULT_TRIALS),
+                        ..base("machovec2017-serial")
+                    }
+                    .with_section(&SerialSection {
+                        serial_axes: SerialAxis::ALL.to_vec(),
+                        serial: SerialArgs::default(),
+                    }),
+                },
+            ),
+            (
+                "smoke-serial",
+                Preset {
+                    summary: "a quick check of environment B: 4 trials, 3 heuristics (12 cells)",
+                    config: ExperimentConfig {
+                        heuristics: ["fcfs", "maxutil", "maxutil-preempt-pair"]
+                            .map(String::from)
+                            .to_vec(),
+                        trials: Some(4),
+                        ..base("smoke-serial")
+                    },
+                },
+            ),
+        ]
+    }
+
+    fn section_help() -> &'static str {
+        SECTION_HELP
+    }
+
+    fn check_config(
+        config: &ExperimentConfig,
+        section: &SerialSection,
+        origin: &Path,
+    ) -> Result<(), ConfigError> {
+        let invalid = |key: &'static str, message: String| ConfigError::Invalid {
+            path: origin.to_path_buf(),
+            key,
+            message,
+        };
+        HEURISTICS
+            .resolve(&config.heuristics, |_| true)
+            .map_err(|source| ConfigError::Heuristic {
+                path: origin.to_path_buf(),
+                source,
+            })?;
+        let s = &section.serial;
+        let with_logs = !config.logs.is_empty();
+        let day_keys = [
+            ("days", config.days.is_some()),
+            ("dates", config.dates.is_some()),
+            ("day_arrivals", config.day_arrivals.is_some()),
+        ];
+        if with_logs {
+            if config.trials.is_some() {
+                return Err(invalid(
+                    "trials",
+                    "`trials` counts synthetic trials (no logs); with logs, give `days` or `dates`"
+                        .into(),
+                ));
+            }
+        } else if let Some((key, _)) = day_keys.iter().find(|(_, set)| *set) {
+            return Err(invalid(
+                key,
+                format!(
+                    "`{key}` picks days of logs; without logs the grid runs synthetic trials (`trials`)"
+                ),
+            ));
+        }
+        if let Some(flag) = s.misplaced(with_logs).first() {
+            return Err(invalid(
+                "serial",
+                format!(
+                    "{} {}",
+                    flag.trim_start_matches("--").replace('-', "_"),
+                    if with_logs {
+                        "applies to synthetic trials (no logs)"
+                    } else {
+                        "applies to logs"
+                    }
+                ),
+            ));
+        }
+        if with_logs && !section.serial_axes.is_empty() {
+            let synthetic_only = section
+                .serial_axes
+                .iter()
+                .find(|a| matches!(a, SerialAxis::BurstSize | SerialAxis::CriticalEtc));
+            if let Some(a) = synthetic_only {
+                return Err(invalid(
+                    "serial_axes",
+                    format!(
+                        "`{}` varies the synthetic workload; it does not apply to logs",
+                        a.name()
+                    ),
+                ));
+            }
+        }
+        if let Some(p) = s.flag_probability
+            && ((p * 100.0).round() - p * 100.0).abs() > 1e-9
+        {
+            return Err(invalid(
+                "serial",
+                format!("flag_probability {p}: grids take whole percents (0.01 steps)"),
+            ));
+        }
+        if let Some(m) = s.critical_etc
+            && m.fract() != 0.0
+        {
+            return Err(invalid(
+                "serial",
+                format!("critical_etc {m}: grids take whole minutes"),
+            ));
+        }
+        if s.burst_size == Some(0) {
+            return Err(invalid("serial", "burst_size must be at least 1".into()));
+        }
+        let args = Serial::grid_args(config, section);
+        let params = if with_logs {
+            args.log_params().validate()
+        } else {
+            args.synthetic().validate()
+        };
+        if let Err(e) = params {
+            return Err(invalid("serial", e.to_string()));
+        }
+        Ok(())
+    }
+
+    fn grid_args(config: &ExperimentConfig, section: &SerialSection) -> SerialArgs {
         SerialArgs {
             seed: Some(config.seed),
             days: config.days,
             day_arrivals: config.day_arrivals,
-            ..config.serial.clone()
+            theta: config.theta,
+            ..section.serial.clone()
         }
     }
 
-    fn variants(_: &ExperimentConfig) -> Vec<Variant> {
-        Vec::new()
-    }
-
-    fn serial_variants(config: &ExperimentConfig) -> Vec<SerialVariant> {
-        config.serial_variant_list()
+    fn variants(_: &ExperimentConfig, section: &SerialSection) -> Vec<VariantRecord> {
+        let default = SerialVariant::default();
+        section
+            .variant_list()
+            .iter()
+            .map(|v| VariantRecord::new(v.id(), *v == default, v))
+            .collect()
     }
 
     fn synthetic(
@@ -240,10 +452,11 @@ impl Grid for Serial {
         log: &SwfLog,
         key: &str,
         config: &ExperimentConfig,
+        _: &SerialSection,
         args: &SerialArgs,
     ) -> Result<(SerialSource, LogLayout), ExperimentError> {
         let w = Workload::from_log(log);
-        let (days, layout) = super::grid::lay_out_days(&w, key, config)?;
+        let (days, layout) = crate::experiment::grid::lay_out_days(&w, key, config)?;
         Ok((
             SerialSource::Log {
                 workload: Box::new(w),
@@ -257,9 +470,9 @@ impl Grid for Serial {
     fn scenario(plan: &Plan<Serial>, cell: &CellSpec) -> Result<SerialScenario, ExperimentError> {
         let log = &plan.layout.logs[cell.log];
         let dl = &log.days[cell.day];
-        let args = variant_of(&plan.layout, cell).apply(&plan.args);
+        let args = variant_of(plan, cell).apply(&plan.args);
         let failed = |e: crate::workload::WorkloadError| {
-            ExperimentError::Env(crate::env::EnvError::Serial(e.into()))
+            ExperimentError::Env(EnvError::from(SerialArgsError::from(e)))
         };
         let scenario = match &plan.prepared[cell.log] {
             SerialSource::Synthetic(_) | SerialSource::File(_) => {
@@ -310,7 +523,7 @@ impl Grid for Serial {
             id: cell.id.clone(),
             index: cell.index,
             log: layout.logs[cell.log].key.clone(),
-            variant: variant_of(layout, cell),
+            variant: variant_of(plan, cell),
             summary: summarize(scenario, heuristic.name, run),
             heuristic_seconds: run.heuristic_seconds,
             cumulative: figure.then(|| cumulative_data(scenario, run)),
@@ -339,14 +552,15 @@ impl Grid for Serial {
         write_both(&mut t.runs_timing, out, "runs_timing")?;
         write_both(&mut t.aggregate, out, "aggregate")?;
         write_both(&mut t.timing, out, "timing")?;
-        let md = aggregate::markdown(layout, config, &t.rows);
+        let view = SerialView::new(layout, config)?;
+        let md = aggregate::markdown(layout, &view, &t.rows);
         let md_path = out.join("aggregate.md");
         std::fs::write(&md_path, &md).map_err(ExperimentError::io(&md_path))?;
         let mut files = vec![md_path];
         if figures {
             files.extend(figures::experiment_figures(
                 layout,
-                config,
+                &view,
                 &t.rows,
                 cells,
                 &out.join("figures"),
@@ -376,10 +590,10 @@ impl Grid for Serial {
         serial.day_arrivals = None;
         serial.trial = None;
         serial.trials = None;
+        serial.theta = None;
         let synthetic = matches!(source, SerialSource::Synthetic(_));
         let config = ExperimentConfig {
             name: "replay".into(),
-            environment: EnvKind::Serial,
             logs: if synthetic {
                 Vec::new()
             } else {
@@ -395,9 +609,13 @@ impl Grid for Serial {
             day_arrivals: args.day_arrivals,
             seed: args.seed(),
             trials: synthetic.then_some(scenarios.len() as u64),
+            theta: args.theta,
+            ..ExperimentConfig::empty(Serial::NAME, "<replay>")
+        }
+        .with_section(&SerialSection {
             serial,
-            ..ExperimentConfig::empty()
-        };
+            ..SerialSection::default()
+        });
         let log = match source {
             SerialSource::Log {
                 workload: w, days, ..
@@ -445,15 +663,49 @@ impl Grid for Serial {
                     .collect(),
             },
         };
+        let variant = SerialVariant::of_args(args);
         let layout = Layout {
-            environment: EnvKind::Serial,
+            environment: Serial::NAME.to_string(),
             logs: vec![log],
-            variants: Vec::new(),
-            serial_variants: vec![SerialVariant::of_args(args)],
-            energy_variants: Vec::new(),
+            variants: vec![VariantRecord::new(
+                variant.id(),
+                variant == SerialVariant::default(),
+                &variant,
+            )],
             heuristics: names,
         };
         (config, layout)
+    }
+
+    fn compare_config(
+        logs: &[String],
+        heuristics: &[String],
+        args: &SerialArgs,
+    ) -> Result<ExperimentConfig, EnvError> {
+        if let Some(&flag) = args.misplaced(true).first() {
+            return Err(SerialArgsError::Misplaced { flag, log: true }.into());
+        }
+        let keys: Vec<String> = logs.iter().map(|l| log_key(l)).collect();
+        let mut serial = args.clone();
+        serial.seed = None;
+        serial.day = None;
+        serial.days = None;
+        serial.day_arrivals = None;
+        serial.theta = None;
+        Ok(ExperimentConfig {
+            name: format!("compare-{}-{}", Serial::NAME, keys.join("-")),
+            logs: logs.to_vec(),
+            heuristics: heuristics.to_vec(),
+            days: Some(args.days.unwrap_or(crate::workload::STANDARD_DAYS)),
+            day_arrivals: args.day_arrivals,
+            seed: args.seed(),
+            theta: args.theta,
+            ..ExperimentConfig::empty(Serial::NAME, "<command line>")
+        }
+        .with_section(&SerialSection {
+            serial,
+            ..SerialSection::default()
+        }))
     }
 
     fn compare(
@@ -462,12 +714,18 @@ impl Grid for Serial {
         out: &Path,
     ) -> Result<GridReport, ExperimentError> {
         let rows = aggregate::tables(cells)?.rows;
+        let view = SerialView {
+            layout,
+            section: SerialSection::default(),
+            variants: layout.variants_as()?,
+        };
         let table = aggregate::side_by_side(layout, &rows);
         let md = out.join("compare.md");
         std::fs::write(&md, &table).map_err(ExperimentError::io(&md))?;
         let mut files = vec![md];
         files.extend(figures::compare_figure(
             layout,
+            &view,
             &rows,
             &figure_style(),
             &out.join("figures").join("compare-percent-of-max"),

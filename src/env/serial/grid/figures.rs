@@ -32,7 +32,6 @@ use super::variant::{SerialAxis, SerialVariant};
 use super::{SerialCell, SerialGantt};
 use crate::env::serial::WARMUP_SECONDS;
 use crate::experiment::ExperimentError;
-use crate::experiment::config::ExperimentConfig;
 use crate::experiment::grid::Layout;
 use crate::metrics::aggregate::Stat;
 use crate::report::{
@@ -98,19 +97,19 @@ const PCT_MAX: &str = "utility earned (% of maximum system utility)";
 /// [`ExperimentError::Report`] when a figure cannot be drawn or written.
 pub fn experiment_figures(
     layout: &Layout,
-    config: &ExperimentConfig,
+    view: &super::SerialView,
     rows: &[SerialAggRow],
     cells: &[SerialCell],
     dir: &Path,
     fig: &Figure,
 ) -> Result<Vec<PathBuf>, ExperimentError> {
     let mut out = Vec::new();
-    let base = SerialVariant::of_args(&config.serial);
+    let base = SerialVariant::of_args(&view.section.serial);
     for log in &layout.logs {
         let key = log.key.as_str();
         let runs = runs_phrase(rows, key);
-        for &axis in &config.serial_axes {
-            let levels = axis.levels(&layout.serial_variants, &base);
+        for &axis in &view.section.serial_axes {
+            let levels = axis.levels(&view.variants, &base);
             if levels.len() < 2 {
                 continue;
             }
@@ -150,20 +149,14 @@ pub fn experiment_figures(
                 )?);
             }
         }
-        if config.serial_axes.is_empty() && layout.serial_variants.len() > 1 {
+        if view.section.serial_axes.is_empty() && view.variants.len() > 1 {
             let chart = percent_chart(
                 format!("{key}: utility earned per variant (mean of {runs}, 95 % CI)"),
                 "variant".into(),
                 PCT_MAX,
-                layout
-                    .serial_variants
-                    .iter()
-                    .map(SerialVariant::label)
-                    .collect(),
+                view.variants.iter().map(SerialVariant::label).collect(),
                 &layout.heuristics,
-                |i, h| {
-                    find(rows, key, &layout.serial_variants[i], h).map(|r| bar(r.pct_max_utility))
-                },
+                |i, h| find(rows, key, &view.variants[i], h).map(|r| bar(r.pct_max_utility)),
             );
             out.extend(report::grouped_bars(
                 &chart,
@@ -171,7 +164,7 @@ pub fn experiment_figures(
                 &dir.join(format!("{key}-percent-of-max-variants")),
             )?);
         }
-        out.extend(time_figure(layout, rows, key, &runs, fig, dir)?);
+        out.extend(time_figure(layout, view, rows, key, &runs, fig, dir)?);
         out.extend(cumulative_figure(layout, cells, key, fig, dir)?);
         if let Some((cell, g)) = cells
             .iter()
@@ -186,14 +179,15 @@ pub fn experiment_figures(
 
 fn time_figure(
     layout: &Layout,
+    view: &super::SerialView,
     rows: &[SerialAggRow],
     key: &str,
     runs: &str,
     fig: &Figure,
     dir: &Path,
 ) -> Result<Vec<PathBuf>, ExperimentError> {
-    let variant = layout
-        .serial_variants
+    let variant = view
+        .variants
         .get(layout.figure_variant())
         .copied()
         .unwrap_or_default();
@@ -410,11 +404,12 @@ fn gantt_figure(
 /// [`ExperimentError::Report`] when it cannot be drawn or written.
 pub fn compare_figure(
     layout: &Layout,
+    view: &super::SerialView,
     rows: &[SerialAggRow],
     fig: &Figure,
     stem: &Path,
 ) -> Result<Vec<PathBuf>, ExperimentError> {
-    let variant = layout.serial_variants.first().copied().unwrap_or_default();
+    let variant = view.variants.first().copied().unwrap_or_default();
     let chart = percent_chart(
         format!(
             "utility earned across logs ({} variant; 95 % CI)",

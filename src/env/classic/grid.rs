@@ -13,18 +13,20 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
-use super::ExperimentError;
-use super::config::{ExperimentConfig, Variant};
-use super::grid::{CellSpec, DayLayout, Layout, LogLayout, Plan};
-use super::grid::{Grid, GridReport};
-use crate::catalog::log_key;
-use crate::env::classic::environment::{Classic, ClassicPrepared, ClassicScenario, prepare};
-use crate::env::classic::summary::ClassicSummary;
-use crate::env::classic::tables::{jobs_frame, summary_frame, suspensions_frame};
-use crate::env::classic::{
-    ClassicArgs, ClassicJob, ClassicOutcome, ClassicRun, Policy, SCHEDULERS, Suspension,
+use super::environment::{Classic, ClassicPrepared, ClassicScenario, prepare};
+use super::summary::ClassicSummary;
+use super::tables::{jobs_frame, summary_frame, suspensions_frame};
+use super::window::WindowRule;
+use super::{
+    ClassicArgs, ClassicArgsError, ClassicJob, ClassicOutcome, ClassicRun, Policy, SCHEDULERS,
+    Suspension,
 };
-use crate::env::{EnvKind, Environment};
+use crate::catalog::log_key;
+use crate::env::{EnvError, Environment};
+use crate::experiment::ExperimentError;
+use crate::experiment::config::{ConfigError, ExperimentConfig};
+use crate::experiment::grid::{CellSpec, DayLayout, Layout, LogLayout, Plan, Preset};
+use crate::experiment::grid::{Grid, GridReport, VariantRecord};
 use crate::metrics::tables::{TableError, write_both};
 use crate::report::{self, Bar, BarChart, BarSeries, Figure};
 use crate::swf::SwfLog;
@@ -129,6 +131,53 @@ pub struct ClassicCell {
     pub detail: Option<JobDetail>,
 }
 
+/// Environment D's own keys of an experiment configuration.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct ClassicSection {
+    /// `[classic]`: the flags of `replay --env classic` without the
+    /// dashes, `-` as `_`.
+    #[serde(skip_serializing_if = "is_default_args")]
+    pub classic: ClassicArgs,
+    /// Keep every job's schedule in the cells and write the `jobs` and
+    /// `suspensions` tables.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub job_tables: bool,
+}
+
+fn is_default_args(a: &ClassicArgs) -> bool {
+    *a == ClassicArgs::default()
+}
+
+/// The keys of [`ClassicSection`], for the commented header of a dumped
+/// configuration.
+pub const SECTION_HELP: &str = "\
+# Environment D (environment = \"classic\"):
+# job_tables   also write the jobs and suspensions tables
+# [classic]    the flags of `swftool replay --env classic` without the dashes
+#              (whole_nodes = true, procs_per_node = 8, clean = \"pyss\",
+#              exact_estimates = true, reservation_depth = 4, window_jobs = 200,
+#              extra_jobs = 100, window = \"month:2005-03\" (or \"most-wide\", or
+#              window_start = 538), preempting_above = 64, tau = 10.0, ...)
+";
+
+/// Flags of `swftool experiment` for environment D grids with a window.
+#[derive(Debug, Clone, Default, clap::Args)]
+#[command(next_help_heading = "Environment D grids with a window (window_jobs)")]
+pub struct ClassicExperimentFlags {
+    /// First job of the window (0-based among the cleaned jobs in submit order), instead of the config's window rule.
+    #[arg(
+        long,
+        allow_hyphen_values = true,
+        value_name = "INDEX",
+        conflicts_with = "window"
+    )]
+    pub window_start: Option<usize>,
+    /// How the window's first job is chosen, `month:YYYY-MM` (the first job submitted in that month) or `most-wide` (of the loaded windows, the one with the most jobs wider than 64 nodes). Default: the config's (margo2008-datastar: month:2005-03).
+    #[arg(long, value_name = "RULE")]
+    pub window: Option<WindowRule>,
+}
+
 fn figure_style() -> Figure {
     Figure::with_palette(&SCHEDULERS.names())
 }
@@ -140,12 +189,101 @@ fn table_error(out: &Path, name: &str) -> impl FnOnce(polars::prelude::PolarsErr
 
 impl Grid for Classic {
     type Cell = ClassicCell;
+    type Section = ClassicSection;
+    const SECTION_KEYS: &'static [&'static str] = &["classic", "job_tables"];
 
-    fn grid_args(config: &ExperimentConfig) -> ClassicArgs {
-        config.classic.clone()
+    fn presets() -> Vec<(&'static str, Preset)> {
+        let base = |name: &str| ExperimentConfig {
+            name: name.to_string(),
+            ..ExperimentConfig::empty(Classic::NAME, &format!("<preset {name}>"))
+        };
+        vec![
+            (
+                "margo2008-datastar",
+                Preset {
+                    summary: "Catalina on a DataStar window without and with preemption (Margo et al., §5)",
+                    config: ExperimentConfig {
+                        logs: vec!["datastar".to_string()],
+                        heuristics: vec!["catalina".to_string(), "catalina-preempt".to_string()],
+                        ..base("margo2008-datastar")
+                    }
+                    .with_section(&ClassicSection {
+                        classic: ClassicArgs {
+                            whole_nodes: true,
+                            procs_per_node: Some(8),
+                            window_jobs: Some(200),
+                            extra_jobs: Some(100),
+                            window: Some(WindowRule::Month {
+                                year: 2005,
+                                month: 3,
+                            }),
+                            ..ClassicArgs::default()
+                        },
+                        job_tables: true,
+                    }),
+                },
+            ),
+            (
+                "smoke-classic",
+                Preset {
+                    summary: "a quick check of environment D: the first 500 jobs of 4 logs, FCFS, EASY and Conservative (12 cells)",
+                    config: ExperimentConfig {
+                        logs: ["lublin_256", "kth-sp2", "sdsc-sp2", "ctc-sp2"]
+                            .map(String::from)
+                            .to_vec(),
+                        heuristics: ["fcfs", "easy", "conservative"].map(String::from).to_vec(),
+                        ..base("smoke-classic")
+                    }
+                    .with_section(&ClassicSection {
+                        classic: ClassicArgs {
+                            window_jobs: Some(500),
+                            window_start: Some(0),
+                            ..ClassicArgs::default()
+                        },
+                        job_tables: false,
+                    }),
+                },
+            ),
+        ]
     }
 
-    fn variants(_: &ExperimentConfig) -> Vec<Variant> {
+    fn section_help() -> &'static str {
+        SECTION_HELP
+    }
+
+    fn check_config(
+        config: &ExperimentConfig,
+        section: &ClassicSection,
+        origin: &Path,
+    ) -> Result<(), ConfigError> {
+        if config.logs.is_empty() {
+            return Err(ConfigError::Invalid {
+                path: origin.to_path_buf(),
+                key: "logs",
+                message: "at least one log is needed".into(),
+            });
+        }
+        section
+            .classic
+            .policies(&config.heuristics)
+            .map_err(|source| match source {
+                ClassicArgsError::Unknown(source) => ConfigError::Heuristic {
+                    path: origin.to_path_buf(),
+                    source,
+                },
+                source => ConfigError::Refused {
+                    path: origin.to_path_buf(),
+                    source: Box::new(source),
+                },
+            })?;
+        Ok(())
+    }
+
+    fn grid_args(_: &ExperimentConfig, section: &ClassicSection) -> ClassicArgs {
+        section.classic.clone()
+    }
+
+    fn variants(_: &ExperimentConfig, _: &ClassicSection) -> Vec<VariantRecord> {
         Vec::new()
     }
 
@@ -153,6 +291,7 @@ impl Grid for Classic {
         log: &SwfLog,
         key: &str,
         _: &ExperimentConfig,
+        _: &ClassicSection,
         args: &ClassicArgs,
     ) -> Result<(ClassicPrepared, LogLayout), ExperimentError> {
         let p = prepare(log, args)?;
@@ -188,7 +327,7 @@ impl Grid for Classic {
                 &plan.args,
             ),
             detail: plan
-                .config
+                .section
                 .job_tables
                 .then(|| JobDetail::of(&scenario.jobs, run)),
         }
@@ -209,6 +348,7 @@ impl Grid for Classic {
         out: &Path,
         figures: bool,
     ) -> Result<GridReport, ExperimentError> {
+        let section: ClassicSection = config.section()?;
         let summaries: Vec<ClassicSummary> = cells.iter().map(|c| c.summary.clone()).collect();
         write_both(
             &mut summary_frame(&summaries).map_err(table_error(out, "summary"))?,
@@ -216,13 +356,13 @@ impl Grid for Classic {
             "summary",
         )?;
         let mut tables = vec!["summary"];
-        if config.job_tables {
+        if section.job_tables {
             let (mut jobs, mut susp) = job_tables(cells).map_err(table_error(out, "jobs"))?;
             write_both(&mut jobs, out, "jobs")?;
             write_both(&mut susp, out, "suspensions")?;
             tables.extend(["jobs", "suspensions"]);
         }
-        let md = markdown(&config.name, layout, &config.classic, cells);
+        let md = markdown(&config.name, layout, &section.classic, cells);
         let md_path = out.join("tables.md");
         std::fs::write(&md_path, &md).map_err(ExperimentError::io(&md_path))?;
         let mut files = vec![md_path];
@@ -253,29 +393,82 @@ impl Grid for Classic {
         let names: Vec<String> = heuristics.iter().map(|h| h.0.to_string()).collect();
         let config = ExperimentConfig {
             name: "replay-classic".into(),
-            environment: EnvKind::Classic,
             logs: vec![spec.to_string()],
             heuristics: names.clone(),
-            days: None,
-            dates: None,
-            day_arrivals: None,
-            seed: crate::workload::seeds::DEFAULT_SEED,
-            cores_base: None,
-            axes: Vec::new(),
-            variants: Vec::new(),
+            ..ExperimentConfig::empty(Classic::NAME, "<replay>")
+        }
+        .with_section(&ClassicSection {
             classic: args.clone(),
             job_tables: true,
-            ..ExperimentConfig::empty()
-        };
+        });
         let layout = Layout {
-            environment: EnvKind::Classic,
+            environment: Classic::NAME.to_string(),
             logs: vec![log_layout(&log_key(spec), p)],
             variants: Vec::new(),
-            serial_variants: Vec::new(),
-            energy_variants: Vec::new(),
             heuristics: names,
         };
         (config, layout)
+    }
+
+    fn compare_config(
+        logs: &[String],
+        heuristics: &[String],
+        args: &ClassicArgs,
+    ) -> Result<ExperimentConfig, EnvError> {
+        let keys: Vec<String> = logs.iter().map(|l| log_key(l)).collect();
+        Ok(ExperimentConfig {
+            name: format!("compare-{}-{}", Classic::NAME, keys.join("-")),
+            logs: logs.to_vec(),
+            heuristics: heuristics.to_vec(),
+            ..ExperimentConfig::empty(Classic::NAME, "<command line>")
+        }
+        .with_section(&ClassicSection {
+            classic: args.clone(),
+            job_tables: false,
+        }))
+    }
+
+    fn experiment_flags(cmd: clap::Command) -> clap::Command {
+        <ClassicExperimentFlags as clap::Args>::augment_args(cmd)
+    }
+
+    fn apply_experiment_flags(
+        config: &mut ExperimentConfig,
+        matches: &clap::ArgMatches,
+    ) -> Result<Vec<&'static str>, ConfigError> {
+        use clap::FromArgMatches;
+        let flags = ClassicExperimentFlags::from_arg_matches(matches).map_err(|e| {
+            ConfigError::Refused {
+                path: config.origin().to_path_buf(),
+                source: Box::new(e),
+            }
+        })?;
+        let given: Vec<&'static str> = [
+            (flags.window_start.is_some(), "--window-start"),
+            (flags.window.is_some(), "--window"),
+        ]
+        .into_iter()
+        .filter_map(|(set, f)| set.then_some(f))
+        .collect();
+        if given.is_empty() {
+            return Ok(given);
+        }
+        let mut section: ClassicSection = config.section()?;
+        if section.classic.window_jobs.is_none() {
+            return Err(ConfigError::Invalid {
+                path: config.origin().to_path_buf(),
+                key: "classic",
+                message: format!(
+                    "{} applies to environment-D grids with a window (window_jobs), such as --preset margo2008-datastar, only",
+                    given[0]
+                ),
+            });
+        }
+        // The flag replaces the config's choice of the first job.
+        section.classic.window_start = flags.window_start;
+        section.classic.window = flags.window;
+        *config = config.clone().with_section(&section);
+        Ok(given)
     }
 
     fn compare(

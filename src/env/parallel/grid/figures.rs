@@ -24,8 +24,8 @@ use std::path::{Path, PathBuf};
 
 use super::aggregate::AggRow;
 use super::cell::CellResult;
+use super::variant::{Axis, Variant};
 use crate::experiment::ExperimentError;
-use crate::experiment::config::{Axis, Variant};
 use crate::experiment::grid::Layout;
 use crate::metrics::stats;
 use crate::report::{
@@ -95,6 +95,7 @@ fn days_phrase(rows: &[AggRow]) -> String {
 /// [`ExperimentError::Report`] when a figure cannot be drawn or written.
 pub fn experiment_figures(
     layout: &Layout,
+    variants: &[Variant],
     rows: &[AggRow],
     cells: &[CellResult],
     dir: &Path,
@@ -112,7 +113,7 @@ pub fn experiment_figures(
             let levels: Vec<Variant> = axis
                 .variants()
                 .into_iter()
-                .filter(|v| layout.variants.contains(v))
+                .filter(|v| variants.contains(v))
                 .collect();
             if levels.len() < 2 {
                 continue;
@@ -130,17 +131,16 @@ pub fn experiment_figures(
                 &dir.join(format!("{key}-percent-of-bound-{axis}")),
             )?);
         }
-        let off_axis = layout
-            .variants
+        let off_axis = variants
             .iter()
             .any(|v| !Axis::ALL.iter().any(|a| a.holds_others_at_default(v)));
         if off_axis {
             let chart = percent_chart(
                 format!("{key}: value earned by variant (mean of {days}, 95 % CI)"),
                 "variant".into(),
-                layout.variants.iter().map(Variant::label).collect(),
+                variants.iter().map(Variant::label).collect(),
                 &layout.heuristics,
-                |i, h| bar_of(find(&log_rows, key, &layout.variants[i], h)),
+                |i, h| bar_of(find(&log_rows, key, &variants[i], h)),
             );
             out.extend(report::grouped_bars(
                 &chart,
@@ -148,7 +148,7 @@ pub fn experiment_figures(
                 &dir.join(format!("{key}-percent-of-bound-variants")),
             )?);
         }
-        out.extend(timing_figure(layout, key, cells, fig, dir)?);
+        out.extend(timing_figure(layout, variants, key, cells, fig, dir)?);
         out.extend(cumulative_figure(layout, key, cells, fig, dir)?);
         out.extend(gantt_figure(key, cells, fig, dir)?);
     }
@@ -186,6 +186,7 @@ fn short_label(v: &Variant) -> String {
 /// 0.01 ms), not the heuristic; the `timing` table keeps it.
 fn timing_figure(
     layout: &Layout,
+    variants: &[Variant],
     key: &str,
     cells: &[CellResult],
     fig: &Figure,
@@ -196,8 +197,7 @@ fn timing_figure(
         .iter()
         .map(|h| BarSeries {
             name: h.clone(),
-            bars: layout
-                .variants
+            bars: variants
                 .iter()
                 .map(|v| {
                     let means: Vec<f64> = cells
@@ -224,7 +224,7 @@ fn timing_figure(
         ),
         x_label: "variant".into(),
         y_label: "mean heuristic time per mapping event (ms, log scale)".into(),
-        levels: layout.variants.iter().map(short_label).collect(),
+        levels: variants.iter().map(short_label).collect(),
         series,
         log_y: true,
         y_clip: None,
@@ -413,11 +413,12 @@ fn gantt_figure(
 /// [`ExperimentError::Report`] when it cannot be drawn or written.
 pub fn compare_figure(
     layout: &Layout,
+    variants: &[Variant],
     rows: &[AggRow],
     fig: &Figure,
     stem: &Path,
 ) -> Result<Vec<PathBuf>, ExperimentError> {
-    let variant = layout.variants.first().copied().unwrap_or_default();
+    let variant = variants.first().copied().unwrap_or_default();
     let chart = percent_chart(
         format!(
             "value earned across logs ({} variant; mean of {}, 95 % CI)",

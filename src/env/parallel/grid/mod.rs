@@ -16,18 +16,21 @@
 
 use std::path::Path;
 
+use serde::{Deserialize, Serialize};
+
 use self::aggregate::{AggRow, pm};
 use self::cell::cell_result;
-use super::ExperimentError;
-use super::config::{ExperimentConfig, Variant};
-use super::grid::{CellSpec, DayLayout, DaySetRecord, Layout, LogLayout, Plan};
-use super::grid::{Grid, GridReport};
+use self::variant::{Axis, Variant};
+use super::environment::Parallel;
+use super::params::{ParallelArgs, check_system_size};
+use super::summary::RunSummary;
+use super::{HEURISTICS, RunResult};
 use crate::catalog::log_key;
-use crate::env::EnvKind;
-use crate::env::parallel::environment::Parallel;
-use crate::env::parallel::params::{ParallelArgs, check_system_size};
-use crate::env::parallel::summary::RunSummary;
-use crate::env::parallel::{HEURISTICS, RunResult};
+use crate::env::{EnvError, Environment};
+use crate::experiment::ExperimentError;
+use crate::experiment::config::{ConfigError, DEFAULT_DAYS, ExperimentConfig};
+use crate::experiment::grid::{CellSpec, DayLayout, DaySetRecord, Layout, LogLayout, Plan};
+use crate::experiment::grid::{Grid, GridReport, Preset, VariantRecord, fewer_days_notes};
 use crate::metrics::tables::write_both;
 use crate::report::Figure;
 use crate::swf::SwfLog;
@@ -36,6 +39,7 @@ use crate::workload::{DayError, Scenario, Workload};
 pub mod aggregate;
 pub mod cell;
 pub mod figures;
+pub mod variant;
 
 pub use cell::{CellResult, GANTT_WINDOW_SECONDS, GanttData, GanttRecord, gantt_data};
 
@@ -43,8 +47,68 @@ fn figure_style() -> Figure {
     Figure::with_palette(&HEURISTICS.names())
 }
 
+/// Environment A's own keys of an experiment configuration.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct ParallelSection {
+    /// Base of the system size in cores; `None` = each log's MaxProcs.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cores_base: Option<f64>,
+    /// Axes expanded to their three levels (the others at default).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub axes: Vec<Axis>,
+    /// Explicit variants, added after the axis expansions.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub variants: Vec<Variant>,
+}
+
+impl ParallelSection {
+    /// The distinct variants of the grid: each axis of `axes` expanded to
+    /// its three levels (others at default), then the explicit `variants`,
+    /// first occurrence kept. The default variant alone when both are empty.
+    pub fn variant_list(&self) -> Vec<Variant> {
+        let mut out: Vec<Variant> = Vec::new();
+        let candidates = self
+            .axes
+            .iter()
+            .flat_map(|a| a.variants())
+            .chain(self.variants.iter().copied());
+        for v in candidates {
+            if !out.contains(&v) {
+                out.push(v);
+            }
+        }
+        if out.is_empty() {
+            out.push(Variant::default());
+        }
+        out
+    }
+}
+
+/// The keys of [`ParallelSection`], for the commented header of a dumped
+/// configuration.
+pub const SECTION_HELP: &str = "\
+# Environment A (environment = \"parallel\"; days of logs, with days, dates
+# and day_arrivals):
+# cores_base   base of the system size in cores (default: each log's MaxProcs)
+# axes         any of \"oversubscription\", \"correlation\", \"heterogeneity\": each
+#              axis at its three levels, the other two at their defaults
+# [[variants]] explicit variants: oversubscription = lower|intermediate|higher,
+#              correlation = exact|weak|none, heterogeneity = low|intermediate|high
+#              (missing keys take the defaults intermediate / weak / intermediate)
+";
+
+fn records(variants: &[Variant]) -> Vec<VariantRecord> {
+    variants
+        .iter()
+        .map(|v| VariantRecord::new(v.id(), v.is_default(), v))
+        .collect()
+}
+
 impl Grid for Parallel {
     type Cell = CellResult;
+    type Section = ParallelSection;
+    const SECTION_KEYS: &'static [&'static str] = &["cores_base", "axes", "variants"];
 
     /// A day's usable jobs (heuristic time grows with them).
     fn scenario_cost(plan: &Plan<Parallel>, log: usize, day: usize) -> f64 {
@@ -54,30 +118,109 @@ impl Grid for Parallel {
             .map_or(1.0, |d| d.jobs as f64)
     }
 
-    fn grid_args(config: &ExperimentConfig) -> ParallelArgs {
+    fn presets() -> Vec<(&'static str, Preset)> {
+        let base = |name: &str| ExperimentConfig {
+            name: name.to_string(),
+            logs: vec!["curie".to_string()],
+            ..ExperimentConfig::empty(Parallel::NAME, &format!("<preset {name}>"))
+        };
+        vec![
+            (
+                "khemka2015-parallel",
+                Preset {
+                    summary: "the standard grid of Khemka et al. 2015, §5: Curie, the 7 heuristics, all three axes (7 variants), 48 days (2,352 cells)",
+                    config: ExperimentConfig {
+                        heuristics: HEURISTICS.names().into_iter().map(String::from).collect(),
+                        days: Some(DEFAULT_DAYS),
+                        ..base("khemka2015-parallel")
+                    }
+                    .with_section(&ParallelSection {
+                        axes: Axis::ALL.to_vec(),
+                        ..ParallelSection::default()
+                    }),
+                },
+            ),
+            (
+                "smoke",
+                Preset {
+                    summary: "a quick check of environment A: Curie, easy and maxvpr-ph, the oversubscription axis, 2 days (12 cells)",
+                    config: ExperimentConfig {
+                        heuristics: vec!["easy".to_string(), "maxvpr-ph".to_string()],
+                        days: Some(2),
+                        ..base("smoke")
+                    }
+                    .with_section(&ParallelSection {
+                        axes: vec![Axis::Oversubscription],
+                        ..ParallelSection::default()
+                    }),
+                },
+            ),
+        ]
+    }
+
+    fn section_help() -> &'static str {
+        SECTION_HELP
+    }
+
+    fn check_config(
+        config: &ExperimentConfig,
+        section: &ParallelSection,
+        origin: &Path,
+    ) -> Result<(), ConfigError> {
+        if config.logs.is_empty() {
+            return Err(ConfigError::Invalid {
+                path: origin.to_path_buf(),
+                key: "logs",
+                message: "at least one log is needed".into(),
+            });
+        }
+        HEURISTICS
+            .resolve(&config.heuristics, |_| true)
+            .map_err(|source| ConfigError::Heuristic {
+                path: origin.to_path_buf(),
+                source,
+            })?;
+        if let Some(b) = section.cores_base
+            && !(b.is_finite() && b > 0.0)
+        {
+            return Err(ConfigError::Invalid {
+                path: origin.to_path_buf(),
+                key: "cores_base",
+                message: format!("{b} is not a positive number of cores"),
+            });
+        }
+        Ok(())
+    }
+
+    fn grid_args(config: &ExperimentConfig, section: &ParallelSection) -> ParallelArgs {
         ParallelArgs {
             seed: Some(config.seed),
-            cores_base: config.cores_base,
+            cores_base: section.cores_base,
             ..ParallelArgs::default()
         }
     }
 
-    fn variants(config: &ExperimentConfig) -> Vec<Variant> {
-        config.variant_list()
+    fn variants(_: &ExperimentConfig, section: &ParallelSection) -> Vec<VariantRecord> {
+        records(&section.variant_list())
     }
 
     fn lay_out(
         log: &SwfLog,
         key: &str,
         config: &ExperimentConfig,
+        section: &ParallelSection,
         _: &ParallelArgs,
     ) -> Result<(Workload, LogLayout), ExperimentError> {
         let w = Workload::from_log(log);
-        for v in config.variant_list() {
-            check_system_size(&w, &v.params(config.cores_base))?;
+        for v in section.variant_list() {
+            check_system_size(&w, &v.params(section.cores_base)).map_err(EnvError::from)?;
         }
-        let (_, layout) = super::grid::lay_out_days(&w, key, config)?;
+        let (_, layout) = crate::experiment::grid::lay_out_days(&w, key, config)?;
         Ok((w, layout))
+    }
+
+    fn notes(plan: &Plan<Parallel>) -> Vec<String> {
+        fewer_days_notes(&plan.config, &plan.layout)
     }
 
     fn scenario(plan: &Plan<Parallel>, cell: &CellSpec) -> Result<Scenario, ExperimentError> {
@@ -95,11 +238,16 @@ impl Grid for Parallel {
                     last: String::new(),
                 },
             })?;
-        let variant = plan.layout.variants[cell.variant];
+        let variant = plan
+            .section
+            .variant_list()
+            .get(cell.variant)
+            .copied()
+            .unwrap_or_default();
         let scenario = Scenario::build(
             w,
             &day,
-            variant.params(plan.config.cores_base),
+            variant.params(plan.section.cores_base),
             plan.config.seed,
         )
         .map_err(|source| ExperimentError::Scenario {
@@ -155,6 +303,7 @@ impl Grid for Parallel {
         if figures {
             files.extend(figures::experiment_figures(
                 layout,
+                &layout.variants_as::<Variant>()?,
                 &t.rows,
                 cells,
                 &out.join("figures"),
@@ -185,22 +334,20 @@ impl Grid for Parallel {
         let names: Vec<String> = heuristics.iter().map(|h| h.name.to_string()).collect();
         let config = ExperimentConfig {
             name: "replay".into(),
-            environment: EnvKind::Parallel,
             logs: vec![spec.to_string()],
             heuristics: names.clone(),
-            days: None,
             dates: Some(scenarios.iter().map(|s| s.day.date.clone()).collect()),
             day_arrivals: args.day_arrivals,
             seed: args.seed(),
+            ..ExperimentConfig::empty(Parallel::NAME, "<replay>")
+        }
+        .with_section(&ParallelSection {
             cores_base: args.cores_base,
-            axes: Vec::new(),
             variants: vec![variant],
-            classic: Default::default(),
-            job_tables: false,
-            ..ExperimentConfig::empty()
-        };
+            ..ParallelSection::default()
+        });
         let layout = Layout {
-            environment: EnvKind::Parallel,
+            environment: Parallel::NAME.to_string(),
             logs: vec![LogLayout {
                 key: log_key(spec),
                 file: w.name.clone(),
@@ -220,12 +367,46 @@ impl Grid for Parallel {
                     })
                     .collect(),
             }],
-            variants: vec![variant],
-            serial_variants: Vec::new(),
-            energy_variants: Vec::new(),
+            variants: records(&[variant]),
             heuristics: names,
         };
         (config, layout)
+    }
+
+    fn compare_config(
+        logs: &[String],
+        heuristics: &[String],
+        args: &ParallelArgs,
+    ) -> Result<ExperimentConfig, EnvError> {
+        if args.cores_base.is_some() {
+            return Err(EnvError::Workload(
+                crate::workload::WorkloadError::Parameter {
+                    flag: "--cores-base",
+                    value: String::new(),
+                    reason: "does not apply to compare: each log is sized from its own MaxProcs"
+                        .into(),
+                },
+            ));
+        }
+        let keys: Vec<String> = logs.iter().map(|l| log_key(l)).collect();
+        let p = args.scenario_params();
+        Ok(ExperimentConfig {
+            name: format!("compare-{}", keys.join("-")),
+            logs: logs.to_vec(),
+            heuristics: heuristics.to_vec(),
+            days: Some(args.days.unwrap_or(crate::workload::STANDARD_DAYS)),
+            day_arrivals: args.day_arrivals,
+            seed: args.seed(),
+            ..ExperimentConfig::empty(Parallel::NAME, "<command line>")
+        }
+        .with_section(&ParallelSection {
+            variants: vec![Variant {
+                oversubscription: p.oversubscription,
+                correlation: p.correlation,
+                heterogeneity: p.heterogeneity,
+            }],
+            ..ParallelSection::default()
+        }))
     }
 
     fn compare(
@@ -283,6 +464,7 @@ impl Grid for Parallel {
         let mut files = vec![md];
         files.extend(figures::compare_figure(
             layout,
+            &layout.variants_as::<Variant>()?,
             &rows,
             &figure_style(),
             &stem,

@@ -14,20 +14,21 @@ use std::sync::Arc;
 use polars::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use super::ExperimentError;
-use super::config::{ExperimentConfig, Variant};
-use super::grid::{CellSpec, DayLayout, Grid, GridReport, Layout, LogLayout, Plan};
-use crate::env::EnvKind;
-use crate::env::energy::WINDOW_SECONDS;
-use crate::env::energy::environment::{
+use super::WINDOW_SECONDS;
+use super::environment::{
     Energy, EnergyCase, EnergySource, budget_for, budget_leaves_energy, calibrated,
     calibration_energy, with_static_power,
 };
-use crate::env::energy::matrices::MACHINES_PER_TYPE;
-use crate::env::energy::params::EnergyArgs;
-use crate::env::energy::summary::{EnergySummary, HOURS, summarize};
-use crate::env::energy::tables::{summary_columns, summary_frame};
-use crate::env::energy::{EnergyRun, EnergyVariant, Filter, Management, workload};
+use super::matrices::{MACHINES_PER_TYPE, MAX_STATIC_POWER_W};
+use super::params::{Budget, EnergyArgs};
+use super::summary::{EnergySummary, HOURS, summarize};
+use super::tables::{summary_columns, summary_frame};
+use super::{EnergyRun, EnergyVariant, Filter, HEURISTICS, Management, workload};
+use crate::env::{EnvError, Environment};
+use crate::experiment::ExperimentError;
+use crate::experiment::config::{ConfigError, ExperimentConfig};
+use crate::experiment::grid::{CellSpec, DayLayout, Grid, GridReport, Layout, LogLayout, Plan};
+use crate::experiment::grid::{Preset, VariantRecord};
 use crate::metrics::aggregate::{
     Stat, f64_column, mean_ci, n_column, pm, stat_column, str_column, timing_table,
 };
@@ -44,18 +45,56 @@ pub const SYNTHETIC_KEY: &str = "synthetic";
 /// in the grid (else the grid's first).
 pub const TRACE_HEURISTIC: &str = "maxutil";
 
-/// The variants of `config`: every management of `energy_managements`
+/// Trials of the `khemka2015-energy` preset (Khemka et al., §V: 48).
+pub const ENERGY_TRIALS: u64 = 48;
+
+/// Environment C's own keys of an experiment configuration.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct EnergySection {
+    /// The task management environments of the grid (`["queued",
+    /// "polled"]`; default the `[energy]` one).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub energy_managements: Vec<Management>,
+    /// The energy filters of the grid (`["none", "adaptive"]`,
+    /// `"fixed:λ"`; default the `[energy]` one).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub energy_filters: Vec<Filter>,
+    /// `[energy]`: the flags of `replay --env energy` without the dashes,
+    /// `-` as `_`.
+    #[serde(skip_serializing_if = "is_default_args")]
+    pub energy: EnergyArgs,
+}
+
+fn is_default_args(a: &EnergyArgs) -> bool {
+    *a == EnergyArgs::default()
+}
+
+/// The keys of [`EnergySection`], for the commented header of a dumped
+/// configuration.
+pub const SECTION_HELP: &str = "\
+# Environment C (environment = \"energy\"; synthetic trials, no logs):
+# energy_managements  [\"queued\", \"polled\"]: the task management environments
+#                     of the grid (default: the [energy] one)
+# energy_filters      [\"none\", \"adaptive\", \"fixed:0.5\"]: the energy filters of
+#                     the grid (default: the [energy] one)
+# [energy]            the flags of `swftool replay --env energy` without the dashes
+#                     (management = \"polled\", filter = \"adaptive\", budget = 1.11e9,
+#                     drop_threshold = 0.5, static_power = 50.0, tasks_per_day = 8000.0, ...)
+";
+
+/// The variants of a grid: every management of `energy_managements`
 /// (default: the `[energy]` one) × every filter of `energy_filters`.
-pub fn variant_list(config: &ExperimentConfig) -> Vec<EnergyVariant> {
-    let ms = if config.energy_managements.is_empty() {
-        vec![config.energy.management.unwrap_or_default()]
+pub fn variant_list(section: &EnergySection) -> Vec<EnergyVariant> {
+    let ms = if section.energy_managements.is_empty() {
+        vec![section.energy.management.unwrap_or_default()]
     } else {
-        config.energy_managements.clone()
+        section.energy_managements.clone()
     };
-    let fs = if config.energy_filters.is_empty() {
-        vec![config.energy.filter.unwrap_or_default()]
+    let fs = if section.energy_filters.is_empty() {
+        vec![section.energy.filter.unwrap_or_default()]
     } else {
-        config.energy_filters.clone()
+        section.energy_filters.clone()
     };
     ms.iter()
         .flat_map(|&management| {
@@ -80,33 +119,159 @@ pub struct EnergyCell {
     pub heuristic_seconds: (f64, f64),
 }
 
-fn variant_of(layout: &Layout, cell: &CellSpec) -> EnergyVariant {
-    layout
-        .energy_variants
-        .get(cell.variant)
-        .copied()
-        .unwrap_or(EnergyVariant {
-            management: Management::Queued,
-            filter: Filter::None,
-        })
+/// Environment C's parameters as a configuration gives them: its
+/// `[energy]` flags with the shared keys (`seed`, `theta`) filled in.
+fn grid_energy_args(config: &ExperimentConfig, section: &EnergySection) -> EnergyArgs {
+    EnergyArgs {
+        seed: Some(config.seed),
+        theta: config.theta,
+        ..section.energy.clone()
+    }
+}
+
+/// The grid's variants, from its layout.
+///
+/// # Errors
+/// A layout whose variants are not environment C's.
+pub fn layout_variants(layout: &Layout) -> Result<Vec<EnergyVariant>, ExperimentError> {
+    layout.variants_as()
 }
 
 impl Grid for Energy {
     type Cell = EnergyCell;
+    type Section = EnergySection;
+    const SECTION_KEYS: &'static [&'static str] =
+        &["energy_managements", "energy_filters", "energy"];
 
-    fn grid_args(config: &ExperimentConfig) -> EnergyArgs {
-        EnergyArgs {
-            seed: Some(config.seed),
-            ..config.energy.clone()
+    fn presets() -> Vec<(&'static str, Preset)> {
+        let base = |name: &str| ExperimentConfig {
+            name: name.to_string(),
+            heuristics: HEURISTICS.names().into_iter().map(String::from).collect(),
+            ..ExperimentConfig::empty(Energy::NAME, &format!("<preset {name}>"))
+        };
+        vec![
+            (
+                "khemka2015-energy",
+                Preset {
+                    summary: "the grid of Khemka et al. 2015 (Figs. 4–6): 48 trials, queued and polled, without and with the adaptive filter",
+                    config: ExperimentConfig {
+                        trials: Some(ENERGY_TRIALS),
+                        ..base("khemka2015-energy")
+                    }
+                    .with_section(&EnergySection {
+                        energy_managements: Management::ALL.to_vec(),
+                        energy_filters: vec![Filter::None, Filter::Adaptive],
+                        energy: EnergyArgs::default(),
+                    }),
+                },
+            ),
+            (
+                "smoke-energy",
+                Preset {
+                    summary: "a quick check of environment C: 4 trials of 8,000 tasks, polled with the adaptive filter, 3 heuristics (12 cells)",
+                    config: ExperimentConfig {
+                        heuristics: ["fcfs-p0", "maxutil", "maxupe"].map(String::from).to_vec(),
+                        trials: Some(4),
+                        ..base("smoke-energy")
+                    }
+                    .with_section(&EnergySection {
+                        energy_managements: vec![Management::Polled],
+                        energy_filters: vec![Filter::Adaptive],
+                        energy: EnergyArgs {
+                            tasks_per_day: Some(8000.0),
+                            ..EnergyArgs::default()
+                        },
+                    }),
+                },
+            ),
+        ]
+    }
+
+    fn section_help() -> &'static str {
+        SECTION_HELP
+    }
+
+    fn check_config(
+        config: &ExperimentConfig,
+        section: &EnergySection,
+        origin: &Path,
+    ) -> Result<(), ConfigError> {
+        let invalid = |key: &'static str, message: String| ConfigError::Invalid {
+            path: origin.to_path_buf(),
+            key,
+            message,
+        };
+        HEURISTICS
+            .resolve(&config.heuristics, |_| true)
+            .map_err(|source| ConfigError::Heuristic {
+                path: origin.to_path_buf(),
+                source,
+            })?;
+        if !config.logs.is_empty() {
+            return Err(invalid(
+                "logs",
+                "`logs` does not apply to environment = \"energy\" (environment C runs synthetic trials: give `trials`)".into(),
+            ));
         }
+        let energy = grid_energy_args(config, section);
+        if let Err(e) = energy.synthetic().validate() {
+            return Err(invalid("energy", e.to_string()));
+        }
+        // What `--drop-threshold` takes; a configuration bypasses its parser.
+        if let Some(d) = energy.drop_threshold
+            && !(d.is_finite() && d >= 0.0)
+        {
+            return Err(invalid(
+                "energy",
+                format!("drop_threshold {d}: give a utility of 0 or more (value units)"),
+            ));
+        }
+        // What `--static-power` takes.
+        if let Some(w) = energy.static_power
+            && !(w.is_finite() && (0.0..=MAX_STATIC_POWER_W).contains(&w))
+        {
+            return Err(invalid(
+                "energy",
+                format!("static_power {w}: give watts from 0 to {MAX_STATIC_POWER_W}"),
+            ));
+        }
+        // A budget must leave the tasks something above the static energy
+        // the machines draw all day (100 machines, 24 h).
+        if let Some(Budget::Joules(j)) = energy.budget {
+            let floor = energy.run_config(None).static_all_day_w * 100.0 * 86_400.0;
+            if j <= floor {
+                return Err(invalid(
+                    "energy",
+                    format!(
+                        "budget {j} J is not above the {floor} J of static power the 100 machines draw all day (static_counted = \"all-day\")"
+                    ),
+                ));
+            }
+        }
+        let budget_none = energy.budget == Some(Budget::None);
+        let filtered = section
+            .energy_filters
+            .iter()
+            .chain(energy.filter.iter())
+            .any(|f| *f != Filter::None);
+        if budget_none && filtered {
+            return Err(invalid(
+                "energy",
+                "budget = \"none\" leaves the energy filter nothing to share out; drop the filters or give a budget".into(),
+            ));
+        }
+        Ok(())
     }
 
-    fn variants(_: &ExperimentConfig) -> Vec<Variant> {
-        Vec::new()
+    fn grid_args(config: &ExperimentConfig, section: &EnergySection) -> EnergyArgs {
+        grid_energy_args(config, section)
     }
 
-    fn energy_variants(config: &ExperimentConfig) -> Vec<EnergyVariant> {
-        variant_list(config)
+    fn variants(_: &ExperimentConfig, section: &EnergySection) -> Vec<VariantRecord> {
+        variant_list(section)
+            .iter()
+            .map(|v| VariantRecord::new(v.id(), false, v))
+            .collect()
     }
 
     fn synthetic(
@@ -166,9 +331,10 @@ impl Grid for Energy {
         _: &SwfLog,
         key: &str,
         _: &ExperimentConfig,
+        _: &EnergySection,
         _: &EnergyArgs,
     ) -> Result<(EnergySource, LogLayout), ExperimentError> {
-        Err(ExperimentError::Env(crate::env::EnvError::Energy(
+        Err(ExperimentError::Env(EnvError::Workload(
             crate::workload::WorkloadError::Parameter {
                 flag: "logs",
                 value: key.to_string(),
@@ -181,7 +347,7 @@ impl Grid for Energy {
         let source = &plan.prepared[cell.log];
         let params = source.params.clone().unwrap_or_default();
         let s = workload::synthetic(&params, plan.config.seed, cell.day as u64)
-            .map_err(|e| ExperimentError::Env(crate::env::EnvError::Energy(e)))?;
+            .map_err(|e| ExperimentError::Env(EnvError::Workload(e)))?;
         let s = with_static_power(s, plan.args.apc_static_w());
         let dl = &plan.layout.logs[cell.log].days[cell.day];
         if s.seed != dl.scenario_seed {
@@ -192,7 +358,13 @@ impl Grid for Energy {
                 got: s.seed,
             });
         }
-        let v = variant_of(&plan.layout, cell);
+        let v = layout_variants(&plan.layout)?
+            .get(cell.variant)
+            .copied()
+            .unwrap_or(EnergyVariant {
+                management: Management::Queued,
+                filter: Filter::None,
+            });
         let mut config = plan.args.run_config(source.budget.joules());
         config.management = v.management;
         config.filter = v.filter;
@@ -203,7 +375,7 @@ impl Grid for Energy {
     }
 
     fn cell(
-        plan: &Plan<Energy>,
+        _: &Plan<Energy>,
         cell: &CellSpec,
         case: &EnergyCase,
         heuristic: &Self::Heuristic,
@@ -212,7 +384,10 @@ impl Grid for Energy {
         EnergyCell {
             id: cell.id.clone(),
             index: cell.index,
-            variant: variant_of(&plan.layout, cell),
+            variant: EnergyVariant {
+                management: case.config.management,
+                filter: case.config.filter,
+            },
             summary: summarize(&case.scenario, heuristic.name, &case.config, run),
             heuristic_seconds: (
                 run.heuristic_seconds.0 / run.events.len().max(1) as f64,
@@ -241,7 +416,7 @@ impl Grid for Energy {
         write_both(&mut t.aggregate, out, "aggregate")?;
         write_both(&mut t.hourly, out, "hourly")?;
         write_both(&mut t.timing, out, "timing")?;
-        let md = markdown(layout, config, cells, &t.rows);
+        let md = markdown(layout, &layout_variants(layout)?, config, cells, &t.rows);
         let md_path = out.join("aggregate.md");
         std::fs::write(&md_path, &md).map_err(ExperimentError::io(&md_path))?;
         let mut files = vec![md_path];
@@ -270,21 +445,21 @@ impl Grid for Energy {
     ) -> (ExperimentConfig, Layout) {
         let names: Vec<String> = heuristics.iter().map(|h| h.name.to_string()).collect();
         let mut energy = args.clone();
-        energy.seed = None;
-        energy.trial = None;
-        energy.trials = None;
         if let Some(b) = source.budget.joules() {
-            energy.budget = Some(crate::env::energy::params::Budget::Joules(b));
+            energy.budget = Some(Budget::Joules(b));
         }
         let config = ExperimentConfig {
             name: "replay".into(),
-            environment: EnvKind::Energy,
             heuristics: names.clone(),
             seed: args.seed(),
             trials: Some(cases.len() as u64),
+            theta: args.theta,
+            ..ExperimentConfig::empty(Energy::NAME, "<replay>")
+        }
+        .with_section(&EnergySection {
             energy,
-            ..ExperimentConfig::empty()
-        };
+            ..EnergySection::default()
+        });
         let log = LogLayout {
             key: SYNTHETIC_KEY.to_string(),
             file: source
@@ -308,14 +483,27 @@ impl Grid for Energy {
             filter: c.config.filter,
         });
         let layout = Layout {
-            environment: EnvKind::Energy,
+            environment: Energy::NAME.to_string(),
             logs: vec![log],
-            variants: Vec::new(),
-            serial_variants: Vec::new(),
-            energy_variants: variant.into_iter().collect(),
+            variants: variant
+                .iter()
+                .map(|v| VariantRecord::new(v.id(), false, v))
+                .collect(),
             heuristics: names,
         };
         (config, layout)
+    }
+
+    fn compare_config(
+        _: &[String],
+        _: &[String],
+        _: &EnergyArgs,
+    ) -> Result<ExperimentConfig, EnvError> {
+        Err(EnvError::Workload(crate::workload::WorkloadError::Parameter {
+            flag: "--env",
+            value: Energy::NAME.to_string(),
+            reason: "compare replays logs side by side; environment C runs synthetic trials: use `swftool replay --env energy --trials N` or `swftool experiment --preset khemka2015-energy`".into(),
+        }))
     }
 
     fn compare(
@@ -324,7 +512,7 @@ impl Grid for Energy {
         out: &Path,
     ) -> Result<GridReport, ExperimentError> {
         let rows = tables(cells)?.rows;
-        let md = fig4_table(layout, &rows);
+        let md = fig4_table(layout, &layout_variants(layout)?, &rows);
         let path = out.join("compare.md");
         std::fs::write(&path, &md).map_err(ExperimentError::io(&path))?;
         Ok(GridReport {
@@ -489,8 +677,7 @@ pub fn tables(cells: &[EnergyCell]) -> Result<EnergyTables, ExperimentError> {
     build().map_err(ExperimentError::Polars)
 }
 
-fn fig4_table(layout: &Layout, rows: &[EnergyAggRow]) -> String {
-    let vs = &layout.energy_variants;
+fn fig4_table(layout: &Layout, vs: &[EnergyVariant], rows: &[EnergyAggRow]) -> String {
     let mut md = String::from("| heuristic |");
     for v in vs {
         md.push_str(&format!(" {} |", v.label()));
@@ -516,6 +703,7 @@ fn fig4_table(layout: &Layout, rows: &[EnergyAggRow]) -> String {
 
 fn markdown(
     layout: &Layout,
+    vs: &[EnergyVariant],
     config: &ExperimentConfig,
     cells: &[EnergyCell],
     rows: &[EnergyAggRow],
@@ -529,7 +717,7 @@ fn markdown(
         "# {}: environment C (Khemka et al.), {} trial(s), seed {}\n\nBudget E = {budget} a day. Utility earned over the counted 24 h, mean ± half-width of the 95 % confidence interval (Student t) over the trials; in brackets, % of the maximum utility (every counted task's priority).\n\n## Total utility (the paper's Fig. 4)\n\n",
         config.name, trials, config.seed
     );
-    md.push_str(&fig4_table(layout, rows));
+    md.push_str(&fig4_table(layout, vs, rows));
     md.push_str("\n## Priority levels 8 and 1: % of each level's maximum (Fig. 5)\n\n| variant | heuristic | priority 8 | priority 1 | energy GJ | µs per event (mean) | max ms |\n|---|---|---:|---:|---:|---:|---:|\n");
     for r in rows {
         md.push_str(&format!(
@@ -561,7 +749,8 @@ fn experiment_figures(
     rows: &[EnergyAggRow],
     dir: &Path,
 ) -> Result<Vec<PathBuf>, ExperimentError> {
-    let labels: Vec<String> = layout.energy_variants.iter().map(|v| v.label()).collect();
+    let vs = layout_variants(layout)?;
+    let labels: Vec<String> = vs.iter().map(|v| v.label()).collect();
     let lines = Figure::with_palette(&labels);
     // Twelve groups of four bars: wider than the default, same font sizes.
     let fig = Figure {
@@ -578,8 +767,7 @@ fn experiment_figures(
         x_label: "heuristic".into(),
         y_label: y.into(),
         levels: layout.heuristics.clone(),
-        series: layout
-            .energy_variants
+        series: vs
             .iter()
             .map(|v| BarSeries {
                 name: v.label(),
@@ -639,8 +827,7 @@ fn experiment_figures(
             true,
         ),
     ] {
-        let series: Vec<LineSeries> = layout
-            .energy_variants
+        let series: Vec<LineSeries> = vs
             .iter()
             .filter_map(|v| {
                 let mine: Vec<&EnergyCell> = cells

@@ -25,7 +25,6 @@ use super::SerialCell;
 use super::variant::{SerialAxis, SerialVariant};
 use crate::env::serial::summary::SerialSummary;
 use crate::env::serial::tables::{summary_columns, summary_frame};
-use crate::experiment::config::ExperimentConfig;
 use crate::experiment::grid::Layout;
 pub use crate::metrics::aggregate::{Stat, pm};
 use crate::metrics::aggregate::{f64_column, n_column, stat_column, str_column, timing_table};
@@ -217,11 +216,11 @@ pub fn find<'a>(
 /// ± 95 % CI half-width; the critical-ETC axis also as % of tasks
 /// completed, the paper's Fig. 7), or, without axes, one row per variant
 /// and heuristic; then the heuristic time per mapping event.
-pub fn markdown(layout: &Layout, config: &ExperimentConfig, rows: &[SerialAggRow]) -> String {
+pub fn markdown(layout: &Layout, view: &super::SerialView, rows: &[SerialAggRow]) -> String {
     let mut out = String::new();
-    let base = SerialVariant::of_args(&config.serial);
-    if layout
-        .serial_variants
+    let base = SerialVariant::of_args(&view.section.serial);
+    if view
+        .variants
         .iter()
         .any(|v| v.shape == crate::model::utility::Shape::Classes)
     {
@@ -233,7 +232,7 @@ pub fn markdown(layout: &Layout, config: &ExperimentConfig, rows: &[SerialAggRow
             out.push_str(&format!("## {}\n\n", log.key));
         }
         let mut axis_table = |axis: SerialAxis, what: &str, stat: fn(&SerialAggRow) -> Stat| {
-            let levels = axis.levels(&layout.serial_variants, &base);
+            let levels = axis.levels(&view.variants, &base);
             if levels.len() < 2 {
                 return;
             }
@@ -260,13 +259,13 @@ pub fn markdown(layout: &Layout, config: &ExperimentConfig, rows: &[SerialAggRow
             }
             out.push('\n');
         };
-        for &axis in &config.serial_axes {
+        for &axis in &view.section.serial_axes {
             axis_table(axis, "% of maximum system utility", |r| r.pct_max_utility);
             if axis == SerialAxis::CriticalEtc {
                 axis_table(axis, "% of tasks completed", |r| r.pct_completed);
             }
         }
-        if config.serial_axes.is_empty() {
+        if view.section.serial_axes.is_empty() {
             out.push_str("| variant | heuristic | n | % of max utility | % completed | critical % of max | non-critical % of max | preemptions |\n|---|---|---:|---:|---:|---:|---:|---:|\n");
             for r in &mine {
                 out.push_str(&format!(
@@ -284,8 +283,8 @@ pub fn markdown(layout: &Layout, config: &ExperimentConfig, rows: &[SerialAggRow
             out.push('\n');
         }
         out.push_str("Heuristic time per mapping event (wall clock), figure variant\n\n| heuristic | mean ms | max ms |\n|---|---:|---:|\n");
-        let figure = layout
-            .serial_variants
+        let figure = view
+            .variants
             .get(layout.figure_variant())
             .copied()
             .unwrap_or_default();

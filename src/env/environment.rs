@@ -1,0 +1,204 @@
+//! What the commands need from a scheduling environment: the
+//! [`Environment`] trait, the log a replay reads ([`Input`]), one finished
+//! run ([`Replayed`]) and why an environment cannot set up a run
+//! ([`EnvError`]). Nothing here names an environment: each implements the
+//! trait in its own folder (`env/<name>/environment.rs`).
+
+use std::path::Path;
+
+use crate::metrics::tables::TableError;
+use crate::swf::SwfLog;
+use crate::workload::flags::SharedArgs;
+
+use super::registry::{Registry, UnknownName};
+
+/// Why an environment cannot set up a run: a bad heuristic name, a flag
+/// that does not fit, a day the log does not have, a scenario that cannot
+/// be generated.
+#[derive(Debug, thiserror::Error)]
+pub enum EnvError {
+    /// A heuristic name not in the environment's registry.
+    #[error(transparent)]
+    Unknown(#[from] UnknownName),
+    /// A day the log does not have.
+    #[error(transparent)]
+    Day(#[from] crate::workload::DayError),
+    /// No log was given to an environment that replays logs only.
+    #[error("--env {0} replays a log: give LOG (a path or a short name such as curie)")]
+    NoLog(&'static str),
+    /// A synthetic workload or a flag that shapes it does not fit.
+    #[error(transparent)]
+    Workload(#[from] crate::workload::WorkloadError),
+    /// A flag or parameter the environment refuses (its own error type,
+    /// which names the flag and the values it takes).
+    #[error(transparent)]
+    Refused(Box<dyn std::error::Error + Send + Sync>),
+    /// A scenario could not be generated.
+    #[error("{log} {date}: cannot generate the scenario: {source}")]
+    Scenario {
+        /// The log's file name.
+        log: String,
+        /// The day.
+        date: String,
+        /// The generator's error.
+        source: crate::workload::ScenarioError,
+    },
+}
+
+/// The log a replay reads, with the file it came from.
+#[derive(Debug, Clone, Copy)]
+pub struct Input<'a> {
+    /// The parsed log.
+    pub log: &'a SwfLog,
+    /// Its file.
+    pub path: &'a Path,
+}
+
+/// One finished run of a replay: which scenario and heuristic, the
+/// schedule, its summary and the wall time of the simulation (s).
+pub struct Replayed<'a, E: Environment> {
+    /// The scenario it ran.
+    pub scenario: &'a E::Scenario,
+    /// The heuristic it ran.
+    pub heuristic: &'a E::Heuristic,
+    /// The schedule.
+    pub run: E::Run,
+    /// Its summary.
+    pub summary: E::Summary,
+    /// Wall time of the simulation, s (not deterministic).
+    pub seconds: f64,
+}
+
+/// What the commands need from a scheduling environment. `swftool replay`
+/// is written once against it (`cmd/replay.rs`); an environment implements
+/// it in its own folder (`env/<name>/environment.rs`) and is listed once in
+/// `env/mod.rs` ([`crate::env::NAMES`] and [`crate::env::visit`]).
+///
+/// A replay: [`Environment::heuristics`] resolves the names given,
+/// [`Environment::scenarios`] reads what it needs from the log, then every
+/// (scenario, heuristic) pair is simulated in parallel, checked, summarised,
+/// printed ([`Environment::table`]) and written
+/// ([`Environment::write_tables`]).
+pub trait Environment: Sized + Sync + 'static {
+    /// The CLI name (`--env NAME`, `environment = "NAME"` in a
+    /// configuration).
+    const NAME: &'static str;
+    /// A one-line title for listings and error messages, with the paper.
+    const TITLE: &'static str;
+    /// What the environment does with a LOG.
+    const LOG: LogUse;
+    /// The shared flags ([`SharedArgs`]) it takes, as `--name`.
+    const SHARED: &'static [&'static str];
+    /// The registry payload of a heuristic.
+    type Policy: Sync + 'static;
+    /// The environment's own flags (a clap argument group under its own
+    /// heading; every flag optional so that one given with another
+    /// environment can be named and refused).
+    type Args: clap::Args + clap::FromArgMatches + Clone + Default + Send + Sync;
+    /// A heuristic resolved against the flags: what one run executes.
+    type Heuristic: Sync + Send;
+    /// What the log gives every scenario (environment A: the usable jobs
+    /// and candidate days; D: the machine and the cleaning report).
+    type Prepared: Send + Sync;
+    /// The input of one simulation.
+    type Scenario: Send + Sync;
+    /// One simulated schedule.
+    type Run: Send + Sync;
+    /// The metrics of one run.
+    type Summary: Clone + Send + Sync;
+
+    /// The environment's heuristics.
+    fn registry() -> Registry<Self::Policy>;
+
+    /// Fills the shared flags it takes ([`Environment::SHARED`]) into its
+    /// own flags.
+    fn take_shared(args: &mut Self::Args, shared: &SharedArgs);
+
+    /// Checks what can be checked of the flags before the log is read
+    /// (`log`: whether a LOG was given): a flag that applies only with (or
+    /// without) a log, a parameter out of range.
+    ///
+    /// # Errors
+    /// The first flag that does not fit, named.
+    fn check_args(_args: &Self::Args, _log: bool) -> Result<(), EnvError> {
+        Ok(())
+    }
+
+    /// The heuristics named (`all` expanded), resolved against `args`.
+    ///
+    /// # Errors
+    /// An unknown name, or a flag that does not fit the heuristics named.
+    fn heuristics(names: &[String], args: &Self::Args) -> Result<Vec<Self::Heuristic>, EnvError>;
+
+    /// The CLI name of a resolved heuristic.
+    fn heuristic_name(h: &Self::Heuristic) -> &'static str;
+
+    /// Prepares the log given (or, for an environment with synthetic
+    /// workloads, none) and builds the scenarios a replay runs.
+    ///
+    /// # Errors
+    /// No log where the environment needs one, a flag that does not fit the
+    /// log, a day it does not have, a scenario that cannot be generated.
+    fn scenarios(
+        input: Option<Input<'_>>,
+        args: &Self::Args,
+    ) -> Result<(Self::Prepared, Vec<Self::Scenario>), EnvError>;
+
+    /// The lines printed before the runs: the log, the setup, the scenarios.
+    fn describe(
+        input: Option<Input<'_>>,
+        prepared: &Self::Prepared,
+        scenarios: &[Self::Scenario],
+        args: &Self::Args,
+    ) -> String;
+
+    /// A short name of a scenario for messages (a date, or the log).
+    fn scenario_name(scenario: &Self::Scenario) -> String;
+
+    /// Simulates one scenario under one heuristic.
+    fn simulate(scenario: &Self::Scenario, heuristic: &Self::Heuristic) -> Self::Run;
+
+    /// Checks the schedule's invariants; every broken one, as a sentence.
+    fn check(scenario: &Self::Scenario, run: &Self::Run) -> Vec<String>;
+
+    /// Summarises one run.
+    fn summarize(
+        prepared: &Self::Prepared,
+        scenario: &Self::Scenario,
+        heuristic: &Self::Heuristic,
+        run: &Self::Run,
+        args: &Self::Args,
+    ) -> Self::Summary;
+
+    /// The table printed after the runs.
+    fn table(runs: &[Replayed<'_, Self>], args: &Self::Args) -> String;
+
+    /// Writes the environment's tables of the runs into `dir`; returns the
+    /// table names written (each as CSV and Parquet).
+    ///
+    /// # Errors
+    /// [`TableError`] naming the file.
+    fn write_tables(
+        dir: &Path,
+        prepared: &Self::Prepared,
+        runs: &[Replayed<'_, Self>],
+        args: &Self::Args,
+    ) -> Result<Vec<&'static str>, TableError>;
+}
+
+/// What an environment does with a LOG.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LogUse {
+    /// It replays logs: a LOG is needed.
+    Required,
+    /// It replays a LOG when given, else a synthetic trial.
+    Optional,
+    /// It runs synthetic trials only (it takes no LOG in a grid, and in
+    /// `compare`).
+    Synthetic,
+}
+
+/// Names and summaries of `E`'s heuristics, in registry order.
+pub fn heuristic_list<E: Environment>() -> Vec<(&'static str, &'static str)> {
+    E::registry().iter().map(|e| (e.name, e.summary)).collect()
+}
