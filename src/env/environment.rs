@@ -6,11 +6,12 @@
 
 use std::path::Path;
 
+use crate::metrics::columns::SummaryColumn;
 use crate::metrics::tables::TableError;
 use crate::swf::SwfLog;
 use crate::workload::flags::SharedArgs;
 
-use super::registry::{Registry, UnknownName};
+use super::registry::{Entry, Registry, UnknownName};
 
 /// Why an environment cannot set up a run: a bad heuristic name, a flag
 /// that does not fit, a day the log does not have, a scenario that cannot
@@ -89,14 +90,20 @@ pub trait Environment: Sized + Sync + 'static {
     const LOG: LogUse;
     /// The shared flags ([`SharedArgs`]) it takes, as `--name`.
     const SHARED: &'static [&'static str];
+    /// The summary columns that name a run in the printed run table
+    /// (`date`/`scenario`, `heuristic`, …); the first is the scenario.
+    const RUN_KEYS: &'static [&'static str];
+    /// The summary columns the printed mean rows group by.
+    const MEAN_KEYS: &'static [&'static str];
     /// The registry payload of a heuristic.
     type Policy: Sync + 'static;
     /// The environment's own flags (a clap argument group under its own
     /// heading; every flag optional so that one given with another
     /// environment can be named and refused).
     type Args: clap::Args + clap::FromArgMatches + Clone + Default + Send + Sync;
-    /// A heuristic resolved against the flags: what one run executes.
-    type Heuristic: Sync + Send;
+    /// A heuristic resolved against the flags: what one run executes (by
+    /// default its registry entry).
+    type Heuristic: Sync + Send + HeuristicName + From<&'static Entry<Self::Policy>>;
     /// What the log gives every scenario (environment A: the usable jobs
     /// and candidate days; D: the machine and the cleaning report).
     type Prepared: Send + Sync;
@@ -124,14 +131,23 @@ pub trait Environment: Sized + Sync + 'static {
         Ok(())
     }
 
-    /// The heuristics named (`all` expanded), resolved against `args`.
+    /// The heuristics named (`all` expanded), resolved against `args` (by
+    /// default: their registry entries, whatever the flags).
     ///
     /// # Errors
     /// An unknown name, or a flag that does not fit the heuristics named.
-    fn heuristics(names: &[String], args: &Self::Args) -> Result<Vec<Self::Heuristic>, EnvError>;
+    fn heuristics(names: &[String], _args: &Self::Args) -> Result<Vec<Self::Heuristic>, EnvError> {
+        Ok(Self::registry()
+            .resolve(names, |_| true)?
+            .into_iter()
+            .map(Self::Heuristic::from)
+            .collect())
+    }
 
     /// The CLI name of a resolved heuristic.
-    fn heuristic_name(h: &Self::Heuristic) -> &'static str;
+    fn heuristic_name(h: &Self::Heuristic) -> &'static str {
+        h.name()
+    }
 
     /// Prepares the log given (or, for an environment with synthetic
     /// workloads, none) and builds the scenarios a replay runs.
@@ -170,8 +186,33 @@ pub trait Environment: Sized + Sync + 'static {
         args: &Self::Args,
     ) -> Self::Summary;
 
-    /// The table printed after the runs.
-    fn table(runs: &[Replayed<'_, Self>], args: &Self::Args) -> String;
+    /// The columns of [`Environment::Summary`], declared once
+    /// ([`crate::metrics::columns`]): they make the `summary` table, a
+    /// grid's `runs` and `aggregate` tables and `aggregate.md`, the printed
+    /// run table and the mean rows.
+    fn summary_columns() -> Vec<SummaryColumn<Self::Summary>>;
+
+    /// The table printed after the runs: one line per run with the
+    /// printed summary columns ([`crate::metrics::columns::run_table`]),
+    /// and when the runs span several scenarios, the mean rows per
+    /// [`Environment::MEAN_KEYS`] ([`crate::metrics::columns::mean_rows`]).
+    fn table(runs: &[Replayed<'_, Self>], _args: &Self::Args) -> String {
+        let rows: Vec<&Self::Summary> = runs.iter().map(|r| &r.summary).collect();
+        let columns = Self::summary_columns();
+        let mut out = crate::metrics::columns::run_table(&columns, &rows, Self::RUN_KEYS);
+        let scenarios: std::collections::BTreeSet<String> = runs
+            .iter()
+            .map(|r| Self::scenario_name(r.scenario))
+            .collect();
+        if scenarios.len() > 1 {
+            out.push('\n');
+            out.push_str(
+                &crate::metrics::columns::mean_rows(&columns, &rows, Self::MEAN_KEYS)
+                    .unwrap_or_else(|e| format!("(no mean rows: {e})\n")),
+            );
+        }
+        out
+    }
 
     /// Writes the environment's tables of the runs into `dir`; returns the
     /// table names written (each as CSV and Parquet).
@@ -201,4 +242,16 @@ pub enum LogUse {
 /// Names and summaries of `E`'s heuristics, in registry order.
 pub fn heuristic_list<E: Environment>() -> Vec<(&'static str, &'static str)> {
     E::registry().iter().map(|e| (e.name, e.summary)).collect()
+}
+
+/// The CLI name of a resolved heuristic.
+pub trait HeuristicName {
+    /// The name, as `--heuristic` and the tables spell it.
+    fn name(&self) -> &'static str;
+}
+
+impl<P> HeuristicName for &'static Entry<P> {
+    fn name(&self) -> &'static str {
+        self.name
+    }
 }

@@ -28,7 +28,9 @@ pub mod parallel;
 pub mod registry;
 pub mod serial;
 
-pub use environment::{EnvError, Environment, Input, LogUse, Replayed, heuristic_list};
+pub use environment::{
+    EnvError, Environment, HeuristicName, Input, LogUse, Replayed, heuristic_list,
+};
 pub use registry::{Entry, Registry, UnknownEnv, UnknownName};
 
 use crate::experiment::grid::GridVisitor;

@@ -18,7 +18,7 @@ use serde::{Deserialize, Serialize};
 use super::ExperimentError;
 use super::config::{ConfigError, ExperimentConfig};
 use crate::catalog;
-use crate::env::environment::{EnvError, Environment};
+use crate::env::environment::{EnvError, Environment, LogUse};
 use crate::swf::{ReadOptions, SwfLog};
 
 /// The heuristic whose schedule the Gantt chart shows, when in the grid.
@@ -534,8 +534,35 @@ pub fn check<E: Grid>(config: &ExperimentConfig) -> Result<E::Section, ConfigErr
         });
     }
     config.check_shared(E::NAME, E::SHARED, origin)?;
+    let logs = |message: String| ConfigError::Invalid {
+        path: origin.to_path_buf(),
+        key: "logs",
+        message,
+    };
+    match E::LOG {
+        LogUse::Required if config.logs.is_empty() => {
+            return Err(logs("at least one log is needed".into()));
+        }
+        LogUse::Synthetic if !config.logs.is_empty() => {
+            return Err(logs(format!(
+                "`logs` does not apply to environment = \"{}\" (it runs synthetic trials: give `trials`)",
+                E::NAME
+            )));
+        }
+        _ => {}
+    }
     let section: E::Section = config.section()?;
     E::check_config(config, &section, origin)?;
+    E::heuristics(&config.heuristics, &E::grid_args(config, &section)).map_err(|e| match e {
+        EnvError::Unknown(source) => ConfigError::Heuristic {
+            path: origin.to_path_buf(),
+            source,
+        },
+        e => ConfigError::Refused {
+            path: origin.to_path_buf(),
+            source: Box::new(e),
+        },
+    })?;
     Ok(section)
 }
 
@@ -684,4 +711,62 @@ pub fn fewer_days_notes(config: &ExperimentConfig, layout: &Layout) -> Vec<Strin
         }
     }
     notes
+}
+
+/// Writes what a grid's report is made of into `out`: its tables (each as
+/// CSV and Parquet, in order), its Markdown summary as `markdown_file`, and
+/// with `figures` what `draw` draws into `out/figures`; the report of it.
+/// Every environment's [`Grid::report`] ends here.
+///
+/// # Errors
+/// A table, the Markdown or a figure that cannot be written.
+pub fn write_report(
+    out: &Path,
+    tables: Vec<(&'static str, &mut polars::prelude::DataFrame)>,
+    markdown_file: &str,
+    markdown: String,
+    figures: bool,
+    draw: impl FnOnce(&Path) -> Result<Vec<PathBuf>, ExperimentError>,
+) -> Result<GridReport, ExperimentError> {
+    let mut names = Vec::with_capacity(tables.len());
+    for (name, df) in tables {
+        crate::metrics::tables::write_both(df, out, name)?;
+        names.push(name);
+    }
+    let md_path = out.join(markdown_file);
+    std::fs::write(&md_path, &markdown).map_err(ExperimentError::io(&md_path))?;
+    let mut files = vec![md_path];
+    if figures {
+        files.extend(draw(&out.join("figures"))?);
+    }
+    Ok(GridReport {
+        preface: String::new(),
+        markdown,
+        tables: names,
+        files,
+    })
+}
+
+/// Writes `compare`'s side-by-side Markdown as `compare.md` and, from
+/// `draw`, its figure into `out/figures`; the report of it, with `preface`
+/// printed before the table.
+///
+/// # Errors
+/// The Markdown or the figure cannot be written.
+pub fn write_compare(
+    out: &Path,
+    preface: String,
+    markdown: String,
+    draw: impl FnOnce(&Path) -> Result<Vec<PathBuf>, ExperimentError>,
+) -> Result<GridReport, ExperimentError> {
+    let md = out.join("compare.md");
+    std::fs::write(&md, &markdown).map_err(ExperimentError::io(&md))?;
+    let mut files = vec![md];
+    files.extend(draw(&out.join("figures"))?);
+    Ok(GridReport {
+        preface,
+        markdown,
+        tables: Vec::new(),
+        files,
+    })
 }

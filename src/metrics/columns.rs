@@ -144,6 +144,193 @@ impl<S> SummaryColumn<S> {
     }
 }
 
+/// A named column of `v` (one value per row), the building block of every
+/// table an environment writes beside its declared summary columns.
+pub fn column<T>(name: &str, v: Vec<T>) -> Column
+where
+    Series: NamedFrom<Vec<T>, [T]>,
+{
+    Column::new(name.into(), v)
+}
+
+impl<S> SummaryColumn<S> {
+    /// The column's heading in printed tables: its label, with its unit in
+    /// brackets unless the label says it.
+    pub fn heading(&self) -> String {
+        if self.unit.is_empty() || self.label.contains(self.unit) {
+            self.label.clone()
+        } else {
+            format!("{} ({})", self.label, self.unit)
+        }
+    }
+
+    /// One value of the column as printed: numbers with the column's
+    /// decimals and print scale (whole numbers as they are unless scaled),
+    /// `-` for a missing one.
+    pub fn printed_text(&self, v: &Value) -> String {
+        let k = self.print_scale;
+        let real = |x: f64| format!("{:.*}", self.digits, x * k);
+        let whole = |x: u64| {
+            if k == 1.0 {
+                x.to_string()
+            } else {
+                real(x as f64)
+            }
+        };
+        match v {
+            Value::Text(s) => s.clone(),
+            Value::U64(x) => whole(*x),
+            Value::U32(x) => whole(u64::from(*x)),
+            Value::F64(x) => real(*x),
+            Value::MaybeF64(x) => x.map_or_else(|| "-".to_string(), real),
+            Value::MaybeU64(x) => x.map_or_else(|| "-".to_string(), whole),
+            Value::Bool(b) => if *b { "yes" } else { "no" }.to_string(),
+        }
+    }
+}
+
+/// `lines` (header first) as text columns: the first `left` columns
+/// aligned left, the others right, two spaces apart, trailing blanks cut.
+fn aligned(lines: &[Vec<String>], left: usize) -> String {
+    let width = |k: usize| {
+        lines
+            .iter()
+            .map(|l| l[k].chars().count())
+            .max()
+            .unwrap_or(0)
+    };
+    let widths: Vec<usize> = (0..lines.first().map_or(0, Vec::len)).map(width).collect();
+    let mut out = String::new();
+    for line in lines {
+        let cells: Vec<String> = line
+            .iter()
+            .zip(&widths)
+            .enumerate()
+            .map(|(k, (text, &w))| {
+                let pad = w.saturating_sub(text.chars().count());
+                if k < left {
+                    format!("{text}{}", " ".repeat(pad))
+                } else {
+                    format!("{}{text}", " ".repeat(pad))
+                }
+            })
+            .collect();
+        out.push_str(cells.join("  ").trim_end());
+        out.push('\n');
+    }
+    out
+}
+
+/// The table printed after a replay: one line per run of `rows`, the key
+/// columns `keys` (aligned left), then every column of `columns` marked
+/// [`SummaryColumn::printed`], in declaration order, with its heading,
+/// decimals and print scale (wall-clock columns included: they are the
+/// run's own measurements).
+pub fn run_table<S>(columns: &[SummaryColumn<S>], rows: &[&S], keys: &[&str]) -> String {
+    let key_columns: Vec<&SummaryColumn<S>> = keys
+        .iter()
+        .filter_map(|k| columns.iter().find(|c| c.name == *k))
+        .collect();
+    let shown: Vec<&SummaryColumn<S>> = columns
+        .iter()
+        .filter(|c| c.printed && !keys.contains(&c.name.as_str()))
+        .collect();
+    let mut lines: Vec<Vec<String>> = vec![
+        key_columns
+            .iter()
+            .map(|c| c.name.clone())
+            .chain(shown.iter().map(|c| c.heading()))
+            .collect(),
+    ];
+    for r in rows {
+        lines.push(
+            key_columns
+                .iter()
+                .chain(&shown)
+                .map(|c| c.printed_text(&(c.get)(r)))
+                .collect(),
+        );
+    }
+    aligned(&lines, key_columns.len())
+}
+
+/// The grid's `aggregate` table as Markdown: per group (the key columns
+/// `keys`), `n` and every column of `columns` aggregated as mean ± CI
+/// (wall-clock ones left out), as mean ± half-width of the 95 % CI with
+/// the column's decimals and print scale, in declaration order. Every
+/// environment's `aggregate.md` ends with it, so a metric declared once
+/// appears there.
+///
+/// # Errors
+/// A polars error: a key or an aggregated column missing from
+/// `aggregate`.
+pub fn markdown<S>(
+    aggregate: &DataFrame,
+    keys: &[&str],
+    columns: &[SummaryColumn<S>],
+) -> PolarsResult<String> {
+    let metrics: Vec<&SummaryColumn<S>> = columns
+        .iter()
+        .filter(|c| c.agg == Agg::MeanCi && !c.wall_clock)
+        .collect();
+    let key_values = keys
+        .iter()
+        .map(|k| str_column(aggregate, k))
+        .collect::<PolarsResult<Vec<_>>>()?;
+    let n = n_column(aggregate)?;
+    let stats = metrics
+        .iter()
+        .map(|c| stat_column(aggregate, &c.name))
+        .collect::<PolarsResult<Vec<_>>>()?;
+    let mut out = String::from("|");
+    for k in keys {
+        out.push_str(&format!(" {k} |"));
+    }
+    out.push_str(" n |");
+    for c in &metrics {
+        out.push_str(&format!(" {} |", c.heading()));
+    }
+    out.push_str("\n|");
+    out.push_str(&"---|".repeat(keys.len()));
+    out.push_str(&"---:|".repeat(metrics.len() + 1));
+    out.push('\n');
+    for i in 0..n.len() {
+        out.push('|');
+        for v in &key_values {
+            out.push_str(&format!(" {} |", v[i]));
+        }
+        out.push_str(&format!(" {} |", n[i]));
+        for (c, s) in metrics.iter().zip(&stats) {
+            let k = c.print_scale;
+            let scaled = Stat {
+                mean: s[i].mean * k,
+                sd: s[i].sd.map(|x| x * k),
+                ci95: s[i].ci95.map(|x| x * k),
+            };
+            out.push_str(&format!(" {} |", pm(&scaled, c.digits)));
+        }
+        out.push('\n');
+    }
+    Ok(out)
+}
+
+/// The section every environment's `aggregate.md` ends with: a heading,
+/// one line on what the cells hold, and [`markdown`] of `aggregate`
+/// grouped by `keys`.
+///
+/// # Errors
+/// As [`markdown`].
+pub fn every_metric<S>(
+    aggregate: &DataFrame,
+    keys: &[&str],
+    columns: &[SummaryColumn<S>],
+) -> PolarsResult<String> {
+    Ok(format!(
+        "\n## Every metric\n\nMean ± half-width of the 95 % confidence interval (Student t) over the scenarios, for every column of the `aggregate` table (docs/outputs.md defines each).\n\n{}",
+        markdown(aggregate, keys, columns)?
+    ))
+}
+
 /// The % of the maximum: 100 · `earned` / `max` (%), or `None` when the
 /// maximum is not positive (nothing could be earned, so the ratio does not
 /// apply). The one definition of every environment's `pct_of_max`.
@@ -313,19 +500,12 @@ pub fn mean_rows<S>(
             })
         })
         .collect::<PolarsResult<Vec<Vec<String>>>>()?;
-    let label = |c: &SummaryColumn<S>| {
-        if c.unit.is_empty() || c.label.contains(c.unit) {
-            c.label.clone()
-        } else {
-            format!("{} ({})", c.label, c.unit)
-        }
-    };
     // Text of every cell, header first: the keys, n, the shown columns.
     let mut lines: Vec<Vec<String>> = vec![
         keys.iter()
             .map(|k| k.to_string())
             .chain(["n".to_string()])
-            .chain(shown.iter().map(|c| label(c)))
+            .chain(shown.iter().map(|c| c.heading()))
             .collect(),
     ];
     for i in 0..n.len() {
@@ -338,32 +518,7 @@ pub fn mean_rows<S>(
                 .collect(),
         );
     }
-    let width = |k: usize| {
-        lines
-            .iter()
-            .map(|l| l[k].chars().count())
-            .max()
-            .unwrap_or(0)
-    };
-    let widths: Vec<usize> = (0..lines[0].len()).map(width).collect();
-    let mut out = String::new();
-    for line in &lines {
-        let cells: Vec<String> = line
-            .iter()
-            .zip(&widths)
-            .enumerate()
-            .map(|(k, (text, &w))| {
-                let pad = w.saturating_sub(text.chars().count());
-                if k < keys.len() {
-                    format!("{text}{}", " ".repeat(pad))
-                } else {
-                    format!("{}{text}", " ".repeat(pad))
-                }
-            })
-            .collect();
-        out.push_str(cells.join("  ").trim_end());
-        out.push('\n');
-    }
+    let mut out = aligned(&lines, keys.len());
     out.push_str(
         "(means over scenarios ± half-width of the 95 % confidence interval, Student t; max: the largest over them)\n",
     );
@@ -498,5 +653,52 @@ mod tests {
         // % of max: mean 62.5, sd 17.68, CI t(0.975, 1) · sd / √2 = 158.84.
         assert!(lines[1].contains("62.5 ± 158.8"), "{printed}");
         assert!(lines[1].ends_with("5.0"), "{printed}");
+    }
+
+    /// A metric is one entry in the list: declared, it reaches the
+    /// `summary`/`runs` frame, the `aggregate` table, the printed run table,
+    /// the mean rows and the Markdown, with nothing else changed.
+    #[test]
+    fn a_metric_declared_once_reaches_every_table() {
+        let rows = [
+            Run {
+                key: "a",
+                earned: 1.0,
+                max: 2.0,
+                done: 3,
+            },
+            Run {
+                key: "a",
+                earned: 2.0,
+                max: 2.0,
+                done: 5,
+            },
+        ];
+        let refs: Vec<&Run> = rows.iter().collect();
+        let mut cols = columns();
+        cols.push(
+            SummaryColumn::new("shortfall", |r: &Run| Value::F64(r.max - r.earned))
+                .mean_ci()
+                .shown("shortfall", "value units", 2),
+        );
+        let runs = frame(&cols, &refs).unwrap();
+        assert!(runs.column("shortfall").is_ok());
+        let agg = aggregate(&runs, &["key"], &cols).unwrap();
+        for s in ["shortfall_mean", "shortfall_sd", "shortfall_ci95"] {
+            assert!(agg.column(s).is_ok(), "{s}");
+        }
+        assert_eq!(f64_column(&agg, "shortfall_mean").unwrap(), vec![Some(0.5)]);
+        let printed = run_table(&cols, &refs, &["key"]);
+        assert!(printed.contains("shortfall (value units)"), "{printed}");
+        assert!(
+            printed.contains("1.00") && printed.contains("0.00"),
+            "{printed}"
+        );
+        let means = mean_rows(&cols, &refs, &["key"]).unwrap();
+        assert!(means.contains("shortfall (value units)"), "{means}");
+        assert!(means.contains("0.50 ± "), "{means}");
+        let md = markdown(&agg, &["key"], &cols).unwrap();
+        assert!(md.contains("| shortfall (value units) |"), "{md}");
+        assert!(md.contains("| 0.50 ± "), "{md}");
     }
 }

@@ -54,3 +54,25 @@ pub fn write_both(df: &mut DataFrame, dir: &Path, stem: &str) -> Result<(), Tabl
         .map(|_| ())
         .map_err(|source| TableError::Write { path: pq, source })
 }
+
+/// Writes each named table of `tables` into `dir` ([`write_both`]), in
+/// order, and returns their names; the first table that could not be
+/// built or written stops it.
+///
+/// # Errors
+/// [`TableError`] naming the file of the table that failed.
+pub fn write_all(
+    dir: &Path,
+    tables: Vec<(&'static str, PolarsResult<DataFrame>)>,
+) -> Result<Vec<&'static str>, TableError> {
+    let mut names = Vec::with_capacity(tables.len());
+    for (name, frame) in tables {
+        let mut df = frame.map_err(|source| TableError::Write {
+            path: dir.join(format!("{name}.csv")),
+            source,
+        })?;
+        write_both(&mut df, dir, name)?;
+        names.push(name);
+    }
+    Ok(names)
+}

@@ -82,7 +82,7 @@ fn replay_prints_the_summary_table() {
     assert!(out.contains("2012-07-09"), "{out}");
     assert!(out.contains("897–2904 arrivals"), "{out}");
     assert!(out.contains("target 18662.4"), "{out}");
-    assert!(out.contains("% bound"), "{out}");
+    assert!(out.contains("% of max"), "{out}");
     for f in [
         "jobs.csv",
         "jobs.parquet",

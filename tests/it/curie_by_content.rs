@@ -101,7 +101,7 @@ fn curie_under_another_name_is_replayed_as_curie() {
         );
         let row = result_row(&stdout);
         assert_eq!(row, result_row(&by_name));
-        assert_eq!((row[0].as_str(), row[4].as_str()), ("2012-07-09", "77.67"));
+        assert_eq!((row[0].as_str(), row[8].as_str()), ("2012-07-09", "77.67"));
         assert_eq!(m["log_sha256"][0], curie.sha256_raw);
         assert_eq!(m["log_paths"][0], log.display().to_string());
         // The manifest's day-set record carries the paper's totals.

@@ -116,7 +116,7 @@ fn a_trial_gives_the_same_bytes_on_any_thread_count_and_from_its_written_workloa
         filter_rows_follow_the_equations(&d.join("one/filter.csv")),
         3 * 1560
     );
-    assert!(shown.contains("E spent h"), "{shown}");
+    assert!(shown.contains("E spent at (h)"), "{shown}");
     let mut two: Vec<&str> = run.iter().chain(&light).copied().collect();
     two.extend(["--threads", "2", "--out", "two"]);
     ok(d, &two);

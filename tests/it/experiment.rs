@@ -183,10 +183,11 @@ fn aggregation_matches_means_sds_and_cis_computed_by_hand() {
         (None, None)
     );
     // The polars tables hold the same numbers, in cell order.
-    assert_eq!(t.aggregate.height(), 2);
-    assert_eq!(t.runs.height(), 5);
+    assert_eq!(t.get("aggregate").unwrap().height(), 2);
+    assert_eq!(t.get("runs").unwrap().height(), 5);
     let ci_col = t
-        .aggregate
+        .get("aggregate")
+        .unwrap()
         .column("pct_of_max_ci95")
         .unwrap()
         .f64()

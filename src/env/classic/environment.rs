@@ -5,8 +5,6 @@
 
 use std::path::Path;
 
-use polars::prelude::*;
-
 use super::check as capacity;
 use super::params::{ClassicArgs, ClassicArgsError};
 use super::summary::{ClassicSummary, RunLabel, summarize};
@@ -14,7 +12,8 @@ use super::tables::{clean_frame, jobs_frame, summary_frame, suspensions_frame};
 use super::window::{WindowError, WindowRule, build_window, default_window_start, month_start};
 use super::{ClassicJob, ClassicRun, CleanPreset, CleanReport, Machine, Policy, SCHEDULERS, Unit};
 use crate::env::{EnvError, Environment, Input, LogUse, Registry, Replayed};
-use crate::metrics::tables::{TableError, write_both};
+use crate::metrics::columns::SummaryColumn;
+use crate::metrics::tables::{TableError, write_all};
 use crate::model::calendar::LogClock;
 use crate::swf::SwfLog;
 use crate::workload::flags::SharedArgs;
@@ -186,6 +185,8 @@ impl Environment for Classic {
         "Environment D (classic replay on the log's own machine; Margo et al.)";
     const LOG: LogUse = LogUse::Required;
     const SHARED: &'static [&'static str] = &[];
+    const RUN_KEYS: &'static [&'static str] = &["log", "heuristic"];
+    const MEAN_KEYS: &'static [&'static str] = &["heuristic"];
     type Policy = Policy;
     type Args = ClassicArgs;
     type Heuristic = (&'static str, Policy);
@@ -202,10 +203,6 @@ impl Environment for Classic {
 
     fn heuristics(names: &[String], args: &ClassicArgs) -> Result<Vec<Self::Heuristic>, EnvError> {
         Ok(args.policies(names)?)
-    }
-
-    fn heuristic_name(h: &Self::Heuristic) -> &'static str {
-        h.0
     }
 
     fn scenarios(
@@ -295,6 +292,10 @@ impl Environment for Classic {
         )
     }
 
+    fn summary_columns() -> Vec<SummaryColumn<ClassicSummary>> {
+        super::tables::summary_columns()
+    }
+
     fn table(runs: &[Replayed<'_, Self>], _: &ClassicArgs) -> String {
         let rows: Vec<(ClassicSummary, f64)> = runs
             .iter()
@@ -309,12 +310,6 @@ impl Environment for Classic {
         runs: &[Replayed<'_, Self>],
         args: &ClassicArgs,
     ) -> Result<Vec<&'static str>, TableError> {
-        let frame = |name: &str, f: PolarsResult<DataFrame>| {
-            f.map_err(|source| TableError::Write {
-                path: dir.join(format!("{name}.csv")),
-                source,
-            })
-        };
         let Some(first) = runs.first() else {
             return Ok(Vec::new());
         };
@@ -322,23 +317,15 @@ impl Environment for Classic {
         let named: Vec<(&str, &ClassicRun)> =
             runs.iter().map(|r| (r.heuristic.0, &r.run)).collect();
         let summaries: Vec<ClassicSummary> = runs.iter().map(|r| r.summary.clone()).collect();
-        write_both(
-            &mut frame("jobs", jobs_frame(&p.log, jobs, &named, args.tau()))?,
+        write_all(
             dir,
-            "jobs",
-        )?;
-        write_both(
-            &mut frame("summary", summary_frame(&summaries))?,
-            dir,
-            "summary",
-        )?;
-        write_both(&mut frame("clean", clean_frame(&p.report))?, dir, "clean")?;
-        write_both(
-            &mut frame("suspensions", suspensions_frame(&p.log, jobs, &named))?,
-            dir,
-            "suspensions",
-        )?;
-        Ok(vec!["jobs", "summary", "clean", "suspensions"])
+            vec![
+                ("jobs", jobs_frame(&p.log, jobs, &named, args.tau())),
+                ("summary", summary_frame(&summaries)),
+                ("clean", clean_frame(&p.report)),
+                ("suspensions", suspensions_frame(&p.log, jobs, &named)),
+            ],
+        )
     }
 }
 

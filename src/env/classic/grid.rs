@@ -17,17 +17,14 @@ use super::environment::{Classic, ClassicPrepared, ClassicScenario, prepare};
 use super::summary::ClassicSummary;
 use super::tables::{jobs_frame, summary_frame, suspensions_frame};
 use super::window::WindowRule;
-use super::{
-    ClassicArgs, ClassicArgsError, ClassicJob, ClassicOutcome, ClassicRun, Policy, SCHEDULERS,
-    Suspension,
-};
+use super::{ClassicArgs, ClassicJob, ClassicOutcome, ClassicRun, Policy, SCHEDULERS, Suspension};
 use crate::catalog::log_key;
 use crate::env::{EnvError, Environment};
 use crate::experiment::ExperimentError;
 use crate::experiment::config::{ConfigError, ExperimentConfig};
 use crate::experiment::grid::{CellSpec, DayLayout, Layout, LogLayout, Plan, Preset};
-use crate::experiment::grid::{Grid, GridReport, VariantRecord};
-use crate::metrics::tables::{TableError, write_both};
+use crate::experiment::grid::{Grid, GridReport, VariantRecord, write_compare, write_report};
+use crate::metrics::tables::TableError;
 use crate::report::{self, Bar, BarChart, BarSeries, Figure};
 use crate::swf::SwfLog;
 
@@ -251,31 +248,9 @@ impl Grid for Classic {
         SECTION_HELP
     }
 
-    fn check_config(
-        config: &ExperimentConfig,
-        section: &ClassicSection,
-        origin: &Path,
-    ) -> Result<(), ConfigError> {
-        if config.logs.is_empty() {
-            return Err(ConfigError::Invalid {
-                path: origin.to_path_buf(),
-                key: "logs",
-                message: "at least one log is needed".into(),
-            });
-        }
-        section
-            .classic
-            .policies(&config.heuristics)
-            .map_err(|source| match source {
-                ClassicArgsError::Unknown(source) => ConfigError::Heuristic {
-                    path: origin.to_path_buf(),
-                    source,
-                },
-                source => ConfigError::Refused {
-                    path: origin.to_path_buf(),
-                    source: Box::new(source),
-                },
-            })?;
+    /// The section's flags are checked against the heuristics named when
+    /// they are resolved ([`ClassicArgs::policies`]).
+    fn check_config(_: &ExperimentConfig, _: &ClassicSection, _: &Path) -> Result<(), ConfigError> {
         Ok(())
     }
 
@@ -350,36 +325,28 @@ impl Grid for Classic {
     ) -> Result<GridReport, ExperimentError> {
         let section: ClassicSection = config.section()?;
         let summaries: Vec<ClassicSummary> = cells.iter().map(|c| c.summary.clone()).collect();
-        write_both(
-            &mut summary_frame(&summaries).map_err(table_error(out, "summary"))?,
-            out,
-            "summary",
-        )?;
-        let mut tables = vec!["summary"];
-        if section.job_tables {
-            let (mut jobs, mut susp) = job_tables(cells).map_err(table_error(out, "jobs"))?;
-            write_both(&mut jobs, out, "jobs")?;
-            write_both(&mut susp, out, "suspensions")?;
-            tables.extend(["jobs", "suspensions"]);
+        let mut summary = summary_frame(&summaries).map_err(table_error(out, "summary"))?;
+        let mut jobs = if section.job_tables {
+            Some(job_tables(cells).map_err(table_error(out, "jobs"))?)
+        } else {
+            None
+        };
+        let mut tables = vec![("summary", &mut summary)];
+        if let Some((jobs, suspensions)) = jobs.as_mut() {
+            tables.push(("jobs", jobs));
+            tables.push(("suspensions", suspensions));
         }
         let md = markdown(&config.name, layout, &section.classic, cells);
-        let md_path = out.join("tables.md");
-        std::fs::write(&md_path, &md).map_err(ExperimentError::io(&md_path))?;
-        let mut files = vec![md_path];
-        if figures {
+        write_report(out, tables, "tables.md", md, figures, |dir| {
+            let mut files = Vec::new();
             for (stem, chart) in charts(layout, cells) {
                 files.extend(report::grouped_bars(
                     &chart,
                     &figure_style(),
-                    &out.join("figures").join(stem),
+                    &dir.join(stem),
                 )?);
             }
-        }
-        Ok(GridReport {
-            preface: String::new(),
-            markdown: md,
-            tables,
-            files,
+            Ok(files)
         })
     }
 
@@ -521,8 +488,6 @@ impl Grid for Classic {
             "classic replay, {estimates} estimates, {} cleaning, bounded slowdown tau {tau} s\n",
             first.map_or("swftool", |s| s.clean.as_str()),
         );
-        let md_path = out.join("compare.md");
-        std::fs::write(&md_path, &md).map_err(ExperimentError::io(&md_path))?;
         let chart = BarChart {
             title: format!("Mean bounded slowdown by log ({estimates} estimates)"),
             x_label: "log (each on its own machine)".into(),
@@ -547,17 +512,12 @@ impl Grid for Classic {
             log_y: true,
             y_clip: None,
         };
-        let mut files = vec![md_path];
-        files.extend(report::grouped_bars(
-            &chart,
-            &figure_style(),
-            &out.join("figures").join("compare-bsld"),
-        )?);
-        Ok(GridReport {
-            preface,
-            markdown: md,
-            tables: Vec::new(),
-            files,
+        write_compare(out, preface, md, |dir| {
+            Ok(report::grouped_bars(
+                &chart,
+                &figure_style(),
+                &dir.join("compare-bsld"),
+            )?)
         })
     }
 }

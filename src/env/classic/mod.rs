@@ -175,3 +175,17 @@ pub const SCHEDULERS: Registry<Policy> = Registry {
         },
     ],
 };
+
+/// A scheduler as registered, before the flags set its parameters
+/// ([`ClassicArgs::policies`] applies them).
+impl From<&'static crate::env::Entry<Policy>> for (&'static str, Policy) {
+    fn from(e: &'static crate::env::Entry<Policy>) -> Self {
+        (e.name, e.policy)
+    }
+}
+
+impl crate::env::environment::HeuristicName for (&'static str, Policy) {
+    fn name(&self) -> &'static str {
+        self.0
+    }
+}

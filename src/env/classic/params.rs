@@ -446,6 +446,9 @@ pub fn machine_of(
 
 impl From<ClassicArgsError> for crate::env::EnvError {
     fn from(e: ClassicArgsError) -> Self {
-        crate::env::EnvError::Refused(Box::new(e))
+        match e {
+            ClassicArgsError::Unknown(u) => crate::env::EnvError::Unknown(u),
+            e => crate::env::EnvError::Refused(Box::new(e)),
+        }
     }
 }

@@ -8,7 +8,6 @@
 use std::path::Path;
 use std::sync::Arc;
 
-use polars::prelude::*;
 use rayon::prelude::*;
 
 use super::params::{Budget, EnergyArgs};
@@ -20,7 +19,8 @@ use super::{
     RunConfig, StaticCounted, simulate,
 };
 use crate::env::{EnvError, Environment, Input, LogUse, Registry, Replayed};
-use crate::metrics::tables::{TableError, write_both};
+use crate::metrics::columns::SummaryColumn;
+use crate::metrics::tables::{TableError, write_all};
 use crate::workload::WorkloadError;
 use crate::workload::flags::SharedArgs;
 
@@ -199,6 +199,8 @@ impl Environment for Energy {
     const TITLE: &'static str = "Environment C (utility under a daily energy budget, P-states, queued or polled; Khemka et al. 2015)";
     const LOG: LogUse = LogUse::Synthetic;
     const SHARED: &'static [&'static str] = &["--seed", "--trial", "--trials", "--theta"];
+    const RUN_KEYS: &'static [&'static str] = &["scenario", "heuristic"];
+    const MEAN_KEYS: &'static [&'static str] = &["heuristic", "management", "filter"];
     type Policy = Policy;
     type Args = EnergyArgs;
     type Heuristic = &'static HeuristicInfo;
@@ -223,14 +225,6 @@ impl Environment for Energy {
 
     fn registry() -> Registry<Policy> {
         HEURISTICS
-    }
-
-    fn heuristics(names: &[String], _: &EnergyArgs) -> Result<Vec<Self::Heuristic>, EnvError> {
-        Ok(HEURISTICS.resolve(names, |_| true)?)
-    }
-
-    fn heuristic_name(h: &Self::Heuristic) -> &'static str {
-        h.name
     }
 
     fn scenarios(
@@ -398,66 +392,8 @@ impl Environment for Energy {
         summarize(&c.scenario, h.name, &c.config, run)
     }
 
-    fn table(runs: &[Replayed<'_, Self>], _: &EnergyArgs) -> String {
-        let mut out = format!(
-            "{:<10} {:<10} {:>9} {:>9} {:>7} {:>9} {:>7} {:>7} {:>9} {:>7} {:>7} {:>7} {:>6} {:>10} {:>9}\n",
-            "scenario",
-            "heuristic",
-            "utility",
-            "max",
-            "% max",
-            "energy GJ",
-            "% of E",
-            "E out h",
-            "E spent h",
-            "done",
-            "dropped",
-            "% p8",
-            "% p1",
-            "mean µs/ev",
-            "max ms/ev"
-        );
-        for r in runs {
-            let x = &r.summary;
-            let of_e = x.budget_j.map_or("-".to_string(), |b| {
-                format!("{:.1}", 100.0 * x.energy_j / b)
-            });
-            let out_h = x
-                .exhausted_at_h
-                .map_or("-".to_string(), |h| format!("{h:.1}"));
-            let spent_h = x.spent_at_h.map_or("-".to_string(), |h| format!("{h:.1}"));
-            let pct = |p: f64| {
-                x.levels
-                    .iter()
-                    .find(|l| l.priority == p)
-                    .map_or(0.0, |l| l.percent())
-            };
-            out.push_str(&format!(
-                "{:<10} {:<10} {:>9.1} {:>9.1} {:>7.2} {:>9.4} {:>7} {:>7} {:>9} {:>7} {:>7} {:>7.1} {:>6.1} {:>10.1} {:>9.3}\n",
-                x.scenario,
-                x.heuristic,
-                x.utility,
-                x.max_utility,
-                x.percent(),
-                x.energy_j / 1e9,
-                of_e,
-                out_h,
-                spent_h,
-                x.completed,
-                x.dropped,
-                pct(8.0),
-                pct(1.0),
-                r.run.heuristic_seconds.0 / r.run.events.len().max(1) as f64 * 1e6,
-                r.run.heuristic_seconds.1 * 1e3
-            ));
-        }
-        let scenarios: std::collections::BTreeSet<&str> =
-            runs.iter().map(|r| r.summary.scenario.as_str()).collect();
-        if scenarios.len() > 1 {
-            out.push('\n');
-            out.push_str(&mean_rows(runs));
-        }
-        out
+    fn summary_columns() -> Vec<SummaryColumn<EnergySummary>> {
+        tables::summary_columns()
     }
 
     fn write_tables(
@@ -477,59 +413,16 @@ impl Environment for Energy {
             .collect();
         let summaries: Vec<&EnergySummary> = runs.iter().map(|r| &r.summary).collect();
         let wall: Vec<f64> = runs.iter().map(|r| r.seconds).collect();
-        let frame = |name: &str, f: PolarsResult<DataFrame>| {
-            f.map_err(|source| TableError::Write {
-                path: dir.join(format!("{name}.csv")),
-                source,
-            })
-        };
-        write_both(
-            &mut frame("summary", tables::summary_frame(&summaries))?,
+        write_all(
             dir,
-            "summary",
-        )?;
-        write_both(
-            &mut frame("jobs", tables::jobs_frame(&records))?,
-            dir,
-            "jobs",
-        )?;
-        write_both(
-            &mut frame("hourly", tables::hourly_frame(&summaries))?,
-            dir,
-            "hourly",
-        )?;
-        write_both(
-            &mut frame("machines", tables::machines_frame(&records))?,
-            dir,
-            "machines",
-        )?;
-        write_both(
-            &mut frame("filter", tables::filter_frame(&records))?,
-            dir,
-            "filter",
-        )?;
-        write_both(
-            &mut frame("timing", tables::timing_frame(&records, &wall))?,
-            dir,
-            "timing",
-        )?;
-        Ok(vec![
-            "summary", "jobs", "hourly", "machines", "filter", "timing",
-        ])
+            vec![
+                ("summary", tables::summary_frame(&summaries)),
+                ("jobs", tables::jobs_frame(&records)),
+                ("hourly", tables::hourly_frame(&summaries)),
+                ("machines", tables::machines_frame(&records)),
+                ("filter", tables::filter_frame(&records)),
+                ("timing", tables::timing_frame(&records, &wall)),
+            ],
+        )
     }
-}
-
-/// The mean over trials of each (heuristic, management, filter) of a
-/// replay of several trials: the printed columns of
-/// [`super::tables::summary_columns`] (% of the maximum utility, energy
-/// used in GJ) as mean ± half-width of the 95 % Student-t confidence
-/// interval ([`crate::metrics::columns::mean_rows`]).
-fn mean_rows(runs: &[Replayed<'_, Energy>]) -> String {
-    let rows: Vec<&EnergySummary> = runs.iter().map(|r| &r.summary).collect();
-    crate::metrics::columns::mean_rows(
-        &super::tables::summary_columns(),
-        &rows,
-        &["heuristic", "management", "filter"],
-    )
-    .unwrap_or_else(|e| format!("(no mean rows: {e})\n"))
 }

@@ -28,12 +28,11 @@ use crate::env::{EnvError, Environment};
 use crate::experiment::ExperimentError;
 use crate::experiment::config::{ConfigError, ExperimentConfig};
 use crate::experiment::grid::{CellSpec, DayLayout, Grid, GridReport, Layout, LogLayout, Plan};
-use crate::experiment::grid::{Preset, VariantRecord};
+use crate::experiment::grid::{Preset, VariantRecord, write_compare, write_report};
 use crate::metrics::aggregate::{
-    Stat, f64_column, mean_ci, n_column, pm, stat_column, str_column, timing_table,
+    GridTables, Stat, f64_column, mean_ci, n_column, pm, stat_column, str_column, timing_table,
 };
 use crate::metrics::columns;
-use crate::metrics::tables::write_both;
 use crate::report::{self, Bar, BarChart, BarSeries, Figure, LineChart, LineSeries, Reference};
 use crate::swf::SwfLog;
 use crate::workload::seeds::{ScenarioKey, scenario_seed};
@@ -201,18 +200,6 @@ impl Grid for Energy {
             key,
             message,
         };
-        HEURISTICS
-            .resolve(&config.heuristics, |_| true)
-            .map_err(|source| ConfigError::Heuristic {
-                path: origin.to_path_buf(),
-                source,
-            })?;
-        if !config.logs.is_empty() {
-            return Err(invalid(
-                "logs",
-                "`logs` does not apply to environment = \"energy\" (environment C runs synthetic trials: give `trials`)".into(),
-            ));
-        }
         let energy = grid_energy_args(config, section);
         if let Err(e) = energy.synthetic().validate() {
             return Err(invalid("energy", e.to_string()));
@@ -412,27 +399,17 @@ impl Grid for Energy {
         figures: bool,
     ) -> Result<GridReport, ExperimentError> {
         let mut t = tables(cells)?;
-        write_both(&mut t.runs, out, "runs")?;
-        write_both(&mut t.aggregate, out, "aggregate")?;
-        write_both(&mut t.hourly, out, "hourly")?;
-        write_both(&mut t.timing, out, "timing")?;
-        let md = markdown(layout, &layout_variants(layout)?, config, cells, &t.rows);
-        let md_path = out.join("aggregate.md");
-        std::fs::write(&md_path, &md).map_err(ExperimentError::io(&md_path))?;
-        let mut files = vec![md_path];
-        if figures {
-            files.extend(experiment_figures(
-                layout,
-                cells,
-                &t.rows,
-                &out.join("figures"),
+        let mut md = markdown(layout, &layout_variants(layout)?, config, cells, &t.rows);
+        if let Some(g) = t.get("aggregate") {
+            md.push_str(&columns::every_metric(
+                g,
+                &["variant", "heuristic"],
+                &summary_columns(),
             )?);
         }
-        Ok(GridReport {
-            preface: String::new(),
-            markdown: md,
-            tables: vec!["runs", "aggregate", "hourly", "timing"],
-            files,
+        let (rows, tables) = t.split();
+        write_report(out, tables, "aggregate.md", md, figures, |dir| {
+            experiment_figures(layout, cells, rows, dir)
         })
     }
 
@@ -513,14 +490,7 @@ impl Grid for Energy {
     ) -> Result<GridReport, ExperimentError> {
         let rows = tables(cells)?.rows;
         let md = fig4_table(layout, &layout_variants(layout)?, &rows);
-        let path = out.join("compare.md");
-        std::fs::write(&path, &md).map_err(ExperimentError::io(&path))?;
-        Ok(GridReport {
-            preface: String::new(),
-            markdown: md,
-            tables: Vec::new(),
-            files: vec![path],
-        })
+        write_compare(out, String::new(), md, |_| Ok(Vec::new()))
     }
 }
 
@@ -549,20 +519,8 @@ pub struct EnergyAggRow {
     pub max_ms: f64,
 }
 
-/// The tables of a grid and its aggregated rows.
-pub struct EnergyTables {
-    /// `runs`: one row per cell.
-    pub runs: DataFrame,
-    /// `aggregate`: per (variant, heuristic), mean/sd/CI.
-    pub aggregate: DataFrame,
-    /// `hourly`: per (variant, heuristic, hour), mean cumulative utility and
-    /// energy.
-    pub hourly: DataFrame,
-    /// `timing`: per (variant, heuristic), heuristic time per event.
-    pub timing: DataFrame,
-    /// The aggregate as rows.
-    pub rows: Vec<EnergyAggRow>,
-}
+/// The grid's tables (`runs`, `aggregate`, `hourly`, `timing`) and rows.
+pub type EnergyTables = GridTables<EnergyAggRow>;
 
 /// The tables of `cells` (in cell order).
 ///
@@ -666,11 +624,13 @@ pub fn tables(cells: &[EnergyCell]) -> Result<EnergyTables, ExperimentError> {
             &["cumulative_utility", "cumulative_energy_j"],
             vec![],
         )?;
-        Ok(EnergyTables {
-            runs,
-            aggregate,
-            hourly,
-            timing,
+        Ok(GridTables {
+            tables: vec![
+                ("runs", runs),
+                ("aggregate", aggregate),
+                ("hourly", hourly),
+                ("timing", timing),
+            ],
             rows,
         })
     };

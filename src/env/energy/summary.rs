@@ -98,6 +98,13 @@ pub struct EnergySummary {
     pub hourly_energy_j: Vec<f64>,
     /// Mapping events.
     pub events: usize,
+    /// Heuristic wall time per mapping event, mean, s (wall clock: differs
+    /// between two runs of one seed; left out of the deterministic tables).
+    #[serde(default)]
+    pub heuristic_seconds_mean: f64,
+    /// The longest mapping event's heuristic wall time, s (wall clock).
+    #[serde(default)]
+    pub heuristic_seconds_max: f64,
 }
 
 impl EnergySummary {
@@ -275,5 +282,7 @@ pub fn summarize(
         hourly_utility,
         hourly_energy_j,
         events: run.events.len(),
+        heuristic_seconds_mean: run.heuristic_seconds.0 / run.events.len().max(1) as f64,
+        heuristic_seconds_max: run.heuristic_seconds.1,
     }
 }

@@ -24,7 +24,7 @@ use super::summary::{EnergySummary, HOURS, earned, idle_per_machine};
 use super::window_energy;
 use super::workload::PRIORITIES;
 use super::{EnergyScenario, RunConfig};
-use crate::metrics::columns::{self, SummaryColumn, Value, pct_of_max};
+use crate::metrics::columns::{self, SummaryColumn, Value, column, pct_of_max};
 
 /// One replayed run, for the tables.
 pub struct RunRecord<'a> {
@@ -38,13 +38,6 @@ pub struct RunRecord<'a> {
     pub summary: &'a EnergySummary,
 }
 
-fn col<T>(name: &str, v: Vec<T>) -> Column
-where
-    Series: NamedFrom<Vec<T>, [T]>,
-{
-    Column::new(name.into(), v)
-}
-
 fn key_columns(rows: &[&EnergySummary], repeat: impl Fn(usize) -> usize) -> Vec<Column> {
     let rep = |f: &dyn Fn(&EnergySummary) -> String| -> Vec<String> {
         rows.iter()
@@ -53,10 +46,10 @@ fn key_columns(rows: &[&EnergySummary], repeat: impl Fn(usize) -> usize) -> Vec<
             .collect()
     };
     vec![
-        col("scenario", rep(&|r| r.scenario.clone())),
-        col("heuristic", rep(&|r| r.heuristic.clone())),
-        col("management", rep(&|r| r.management.clone())),
-        col("filter", rep(&|r| r.filter.clone())),
+        column("scenario", rep(&|r| r.scenario.clone())),
+        column("heuristic", rep(&|r| r.heuristic.clone())),
+        column("management", rep(&|r| r.management.clone())),
+        column("filter", rep(&|r| r.filter.clone())),
     ]
 }
 
@@ -73,24 +66,42 @@ pub fn summary_columns() -> Vec<SummaryColumn<EnergySummary>> {
         SummaryColumn::new("heuristic", text(|r| &r.heuristic)),
         SummaryColumn::new("management", text(|r| &r.management)),
         SummaryColumn::new("filter", text(|r| &r.filter)),
-        SummaryColumn::new("utility_earned", |r: &S| Value::F64(r.utility)).mean_ci(),
-        SummaryColumn::new("utility_max", |r: &S| Value::F64(r.max_utility)),
+        SummaryColumn::new("utility_earned", |r: &S| Value::F64(r.utility))
+            .mean_ci()
+            .shown("utility", "", 1),
+        SummaryColumn::new("utility_max", |r: &S| Value::F64(r.max_utility)).shown(
+            "max utility",
+            "",
+            1,
+        ),
         SummaryColumn::new("pct_of_max", |r: &S| {
             Value::MaybeF64(pct_of_max(r.utility, r.max_utility))
         })
         .mean_ci()
-        .shown("% max", "%", 2),
+        .shown("% of max", "%", 2),
         SummaryColumn::new("energy_j", |r: &S| Value::F64(r.energy_j))
             .mean_ci()
             .shown("energy", "GJ", 4)
             .print_scaled(1e-9),
         SummaryColumn::new("static_j", |r: &S| Value::F64(r.static_j)),
-        SummaryColumn::new("budget_j", |r: &S| Value::MaybeF64(r.budget_j)),
-        SummaryColumn::new("exhausted_at_h", |r: &S| Value::MaybeF64(r.exhausted_at_h)),
-        SummaryColumn::new("spent_at_h", |r: &S| Value::MaybeF64(r.spent_at_h)),
+        SummaryColumn::new("budget_j", |r: &S| Value::MaybeF64(r.budget_j))
+            .shown("budget", "GJ", 4)
+            .print_scaled(1e-9),
+        SummaryColumn::new("exhausted_at_h", |r: &S| Value::MaybeF64(r.exhausted_at_h))
+            .shown("E out at", "h", 1),
+        SummaryColumn::new("spent_at_h", |r: &S| Value::MaybeF64(r.spent_at_h)).shown(
+            "E spent at",
+            "h",
+            1,
+        ),
         SummaryColumn::new("tasks_counted", |r: &S| Value::U64(r.counted as u64)),
-        SummaryColumn::new("tasks_completed", |r: &S| Value::U64(r.completed as u64)),
-        SummaryColumn::new("tasks_dropped", |r: &S| Value::U64(r.dropped as u64)),
+        SummaryColumn::new("tasks_completed", |r: &S| Value::U64(r.completed as u64)).shown(
+            "completed",
+            "",
+            0,
+        ),
+        SummaryColumn::new("tasks_dropped", |r: &S| Value::U64(r.dropped as u64))
+            .shown("dropped", "", 0),
         SummaryColumn::new("tasks_unmapped", |r: &S| Value::U64(r.unmapped as u64)),
         SummaryColumn::new("tasks_unfinished", |r: &S| Value::U64(r.unfinished as u64)),
         SummaryColumn::new("mean_idle_s", |r: &S| Value::F64(r.mean_idle_s)),
@@ -111,11 +122,27 @@ pub fn summary_columns() -> Vec<SummaryColumn<EnergySummary>> {
         });
         // The paper's Fig. 5: priorities 8 and 1.
         cols.push(if p == 8.0 || p == 1.0 {
-            pct.mean_ci()
+            pct.mean_ci().shown(format!("% of max p{p}"), "%", 1)
         } else {
             pct
         });
     }
+    cols.extend([
+        SummaryColumn::new("heuristic_seconds_mean", |r: &S| {
+            Value::F64(r.heuristic_seconds_mean)
+        })
+        .wall_clock()
+        .mean_ci()
+        .shown("mean µs/event", "", 1)
+        .print_scaled(1e6),
+        SummaryColumn::new("heuristic_seconds_max", |r: &S| {
+            Value::F64(r.heuristic_seconds_max)
+        })
+        .wall_clock()
+        .max_over_scenarios()
+        .shown("max ms/event", "", 3)
+        .print_scaled(1e3),
+    ]);
     cols
 }
 
@@ -134,19 +161,19 @@ pub fn summary_frame(rows: &[&EnergySummary]) -> PolarsResult<DataFrame> {
 /// A polars error if the columns cannot be assembled (a bug).
 pub fn hourly_frame(rows: &[&EnergySummary]) -> PolarsResult<DataFrame> {
     let mut cols = key_columns(rows, |_| HOURS);
-    cols.push(col(
+    cols.push(column(
         "hour",
         rows.iter()
             .flat_map(|_| 1..=HOURS as u32)
             .collect::<Vec<u32>>(),
     ));
-    cols.push(col(
+    cols.push(column(
         "cumulative_utility",
         rows.iter()
             .flat_map(|r| r.hourly_utility.iter().copied())
             .collect::<Vec<f64>>(),
     ));
-    cols.push(col(
+    cols.push(column(
         "cumulative_energy_j",
         rows.iter()
             .flat_map(|r| r.hourly_energy_j.iter().copied())
@@ -217,20 +244,20 @@ pub fn jobs_frame(records: &[RunRecord<'_>]) -> PolarsResult<DataFrame> {
         }
     }
     cols.extend([
-        col("job_number", job),
-        col("submit_s", arrival),
-        col("task_type", task_type),
-        col("priority", priority),
-        col("urgency", urgency),
-        col("class", class),
-        col("status", fate),
-        col("machine", machine),
-        col("machine_type", machine_type),
-        col("pstate", pstate),
-        col("start_s", start),
-        col("end_s", end),
-        col("energy_j", energy),
-        col("utility_earned", utility),
+        column("job_number", job),
+        column("submit_s", arrival),
+        column("task_type", task_type),
+        column("priority", priority),
+        column("urgency", urgency),
+        column("class", class),
+        column("status", fate),
+        column("machine", machine),
+        column("machine_type", machine_type),
+        column("pstate", pstate),
+        column("start_s", start),
+        column("end_s", end),
+        column("energy_j", energy),
+        column("utility_earned", utility),
     ]);
     DataFrame::new_infer_height(cols)
 }
@@ -277,12 +304,12 @@ pub fn machines_frame(records: &[RunRecord<'_>]) -> PolarsResult<DataFrame> {
         }
     }
     cols.extend([
-        col("machine", machine),
-        col("machine_type", mtype),
-        col("special", special),
-        col("busy_s", busy),
-        col("idle_s", idle),
-        col("energy_j", energy),
+        column("machine", machine),
+        column("machine_type", mtype),
+        column("special", special),
+        column("busy_s", busy),
+        column("idle_s", idle),
+        column("energy_j", energy),
     ]);
     DataFrame::new_infer_height(cols)
 }
@@ -337,22 +364,22 @@ pub fn filter_frame(records: &[RunRecord<'_>]) -> PolarsResult<DataFrame> {
         }
     }
     cols.extend([
-        col("time_s", time),
-        col("hour", hour),
-        col("mappable", mappable),
-        col("dropped", dropped),
-        col("assigned", assigned),
-        col("budget_j", budget),
-        col("static_j", static_j),
-        col("committed_j", committed),
-        col("e_rem_j", e_rem),
-        col("tau_rem_s", tau_rem),
-        col("total_time_s", total),
-        col("mean_etc_s", tau_bar),
-        col("mean_eec_j", e_bar),
-        col("n", n),
-        col("lambda", lambda),
-        col("e_bud_j", e_bud),
+        column("time_s", time),
+        column("hour", hour),
+        column("mappable", mappable),
+        column("dropped", dropped),
+        column("assigned", assigned),
+        column("budget_j", budget),
+        column("static_j", static_j),
+        column("committed_j", committed),
+        column("e_rem_j", e_rem),
+        column("tau_rem_s", tau_rem),
+        column("total_time_s", total),
+        column("mean_etc_s", tau_bar),
+        column("mean_eec_j", e_bar),
+        column("n", n),
+        column("lambda", lambda),
+        column("e_bud_j", e_bud),
     ]);
     DataFrame::new_infer_height(cols)
 }
@@ -366,28 +393,28 @@ pub fn timing_frame(records: &[RunRecord<'_>], wall: &[f64]) -> PolarsResult<Dat
     let summaries: Vec<&EnergySummary> = records.iter().map(|r| r.summary).collect();
     let mut cols = key_columns(&summaries, |_| 1);
     cols.extend([
-        col(
+        column(
             "mapping_events",
             records
                 .iter()
                 .map(|r| r.run.events.len() as u64)
                 .collect::<Vec<u64>>(),
         ),
-        col(
+        column(
             "heuristic_seconds_mean",
             records
                 .iter()
                 .map(|r| r.run.heuristic_seconds.0 / r.run.events.len().max(1) as f64)
                 .collect::<Vec<f64>>(),
         ),
-        col(
+        column(
             "heuristic_seconds_max",
             records
                 .iter()
                 .map(|r| r.run.heuristic_seconds.1)
                 .collect::<Vec<f64>>(),
         ),
-        col("run_wall_s", wall.to_vec()),
+        column("run_wall_s", wall.to_vec()),
     ]);
     DataFrame::new_infer_height(cols)
 }

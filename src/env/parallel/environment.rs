@@ -5,15 +5,14 @@
 
 use std::path::Path;
 
-use polars::prelude::*;
-
 use super::check as invariants;
 use super::params::{ParallelArgs, check_system_size};
 use super::summary::{RunSummary, summarize};
 use super::tables::{self, RunRecord};
 use super::{Build, HEURISTICS, HeuristicInfo, RunResult, simulate};
 use crate::env::{EnvError, Environment, Input, LogUse, Registry, Replayed};
-use crate::metrics::tables::{TableError, write_both};
+use crate::metrics::columns::SummaryColumn;
+use crate::metrics::tables::{TableError, write_all};
 use crate::workload::days::CURIE_PAPER_TOTALS;
 use crate::workload::flags::SharedArgs;
 use crate::workload::{DayPick, STANDARD_DAYS, pick_days};
@@ -29,6 +28,8 @@ impl Environment for Parallel {
         "Environment A (heterogeneous parallel clusters, value-based; Khemka et al. 2015)";
     const LOG: LogUse = LogUse::Required;
     const SHARED: &'static [&'static str] = &["--seed", "--day", "--days", "--day-arrivals"];
+    const RUN_KEYS: &'static [&'static str] = &["date", "heuristic"];
+    const MEAN_KEYS: &'static [&'static str] = &["heuristic"];
     type Policy = Build;
     type Args = ParallelArgs;
     type Heuristic = &'static HeuristicInfo;
@@ -46,14 +47,6 @@ impl Environment for Parallel {
 
     fn registry() -> Registry<Build> {
         HEURISTICS
-    }
-
-    fn heuristics(names: &[String], _: &ParallelArgs) -> Result<Vec<Self::Heuristic>, EnvError> {
-        Ok(HEURISTICS.resolve(names, |_| true)?)
-    }
-
-    fn heuristic_name(h: &Self::Heuristic) -> &'static str {
-        h.name
     }
 
     fn scenarios(
@@ -198,9 +191,8 @@ impl Environment for Parallel {
         summarize(&w.name, h.name, args.seed(), s, run)
     }
 
-    fn table(runs: &[Replayed<'_, Self>], _: &ParallelArgs) -> String {
-        let s: Vec<RunSummary> = runs.iter().map(|r| r.summary.clone()).collect();
-        summary_table(&s)
+    fn summary_columns() -> Vec<SummaryColumn<RunSummary>> {
+        tables::summary_columns()
     }
 
     fn write_tables(
@@ -218,89 +210,15 @@ impl Environment for Parallel {
             })
             .collect();
         let summaries: Vec<RunSummary> = runs.iter().map(|r| r.summary.clone()).collect();
-        let frame = |name: &str, f: PolarsResult<DataFrame>| {
-            f.map_err(|source| TableError::Write {
-                path: dir.join(format!("{name}.csv")),
-                source,
-            })
-        };
-        write_both(
-            &mut frame("jobs", tables::jobs_frame(&records))?,
+        write_all(
             dir,
-            "jobs",
-        )?;
-        write_both(
-            &mut frame("summary", tables::summary_frame(&summaries))?,
-            dir,
-            "summary",
-        )?;
-        write_both(
-            &mut frame("timing", tables::timing_frame(&summaries))?,
-            dir,
-            "timing",
-        )?;
-        Ok(vec!["jobs", "summary", "timing"])
+            vec![
+                ("jobs", tables::jobs_frame(&records)),
+                ("summary", tables::summary_frame(&summaries)),
+                ("timing", tables::timing_frame(&summaries)),
+            ],
+        )
     }
-}
-
-/// The table printed by a replay of environment A: one row per run, plus,
-/// when there are several days, the mean over days of each heuristic with
-/// its 95 % confidence interval ([`mean_rows`]).
-pub fn summary_table(s: &[RunSummary]) -> String {
-    let mut out = format!(
-        "{:<10} {:<12} {:>12} {:>10} {:>8} {:>7} {:>9} {:>7} {:>10} {:>7} {:>13} {:>12}\n",
-        "date",
-        "heuristic",
-        "value",
-        "bound",
-        "% bound",
-        "counted",
-        "completed",
-        "dropped",
-        "unfinished",
-        "events",
-        "mean ms/event",
-        "max ms/event"
-    );
-    for x in s {
-        out.push_str(&format!(
-            "{:<10} {:<12} {:>12.1} {:>10.1} {:>8.2} {:>7} {:>9} {:>7} {:>10} {:>7} {:>13.3} {:>12.3}\n",
-            x.date,
-            x.heuristic,
-            x.value_earned,
-            x.value_bound,
-            x.percent_of_bound,
-            x.tasks_counted,
-            x.tasks_completed,
-            x.tasks_dropped,
-            x.tasks_unfinished,
-            x.mapping_events,
-            x.heuristic_seconds_mean * 1e3,
-            x.heuristic_seconds_max * 1e3
-        ));
-    }
-    let days = s
-        .iter()
-        .map(|x| &x.date)
-        .collect::<std::collections::BTreeSet<_>>()
-        .len();
-    if days > 1 {
-        out.push('\n');
-        out.push_str(&mean_rows(s));
-    }
-    out
-}
-
-/// The mean over days of each heuristic of a multi-day replay, by the same
-/// aggregation as the experiment tables: the printed columns of
-/// [`super::tables::summary_columns`] (tasks completed and dropped, value
-/// earned, % of the maximum, heuristic ms per mapping event) as mean ±
-/// half-width of the 95 % Student-t confidence interval, and the largest
-/// ms of one event ([`crate::metrics::columns::mean_rows`]).
-pub fn mean_rows(s: &[RunSummary]) -> String {
-    let rows: Vec<&RunSummary> = s.iter().collect();
-    crate::metrics::columns::mean_rows(&super::tables::summary_columns(), &rows, &["heuristic"])
-        .unwrap_or_else(|e| format!("(no mean rows: {e})\n"))
 }
 
 /// The lines that say which days were chosen and their totals, beside the

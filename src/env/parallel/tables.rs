@@ -31,7 +31,7 @@
 
 use polars::prelude::*;
 
-use crate::metrics::columns::{self, SummaryColumn, Value, pct_of_max};
+use crate::metrics::columns::{self, SummaryColumn, Value, column, pct_of_max};
 
 use super::summary::RunSummary;
 use super::{RunResult, TaskStatus};
@@ -46,13 +46,6 @@ pub struct RunRecord<'a> {
     pub run: &'a RunResult,
     /// Its summary.
     pub summary: &'a RunSummary,
-}
-
-fn col<T>(name: &str, v: Vec<T>) -> Column
-where
-    Series: NamedFrom<Vec<T>, [T]>,
-{
-    Column::new(name.into(), v)
 }
 
 /// The `jobs` table of several runs.
@@ -121,26 +114,26 @@ pub fn jobs_frame(runs: &[RunRecord<'_>]) -> PolarsResult<DataFrame> {
         }
     }
     DataFrame::new_infer_height(vec![
-        col("log", log),
-        col("date", date),
-        col("heuristic", heuristic),
-        col("job_number", job),
-        col("counted", counted),
-        col("submit_s", arrival),
-        col("processors", cores),
-        col("status", status),
-        col("cluster", cluster),
-        col("nodes", nodes),
-        col("node_list", node_list),
-        col("start_s", start),
-        col("end_s", completion),
-        col("wait_s", wait),
-        col("etc_s", etc),
-        col("start_value", start_value),
-        col("soft_deadline_s", soft),
-        col("hard_deadline_s", hard),
-        col("value_earned", earned),
-        col("dropped_at_s", dropped_at),
+        column("log", log),
+        column("date", date),
+        column("heuristic", heuristic),
+        column("job_number", job),
+        column("counted", counted),
+        column("submit_s", arrival),
+        column("processors", cores),
+        column("status", status),
+        column("cluster", cluster),
+        column("nodes", nodes),
+        column("node_list", node_list),
+        column("start_s", start),
+        column("end_s", completion),
+        column("wait_s", wait),
+        column("etc_s", etc),
+        column("start_value", start_value),
+        column("soft_deadline_s", soft),
+        column("hard_deadline_s", hard),
+        column("value_earned", earned),
+        column("dropped_at_s", dropped_at),
     ])
 }
 
@@ -170,25 +163,29 @@ pub fn summary_columns() -> Vec<SummaryColumn<RunSummary>> {
             Value::F64(x.system_target_cores)
         }),
         SummaryColumn::new("tasks_simulated", count(|x| x.tasks_simulated)),
-        SummaryColumn::new("tasks_counted", count(|x| x.tasks_counted)),
+        SummaryColumn::new("tasks_counted", count(|x| x.tasks_counted)).shown("counted", "", 0),
         SummaryColumn::new("tasks_completed", count(|x| x.tasks_completed))
             .mean_ci()
             .shown("completed", "", 1),
         SummaryColumn::new("tasks_dropped", count(|x| x.tasks_dropped))
             .mean_ci()
             .shown("dropped", "", 1),
-        SummaryColumn::new("tasks_unfinished", count(|x| x.tasks_unfinished)).mean_ci(),
+        SummaryColumn::new("tasks_unfinished", count(|x| x.tasks_unfinished))
+            .mean_ci()
+            .shown("unfinished", "", 1),
         SummaryColumn::new("tasks_too_wide", count(|x| x.tasks_too_wide)),
         SummaryColumn::new("value_earned", |x: &S| Value::F64(x.value_earned))
             .mean_ci()
             .shown("value", "", 1),
-        SummaryColumn::new("value_max", |x: &S| Value::F64(x.value_bound)).mean_ci(),
+        SummaryColumn::new("value_max", |x: &S| Value::F64(x.value_bound))
+            .mean_ci()
+            .shown("max value", "", 1),
         SummaryColumn::new("pct_of_max", |x: &S| {
             Value::MaybeF64(pct_of_max(x.value_earned, x.value_bound))
         })
         .mean_ci()
-        .shown("% bound", "%", 2),
-        SummaryColumn::new("mapping_events", count(|x| x.mapping_events)),
+        .shown("% of max", "%", 2),
+        SummaryColumn::new("mapping_events", count(|x| x.mapping_events)).shown("events", "", 0),
         SummaryColumn::new("heuristic_seconds_mean", |x: &S| {
             Value::F64(x.heuristic_seconds_mean)
         })
@@ -223,31 +220,31 @@ pub fn summary_frame(summaries: &[RunSummary]) -> PolarsResult<DataFrame> {
 pub fn timing_frame(summaries: &[RunSummary]) -> PolarsResult<DataFrame> {
     let s = summaries;
     DataFrame::new_infer_height(vec![
-        col("log", s.iter().map(|x| x.log.clone()).collect::<Vec<_>>()),
-        col("date", s.iter().map(|x| x.date.clone()).collect::<Vec<_>>()),
-        col(
+        column("log", s.iter().map(|x| x.log.clone()).collect::<Vec<_>>()),
+        column("date", s.iter().map(|x| x.date.clone()).collect::<Vec<_>>()),
+        column(
             "heuristic",
             s.iter().map(|x| x.heuristic.clone()).collect::<Vec<_>>(),
         ),
-        col(
+        column(
             "mapping_events",
             s.iter()
                 .map(|x| x.mapping_events as u64)
                 .collect::<Vec<_>>(),
         ),
-        col(
+        column(
             "heuristic_seconds_mean",
             s.iter()
                 .map(|x| x.heuristic_seconds_mean)
                 .collect::<Vec<_>>(),
         ),
-        col(
+        column(
             "heuristic_seconds_max",
             s.iter()
                 .map(|x| x.heuristic_seconds_max)
                 .collect::<Vec<_>>(),
         ),
-        col(
+        column(
             "heuristic_seconds_total",
             s.iter()
                 .map(|x| x.heuristic_seconds_mean * x.mapping_events as f64)

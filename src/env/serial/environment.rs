@@ -7,15 +7,14 @@
 
 use std::path::{Path, PathBuf};
 
-use polars::prelude::*;
-
 use super::params::SerialArgs;
 use super::summary::{SerialSummary, summarize};
 use super::tables::{self, RunRecord};
 use super::workload::{self, LogParams, SyntheticParams};
 use super::{HEURISTICS, HeuristicInfo, Policy, SerialArgsError, SerialRun, SerialScenario};
 use crate::env::{EnvError, Environment, Input, LogUse, Registry, Replayed};
-use crate::metrics::tables::{TableError, write_both};
+use crate::metrics::columns::SummaryColumn;
+use crate::metrics::tables::{TableError, write_all};
 use crate::workload::flags::SharedArgs;
 use crate::workload::{DayPick, pick_days};
 use crate::workload::{DayWindow, Workload};
@@ -56,6 +55,8 @@ impl Environment for Serial {
         "--trials",
         "--theta",
     ];
+    const RUN_KEYS: &'static [&'static str] = &["scenario", "heuristic"];
+    const MEAN_KEYS: &'static [&'static str] = &["heuristic"];
     type Policy = Policy;
     type Args = SerialArgs;
     type Heuristic = &'static HeuristicInfo;
@@ -88,14 +89,6 @@ impl Environment for Serial {
 
     fn registry() -> Registry<Policy> {
         HEURISTICS
-    }
-
-    fn heuristics(names: &[String], _: &SerialArgs) -> Result<Vec<Self::Heuristic>, EnvError> {
-        Ok(HEURISTICS.resolve(names, |_| true)?)
-    }
-
-    fn heuristic_name(h: &Self::Heuristic) -> &'static str {
-        h.name
     }
 
     fn scenarios(
@@ -243,47 +236,8 @@ impl Environment for Serial {
         summarize(s, h.name, run)
     }
 
-    fn table(runs: &[Replayed<'_, Self>], _: &SerialArgs) -> String {
-        let mut out = format!(
-            "{:<18} {:<24} {:>10} {:>10} {:>7} {:>7} {:>7} {:>7} {:>8} {:>7} {:>11} {:>10}\n",
-            "scenario",
-            "heuristic",
-            "utility",
-            "max",
-            "% max",
-            "counted",
-            "% done",
-            "dropped",
-            "preempt",
-            "events",
-            "mean ms/ev",
-            "max ms/ev"
-        );
-        for r in runs {
-            let x = &r.summary;
-            out.push_str(&format!(
-                "{:<18} {:<24} {:>10.1} {:>10.1} {:>7.2} {:>7} {:>7.2} {:>7} {:>8} {:>7} {:>11.4} {:>10.3}\n",
-                x.scenario,
-                x.heuristic,
-                x.utility,
-                x.max_utility,
-                x.percent(),
-                x.counted,
-                x.percent_completed(),
-                x.dropped,
-                x.preemptions,
-                x.events,
-                r.run.heuristic_seconds.0 * 1e3,
-                r.run.heuristic_seconds.1 * 1e3
-            ));
-        }
-        let scenarios: std::collections::BTreeSet<&str> =
-            runs.iter().map(|r| r.summary.scenario.as_str()).collect();
-        if scenarios.len() > 1 {
-            out.push('\n');
-            out.push_str(&mean_rows(runs));
-        }
-        out
+    fn summary_columns() -> Vec<SummaryColumn<SerialSummary>> {
+        tables::summary_columns()
     }
 
     fn write_tables(
@@ -303,43 +257,14 @@ impl Environment for Serial {
             .collect();
         let summaries: Vec<&SerialSummary> = runs.iter().map(|r| &r.summary).collect();
         let wall: Vec<f64> = runs.iter().map(|r| r.seconds).collect();
-        let frame = |name: &str, f: PolarsResult<DataFrame>| {
-            f.map_err(|source| TableError::Write {
-                path: dir.join(format!("{name}.csv")),
-                source,
-            })
-        };
-        write_both(
-            &mut frame("summary", tables::summary_frame(&summaries))?,
+        write_all(
             dir,
-            "summary",
-        )?;
-        write_both(
-            &mut frame("jobs", tables::jobs_frame(&records))?,
-            dir,
-            "jobs",
-        )?;
-        write_both(
-            &mut frame("pieces", tables::pieces_frame(&records))?,
-            dir,
-            "pieces",
-        )?;
-        write_both(
-            &mut frame("timing", tables::timing_frame(&records, &wall))?,
-            dir,
-            "timing",
-        )?;
-        Ok(vec!["summary", "jobs", "pieces", "timing"])
+            vec![
+                ("summary", tables::summary_frame(&summaries)),
+                ("jobs", tables::jobs_frame(&records)),
+                ("pieces", tables::pieces_frame(&records)),
+                ("timing", tables::timing_frame(&records, &wall)),
+            ],
+        )
     }
-}
-
-/// The mean over scenarios of each heuristic of a replay of several
-/// trials or days: the printed columns of
-/// [`super::tables::summary_columns`] (% of the maximum, % completed,
-/// preemptions) as mean ± half-width of the 95 % Student-t confidence
-/// interval ([`crate::metrics::columns::mean_rows`]).
-fn mean_rows(runs: &[Replayed<'_, Serial>]) -> String {
-    let rows: Vec<&SerialSummary> = runs.iter().map(|r| &r.summary).collect();
-    crate::metrics::columns::mean_rows(&super::tables::summary_columns(), &rows, &["heuristic"])
-        .unwrap_or_else(|e| format!("(no mean rows: {e})\n"))
 }

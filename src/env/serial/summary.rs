@@ -108,6 +108,13 @@ pub struct SerialSummary {
     pub events: u64,
     /// The last mapping event, s.
     pub end_s: f64,
+    /// Heuristic wall time per mapping event, mean, s (wall clock: differs
+    /// between two runs of one seed; left out of the deterministic tables).
+    #[serde(default)]
+    pub heuristic_seconds_mean: f64,
+    /// The longest mapping event's heuristic wall time, s (wall clock).
+    #[serde(default)]
+    pub heuristic_seconds_max: f64,
 }
 
 impl SerialSummary {
@@ -186,5 +193,7 @@ pub fn summarize(s: &SerialScenario, heuristic: &str, run: &SerialRun) -> Serial
         preemptions: run.preemptions,
         events: run.events,
         end_s: run.end,
+        heuristic_seconds_mean: run.heuristic_seconds.0,
+        heuristic_seconds_max: run.heuristic_seconds.1,
     }
 }

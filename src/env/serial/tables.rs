@@ -17,7 +17,7 @@ use polars::prelude::*;
 use super::SerialScenario;
 use super::engine::{SerialRun, TaskFate};
 use super::summary::{SerialSummary, earned};
-use crate::metrics::columns::{self, SummaryColumn, Value, pct_of_max};
+use crate::metrics::columns::{self, SummaryColumn, Value, column, pct_of_max};
 
 /// One replayed run, for the tables.
 pub struct RunRecord<'a> {
@@ -29,13 +29,6 @@ pub struct RunRecord<'a> {
     pub run: &'a SerialRun,
     /// Its summary.
     pub summary: &'a SerialSummary,
-}
-
-fn col<T>(name: &str, v: Vec<T>) -> Column
-where
-    Series: NamedFrom<Vec<T>, [T]>,
-{
-    Column::new(name.into(), v)
 }
 
 /// The priority levels given their own columns (Machovec et al., §IV.C).
@@ -58,14 +51,16 @@ pub fn summary_columns() -> Vec<SummaryColumn<SerialSummary>> {
         }),
         SummaryColumn::new("tasks_counted", |r: &SerialSummary| {
             Value::U64(r.counted as u64)
-        }),
+        })
+        .shown("counted", "", 0),
         SummaryColumn::new("tasks_completed", |r: &SerialSummary| {
             Value::U64(r.completed as u64)
         }),
         SummaryColumn::new("tasks_dropped", |r: &SerialSummary| {
             Value::U64(r.dropped as u64)
         })
-        .mean_ci(),
+        .mean_ci()
+        .shown("dropped", "", 1),
         SummaryColumn::new("tasks_unfinished", |r: &SerialSummary| {
             Value::U64(r.unfinished as u64)
         }),
@@ -74,11 +69,15 @@ pub fn summary_columns() -> Vec<SummaryColumn<SerialSummary>> {
         })
         .mean_ci()
         .shown("% done", "%", 2),
-        SummaryColumn::new("utility_earned", |r: &SerialSummary| Value::F64(r.utility)).mean_ci(),
-        SummaryColumn::new("utility_max", |r: &SerialSummary| Value::F64(r.max_utility)).mean_ci(),
+        SummaryColumn::new("utility_earned", |r: &SerialSummary| Value::F64(r.utility))
+            .mean_ci()
+            .shown("utility", "", 1),
+        SummaryColumn::new("utility_max", |r: &SerialSummary| Value::F64(r.max_utility))
+            .mean_ci()
+            .shown("max utility", "", 1),
         SummaryColumn::new("pct_of_max", |r: &SerialSummary| Value::F64(r.percent()))
             .mean_ci()
-            .shown("% max", "%", 2),
+            .shown("% of max", "%", 2),
     ];
     for p in PRIORITY_COLUMNS {
         let share = move |r: &SerialSummary| r.priority(p).cloned();
@@ -94,7 +93,8 @@ pub fn summary_columns() -> Vec<SummaryColumn<SerialSummary>> {
             SummaryColumn::new(format!("pct_of_max_p{p}"), move |r: &SerialSummary| {
                 Value::MaybeF64(share(r).and_then(|s| pct_of_max(s.utility, s.max_utility)))
             })
-            .mean_ci(),
+            .mean_ci()
+            .shown(format!("% of max p{p}"), "%", 1),
         );
         cols.push(SummaryColumn::new(
             format!("pct_completed_p{p}"),
@@ -109,8 +109,23 @@ pub fn summary_columns() -> Vec<SummaryColumn<SerialSummary>> {
         SummaryColumn::new("preemptions", |r: &SerialSummary| Value::U64(r.preemptions))
             .mean_ci()
             .shown("preemptions", "", 1),
-        SummaryColumn::new("mapping_events", |r: &SerialSummary| Value::U64(r.events)),
+        SummaryColumn::new("mapping_events", |r: &SerialSummary| Value::U64(r.events))
+            .shown("events", "", 0),
         SummaryColumn::new("end_s", |r: &SerialSummary| Value::F64(r.end_s)),
+        SummaryColumn::new("heuristic_seconds_mean", |r: &SerialSummary| {
+            Value::F64(r.heuristic_seconds_mean)
+        })
+        .wall_clock()
+        .mean_ci()
+        .shown("mean ms/event", "", 4)
+        .print_scaled(1e3),
+        SummaryColumn::new("heuristic_seconds_max", |r: &SerialSummary| {
+            Value::F64(r.heuristic_seconds_max)
+        })
+        .wall_clock()
+        .max_over_scenarios()
+        .shown("max ms/event", "", 3)
+        .print_scaled(1e3),
     ]);
     cols
 }
@@ -209,30 +224,30 @@ pub fn jobs_frame(runs: &[RunRecord<'_>]) -> PolarsResult<DataFrame> {
         }
     }
     DataFrame::new_infer_height(vec![
-        col("scenario", scenario),
-        col("heuristic", heuristic),
-        col("job_number", job),
-        col("submit_s", arrival),
-        col("counted", counted),
-        col("task_type", task_type),
-        col("burst", burst),
-        col("critical", critical),
-        col("priority", priority),
-        col("urgency", urgency),
-        col("shape", shape),
-        col("class", class),
-        col("can_preempt", can_preempt),
-        col("preemptible", preemptible),
-        col("status", status),
-        col("cluster", cluster),
-        col("etc_s", etc),
-        col("start_s", first_start),
-        col("end_s", end),
-        col("pieces", pieces),
-        col("completion_utility", completion_utility),
-        col("fraction_in_window", inside),
-        col("utility_earned", utility),
-        col("dropped_at_s", dropped_at),
+        column("scenario", scenario),
+        column("heuristic", heuristic),
+        column("job_number", job),
+        column("submit_s", arrival),
+        column("counted", counted),
+        column("task_type", task_type),
+        column("burst", burst),
+        column("critical", critical),
+        column("priority", priority),
+        column("urgency", urgency),
+        column("shape", shape),
+        column("class", class),
+        column("can_preempt", can_preempt),
+        column("preemptible", preemptible),
+        column("status", status),
+        column("cluster", cluster),
+        column("etc_s", etc),
+        column("start_s", first_start),
+        column("end_s", end),
+        column("pieces", pieces),
+        column("completion_utility", completion_utility),
+        column("fraction_in_window", inside),
+        column("utility_earned", utility),
+        column("dropped_at_s", dropped_at),
     ])
 }
 
@@ -272,14 +287,14 @@ pub fn pieces_frame(runs: &[RunRecord<'_>]) -> PolarsResult<DataFrame> {
         }
     }
     DataFrame::new_infer_height(vec![
-        col("scenario", scenario),
-        col("heuristic", heuristic),
-        col("job_number", job),
-        col("cluster", cluster),
-        col("core", core),
-        col("start_s", start),
-        col("end_s", end),
-        col("completes", completes),
+        column("scenario", scenario),
+        column("heuristic", heuristic),
+        column("job_number", job),
+        column("cluster", cluster),
+        column("core", core),
+        column("start_s", start),
+        column("end_s", end),
+        column("completes", completes),
     ])
 }
 
@@ -289,30 +304,30 @@ pub fn pieces_frame(runs: &[RunRecord<'_>]) -> PolarsResult<DataFrame> {
 /// A polars error if the columns cannot be assembled (a bug).
 pub fn timing_frame(runs: &[RunRecord<'_>], wall: &[f64]) -> PolarsResult<DataFrame> {
     DataFrame::new_infer_height(vec![
-        col(
+        column(
             "scenario",
             runs.iter().map(|r| r.scenario.name.clone()).collect(),
         ),
-        col(
+        column(
             "heuristic",
             runs.iter().map(|r| r.heuristic.to_string()).collect(),
         ),
-        col(
+        column(
             "mapping_events",
             runs.iter().map(|r| r.run.events).collect::<Vec<u64>>(),
         ),
-        col(
+        column(
             "heuristic_seconds_mean",
             runs.iter()
                 .map(|r| r.run.heuristic_seconds.0)
                 .collect::<Vec<f64>>(),
         ),
-        col(
+        column(
             "heuristic_seconds_max",
             runs.iter()
                 .map(|r| r.run.heuristic_seconds.1)
                 .collect::<Vec<f64>>(),
         ),
-        col("simulation_s", wall.to_vec()),
+        column("simulation_s", wall.to_vec()),
     ])
 }

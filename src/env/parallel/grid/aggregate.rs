@@ -29,8 +29,10 @@ use super::cell::CellResult;
 use super::variant::Variant;
 use crate::env::parallel::summary::RunSummary;
 use crate::env::parallel::tables::{summary_columns, summary_frame, timing_frame};
+use crate::metrics::aggregate::{
+    GridTables, f64_column, n_column, stat_column, str_column, timing_table,
+};
 pub use crate::metrics::aggregate::{Stat, pm};
-use crate::metrics::aggregate::{f64_column, n_column, stat_column, str_column, timing_table};
 use crate::metrics::columns;
 
 /// One aggregated row (log, variant, heuristic).
@@ -60,20 +62,8 @@ pub struct AggRow {
     pub heuristic_seconds_max: f64,
 }
 
-/// Every table of an experiment, and the aggregated rows as structs.
-#[derive(Debug, Clone)]
-pub struct Tables {
-    /// One row per run (deterministic).
-    pub runs: DataFrame,
-    /// One row per run, wall-clock timing.
-    pub runs_timing: DataFrame,
-    /// Per (log, variant, heuristic) statistics (deterministic).
-    pub aggregate: DataFrame,
-    /// Per (log, variant, heuristic) timing statistics.
-    pub timing: DataFrame,
-    /// The aggregated rows, in table order.
-    pub rows: Vec<AggRow>,
-}
+/// The grid's tables (`runs`, `runs_timing`, `aggregate`, `timing`) and rows.
+pub type Tables = GridTables<AggRow>;
 
 const KEYS: [&str; 7] = [
     "log_key",
@@ -146,11 +136,13 @@ pub fn tables(cells: &[CellResult]) -> PolarsResult<Tables> {
     let aggregate = columns::aggregate(&runs, &KEYS, &summary_columns())?;
     let timing = timing_table(work, &KEYS)?;
     let rows = agg_rows(&aggregate, &timing, cells)?;
-    Ok(Tables {
-        runs,
-        runs_timing,
-        aggregate,
-        timing,
+    Ok(GridTables {
+        tables: vec![
+            ("runs", runs),
+            ("runs_timing", runs_timing),
+            ("aggregate", aggregate),
+            ("timing", timing),
+        ],
         rows,
     })
 }

@@ -31,7 +31,7 @@ use crate::experiment::ExperimentError;
 use crate::experiment::config::{ConfigError, DEFAULT_DAYS, ExperimentConfig};
 use crate::experiment::grid::{CellSpec, DayLayout, DaySetRecord, Layout, LogLayout, Plan};
 use crate::experiment::grid::{Grid, GridReport, Preset, VariantRecord, fewer_days_notes};
-use crate::metrics::tables::write_both;
+use crate::experiment::grid::{write_compare, write_report};
 use crate::report::Figure;
 use crate::swf::SwfLog;
 use crate::workload::{DayError, Scenario, Workload};
@@ -163,23 +163,10 @@ impl Grid for Parallel {
     }
 
     fn check_config(
-        config: &ExperimentConfig,
+        _: &ExperimentConfig,
         section: &ParallelSection,
         origin: &Path,
     ) -> Result<(), ConfigError> {
-        if config.logs.is_empty() {
-            return Err(ConfigError::Invalid {
-                path: origin.to_path_buf(),
-                key: "logs",
-                message: "at least one log is needed".into(),
-            });
-        }
-        HEURISTICS
-            .resolve(&config.heuristics, |_| true)
-            .map_err(|source| ConfigError::Heuristic {
-                path: origin.to_path_buf(),
-                source,
-            })?;
         if let Some(b) = section.cores_base
             && !(b.is_finite() && b > 0.0)
         {
@@ -292,29 +279,18 @@ impl Grid for Parallel {
         figures: bool,
     ) -> Result<GridReport, ExperimentError> {
         let mut t = aggregate::tables(cells)?;
-        write_both(&mut t.runs, out, "runs")?;
-        write_both(&mut t.runs_timing, out, "runs_timing")?;
-        write_both(&mut t.aggregate, out, "aggregate")?;
-        write_both(&mut t.timing, out, "timing")?;
-        let md = aggregate::markdown(&t.rows);
-        let md_path = out.join("aggregate.md");
-        std::fs::write(&md_path, &md).map_err(ExperimentError::io(&md_path))?;
-        let mut files = vec![md_path];
-        if figures {
-            files.extend(figures::experiment_figures(
-                layout,
-                &layout.variants_as::<Variant>()?,
-                &t.rows,
-                cells,
-                &out.join("figures"),
-                &figure_style(),
+        let mut md = aggregate::markdown(&t.rows);
+        if let Some(g) = t.get("aggregate") {
+            md.push_str(&crate::metrics::columns::every_metric(
+                g,
+                &["log_key", "variant", "heuristic"],
+                &super::tables::summary_columns(),
             )?);
         }
-        Ok(GridReport {
-            preface: String::new(),
-            markdown: md,
-            tables: vec!["runs", "runs_timing", "aggregate", "timing"],
-            files,
+        let variants = layout.variants_as::<Variant>()?;
+        let (rows, tables) = t.split();
+        write_report(out, tables, "aggregate.md", md, figures, |dir| {
+            figures::experiment_figures(layout, &variants, rows, cells, dir, &figure_style())
         })
     }
 
@@ -458,22 +434,15 @@ impl Grid for Parallel {
         }
         let keys: Vec<String> = layout.logs.iter().map(|l| l.key.clone()).collect();
         let table = side_by_side(&keys, &layout.heuristics, &rows);
-        let md = out.join("compare.md");
-        std::fs::write(&md, &table).map_err(ExperimentError::io(&md))?;
-        let stem = out.join("figures").join("compare-percent-of-bound");
-        let mut files = vec![md];
-        files.extend(figures::compare_figure(
-            layout,
-            &layout.variants_as::<Variant>()?,
-            &rows,
-            &figure_style(),
-            &stem,
-        )?);
-        Ok(GridReport {
-            preface,
-            markdown: table,
-            tables: Vec::new(),
-            files,
+        let variants = layout.variants_as::<Variant>()?;
+        write_compare(out, preface, table, |dir| {
+            figures::compare_figure(
+                layout,
+                &variants,
+                &rows,
+                &figure_style(),
+                &dir.join("compare-percent-of-bound"),
+            )
         })
     }
 }

@@ -26,8 +26,10 @@ use super::variant::{SerialAxis, SerialVariant};
 use crate::env::serial::summary::SerialSummary;
 use crate::env::serial::tables::{summary_columns, summary_frame};
 use crate::experiment::grid::Layout;
+use crate::metrics::aggregate::{
+    GridTables, f64_column, n_column, stat_column, str_column, timing_table,
+};
 pub use crate::metrics::aggregate::{Stat, pm};
-use crate::metrics::aggregate::{f64_column, n_column, stat_column, str_column, timing_table};
 use crate::metrics::columns;
 
 /// One aggregated row (log, variant, heuristic).
@@ -57,20 +59,8 @@ pub struct SerialAggRow {
     pub heuristic_seconds_max: f64,
 }
 
-/// Every table of an environment B grid, and the aggregated rows.
-#[derive(Debug, Clone)]
-pub struct SerialTables {
-    /// One row per run (deterministic).
-    pub runs: DataFrame,
-    /// One row per run, wall-clock timing.
-    pub runs_timing: DataFrame,
-    /// Per (log, variant, heuristic) statistics (deterministic).
-    pub aggregate: DataFrame,
-    /// Per (log, variant, heuristic) timing statistics.
-    pub timing: DataFrame,
-    /// The aggregated rows, in table order.
-    pub rows: Vec<SerialAggRow>,
-}
+/// The grid's tables (`runs`, `runs_timing`, `aggregate`, `timing`) and rows.
+pub type SerialTables = GridTables<SerialAggRow>;
 
 const KEYS: [&str; 7] = [
     "log_key",
@@ -148,11 +138,13 @@ pub fn tables(cells: &[SerialCell]) -> PolarsResult<SerialTables> {
     let work = DataFrame::new_infer_height(work_cols)?;
     let timing = timing_table(work, &KEYS)?;
     let rows = agg_rows(&aggregate, &timing, cells)?;
-    Ok(SerialTables {
-        runs,
-        runs_timing,
-        aggregate,
-        timing,
+    Ok(GridTables {
+        tables: vec![
+            ("runs", runs),
+            ("runs_timing", runs_timing),
+            ("aggregate", aggregate),
+            ("timing", timing),
+        ],
         rows,
     })
 }

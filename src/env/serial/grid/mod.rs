@@ -30,7 +30,7 @@ use crate::experiment::ExperimentError;
 use crate::experiment::config::{ConfigError, ExperimentConfig};
 use crate::experiment::grid::{CellSpec, DayLayout, DaySetRecord, Layout, LogLayout, Plan};
 use crate::experiment::grid::{Grid, GridReport, Preset, VariantRecord};
-use crate::metrics::tables::write_both;
+use crate::experiment::grid::{write_compare, write_report};
 use crate::report::Figure;
 use crate::swf::SwfLog;
 use crate::workload::DayError;
@@ -318,12 +318,6 @@ impl Grid for Serial {
             key,
             message,
         };
-        HEURISTICS
-            .resolve(&config.heuristics, |_| true)
-            .map_err(|source| ConfigError::Heuristic {
-                path: origin.to_path_buf(),
-                source,
-            })?;
         let s = &section.serial;
         let with_logs = !config.logs.is_empty();
         let day_keys = [
@@ -548,30 +542,18 @@ impl Grid for Serial {
         figures: bool,
     ) -> Result<GridReport, ExperimentError> {
         let mut t = aggregate::tables(cells)?;
-        write_both(&mut t.runs, out, "runs")?;
-        write_both(&mut t.runs_timing, out, "runs_timing")?;
-        write_both(&mut t.aggregate, out, "aggregate")?;
-        write_both(&mut t.timing, out, "timing")?;
         let view = SerialView::new(layout, config)?;
-        let md = aggregate::markdown(layout, &view, &t.rows);
-        let md_path = out.join("aggregate.md");
-        std::fs::write(&md_path, &md).map_err(ExperimentError::io(&md_path))?;
-        let mut files = vec![md_path];
-        if figures {
-            files.extend(figures::experiment_figures(
-                layout,
-                &view,
-                &t.rows,
-                cells,
-                &out.join("figures"),
-                &figure_style(),
+        let mut md = aggregate::markdown(layout, &view, &t.rows);
+        if let Some(g) = t.get("aggregate") {
+            md.push_str(&crate::metrics::columns::every_metric(
+                g,
+                &["log_key", "variant", "heuristic"],
+                &super::tables::summary_columns(),
             )?);
         }
-        Ok(GridReport {
-            preface: String::new(),
-            markdown: md,
-            tables: vec!["runs", "runs_timing", "aggregate", "timing"],
-            files,
+        let (rows, tables) = t.split();
+        write_report(out, tables, "aggregate.md", md, figures, |dir| {
+            figures::experiment_figures(layout, &view, rows, cells, dir, &figure_style())
         })
     }
 
@@ -720,21 +702,14 @@ impl Grid for Serial {
             variants: layout.variants_as()?,
         };
         let table = aggregate::side_by_side(layout, &rows);
-        let md = out.join("compare.md");
-        std::fs::write(&md, &table).map_err(ExperimentError::io(&md))?;
-        let mut files = vec![md];
-        files.extend(figures::compare_figure(
-            layout,
-            &view,
-            &rows,
-            &figure_style(),
-            &out.join("figures").join("compare-percent-of-max"),
-        )?);
-        Ok(GridReport {
-            preface: String::new(),
-            markdown: table,
-            tables: Vec::new(),
-            files,
+        write_compare(out, String::new(), table, |dir| {
+            figures::compare_figure(
+                layout,
+                &view,
+                &rows,
+                &figure_style(),
+                &dir.join("compare-percent-of-max"),
+            )
         })
     }
 }
