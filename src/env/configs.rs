@@ -160,7 +160,7 @@ struct Help;
 impl GridVisitor for Help {
     type Output = &'static str;
     fn visit<E: Grid>(self) -> &'static str {
-        E::section_help()
+        E::SECTION_HELP
     }
 }
 

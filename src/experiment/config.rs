@@ -187,6 +187,18 @@ pub enum ConfigError {
     },
 }
 
+impl ConfigError {
+    /// [`ConfigError::Invalid`]: `key` of the configuration read from
+    /// `origin` is wrong, as `message` says.
+    pub fn invalid(origin: &Path, key: &'static str, message: String) -> ConfigError {
+        ConfigError::Invalid {
+            path: origin.to_path_buf(),
+            key,
+            message,
+        }
+    }
+}
+
 impl ExperimentConfig {
     /// Reads a TOML configuration file and checks its common keys
     /// ([`ExperimentConfig::validate`]); the environment's keys are checked
@@ -316,11 +328,7 @@ impl ExperimentConfig {
     /// # Errors
     /// [`ConfigError::Invalid`], naming `origin` and the key.
     pub fn validate(&self, origin: &Path) -> Result<(), ConfigError> {
-        let invalid = |key: &'static str, message: String| ConfigError::Invalid {
-            path: origin.to_path_buf(),
-            key,
-            message,
-        };
+        let invalid = |key, message| ConfigError::invalid(origin, key, message);
         if self.name.trim().is_empty()
             || self.name.contains(['/', '\\'])
             || self.name == "."

@@ -46,6 +46,31 @@ pub struct Preset {
     pub config: ExperimentConfig,
 }
 
+/// A cell file's place in the grid: the id its file name says, and its
+/// position in the cell order (set when it is loaded).
+pub trait GridCell {
+    /// The cell id (`<log>_<variant id>_<scenario>_<heuristic>`).
+    fn id(&self) -> &str;
+    /// Sets the cell's position in the cell order.
+    fn set_index(&mut self, index: usize);
+}
+
+/// Implements [`GridCell`] for a cell struct with the fields `id: String`
+/// and `index: usize`.
+#[macro_export]
+macro_rules! grid_cell {
+    ($cell:ty) => {
+        impl $crate::experiment::grid::GridCell for $cell {
+            fn id(&self) -> &str {
+                &self.id
+            }
+            fn set_index(&mut self, index: usize) {
+                self.index = index;
+            }
+        }
+    };
+}
+
 /// An operation written once over environments: [`crate::env::visit`]
 /// calls [`GridVisitor::visit`] with the environment a name stands for.
 pub trait GridVisitor {
@@ -57,8 +82,9 @@ pub trait GridVisitor {
 
 /// An environment the grid runner can run.
 pub trait Grid: Environment {
-    /// What one finished cell leaves in `cells/<id>.json`.
-    type Cell: Serialize + DeserializeOwned + Send + Sync;
+    /// What one finished cell leaves in `cells/<id>.json` (a struct with
+    /// its `id` and `index`: [`crate::grid_cell!`]).
+    type Cell: Serialize + DeserializeOwned + Send + Sync + GridCell;
 
     /// The environment's own configuration keys, beside the shared ones
     /// (`seed`, `days`, …; [`ExperimentConfig`]); a key that is neither is
@@ -82,7 +108,7 @@ pub trait Grid: Environment {
 
     /// The environment's own keys, as comment lines for the header of a
     /// dumped configuration (`--dump-preset`).
-    fn section_help() -> &'static str;
+    const SECTION_HELP: &'static str;
 
     /// Checks what the schema cannot: heuristic names, ranges, keys that
     /// exclude each other (`config` already passed
@@ -152,6 +178,14 @@ pub trait Grid: Environment {
     /// A scenario that cannot be generated.
     fn scenario(plan: &Plan<Self>, cell: &CellSpec) -> Result<Self::Scenario, ExperimentError>;
 
+    /// The seed every random draw of `scenario` came from (its scenario
+    /// seed), which the runner checks against the layout's
+    /// ([`ExperimentError::SeedDrift`]); `None` for a scenario without
+    /// random draws.
+    fn seed_of(_scenario: &Self::Scenario) -> Option<u64> {
+        None
+    }
+
     /// The cell file of one run.
     fn cell(
         plan: &Plan<Self>,
@@ -160,12 +194,6 @@ pub trait Grid: Environment {
         heuristic: &Self::Heuristic,
         run: &Self::Run,
     ) -> Self::Cell;
-
-    /// The id a cell file holds.
-    fn cell_id(cell: &Self::Cell) -> &str;
-
-    /// Sets a loaded cell's position in the cell order.
-    fn set_index(cell: &mut Self::Cell, index: usize);
 
     /// Writes the tables, the Markdown summary and (with `figures`) the
     /// figures of `cells` (in cell order) into `out`.

@@ -35,8 +35,8 @@ use std::sync::Mutex;
 use rayon::prelude::*;
 
 use super::ExperimentError;
-use super::grid::Grid;
 pub use super::grid::{CellSpec, DayLayout, Layout, LogLayout, Plan};
+use super::grid::{Grid, GridCell};
 
 /// A shard `i/N` of the cell list (see the module documentation).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -203,10 +203,10 @@ fn read_cell<E: Grid>(path: &Path, id: &str) -> Result<Option<E::Cell>, Experime
         reason,
     };
     let cell: E::Cell = serde_json::from_slice(&bytes).map_err(|e| corrupt(e.to_string()))?;
-    if E::cell_id(&cell) != id {
+    if cell.id() != id {
         return Err(corrupt(format!(
             "it holds cell `{}`, not `{id}`",
-            E::cell_id(&cell)
+            cell.id()
         )));
     }
     Ok(Some(cell))
@@ -258,6 +258,29 @@ pub fn quarantine_corrupt<E: Grid>(
         }
     }
     Ok(moved)
+}
+
+/// `scenario`, once its seed is the one the layout recorded for `cell`'s
+/// scenario (the runner's and the generator's derivations of it agree).
+///
+/// # Errors
+/// [`ExperimentError::SeedDrift`] naming the log and scenario.
+fn checked_seed<E: Grid>(
+    plan: &Plan<E>,
+    cell: &CellSpec,
+    scenario: E::Scenario,
+) -> Result<E::Scenario, ExperimentError> {
+    let log = &plan.layout.logs[cell.log];
+    let dl = &log.days[cell.day];
+    match E::seed_of(&scenario) {
+        Some(got) if got != dl.scenario_seed => Err(ExperimentError::SeedDrift {
+            log: log.key.clone(),
+            date: dl.date.clone(),
+            expected: dl.scenario_seed,
+            got,
+        }),
+        _ => Ok(scenario),
+    }
 }
 
 /// The inputs of a cell, for its failure record: what it takes to run it
@@ -391,7 +414,7 @@ pub fn run<E: Grid>(
         .try_for_each(|group| -> Result<(), ExperimentError> {
             let first = group[0];
             let scenario = match catch_unwind(AssertUnwindSafe(|| E::scenario(plan, first))) {
-                Ok(s) => s?,
+                Ok(s) => checked_seed::<E>(plan, first, s?)?,
                 Err(p) => {
                     let msg = format!("generating the scenario panicked: {}", panic_message(&*p));
                     for cell in group {
@@ -470,7 +493,7 @@ pub fn load_cells<E: Grid>(
             for d in dirs {
                 let path = cells_dir(d).join(format!("{}.json", c.id));
                 if let Some(mut r) = read_cell::<E>(&path, &c.id)? {
-                    E::set_index(&mut r, c.index);
+                    r.set_index(c.index);
                     return Ok(Some(r));
                 }
             }

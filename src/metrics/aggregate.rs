@@ -172,28 +172,3 @@ pub fn n_column(g: &DataFrame) -> PolarsResult<Vec<u64>> {
         .map(|x| x.unwrap_or(0))
         .collect())
 }
-
-/// A grid's tables, named, in the order they are written, and the
-/// aggregated rows its Markdown and figures read (one per (log, variant,
-/// heuristic) or (variant, heuristic), as the environment groups).
-pub struct GridTables<R> {
-    /// (table name, table), in writing order.
-    pub tables: Vec<(&'static str, DataFrame)>,
-    /// The aggregated rows.
-    pub rows: Vec<R>,
-}
-
-impl<R> GridTables<R> {
-    /// The table named `name`.
-    pub fn get(&self, name: &str) -> Option<&DataFrame> {
-        self.tables.iter().find(|(n, _)| *n == name).map(|(_, t)| t)
-    }
-
-    /// The rows, and the tables to write.
-    pub fn split(&mut self) -> (&[R], Vec<(&'static str, &mut DataFrame)>) {
-        (
-            &self.rows,
-            self.tables.iter_mut().map(|(n, t)| (*n, t)).collect(),
-        )
-    }
-}

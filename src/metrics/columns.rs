@@ -525,6 +525,63 @@ pub fn mean_rows<S>(
     Ok(out)
 }
 
+/// A grid's tables, named, in the order they are written, and the
+/// aggregated rows its Markdown and figures read (one per (log, variant,
+/// heuristic) or (variant, heuristic), as the environment groups).
+pub struct GridTables<R> {
+    /// (table name, table), in writing order.
+    pub tables: Vec<(&'static str, DataFrame)>,
+    /// The aggregated rows.
+    pub rows: Vec<R>,
+}
+
+impl<R> GridTables<R> {
+    /// The table named `name`.
+    pub fn get(&self, name: &str) -> Option<&DataFrame> {
+        self.tables.iter().find(|(n, _)| *n == name).map(|(_, t)| t)
+    }
+
+    /// The rows, and the tables to write.
+    pub fn split(&mut self) -> (&[R], Vec<(&'static str, &mut DataFrame)>) {
+        (
+            &self.rows,
+            self.tables.iter_mut().map(|(n, t)| (*n, t)).collect(),
+        )
+    }
+}
+
+impl<R> GridTables<R> {
+    /// The tables of a grid whose cells each hold one run summary: `runs`
+    /// and `runs_timing` as given, the deterministic `aggregate` of `runs`
+    /// (every column of `columns` aggregated mean ± CI, grouped by `keys`;
+    /// [`aggregate`]), the wall-clock `timing` of
+    /// `work` ([`super::aggregate::timing_table`]), and the rows `rows` reads from those two.
+    ///
+    /// # Errors
+    /// A polars error: a key or a column missing (a bug).
+    pub fn of_runs<S>(
+        runs: DataFrame,
+        runs_timing: DataFrame,
+        work: DataFrame,
+        keys: &[&str],
+        columns: &[SummaryColumn<S>],
+        rows: impl FnOnce(&DataFrame, &DataFrame) -> PolarsResult<Vec<R>>,
+    ) -> PolarsResult<GridTables<R>> {
+        let aggregate = aggregate(&runs, keys, columns)?;
+        let timing = super::aggregate::timing_table(work, keys)?;
+        let rows = rows(&aggregate, &timing)?;
+        Ok(GridTables {
+            tables: vec![
+                ("runs", runs),
+                ("runs_timing", runs_timing),
+                ("aggregate", aggregate),
+                ("timing", timing),
+            ],
+            rows,
+        })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -184,10 +184,13 @@ fn table_error(out: &Path, name: &str) -> impl FnOnce(polars::prelude::PolarsErr
     move |source| TableError::Write { path, source }
 }
 
+crate::grid_cell!(ClassicCell);
+
 impl Grid for Classic {
     type Cell = ClassicCell;
     type Section = ClassicSection;
     const SECTION_KEYS: &'static [&'static str] = &["classic", "job_tables"];
+    const SECTION_HELP: &'static str = SECTION_HELP;
 
     fn presets() -> Vec<(&'static str, Preset)> {
         let base = |name: &str| ExperimentConfig {
@@ -242,10 +245,6 @@ impl Grid for Classic {
                 },
             ),
         ]
-    }
-
-    fn section_help() -> &'static str {
-        SECTION_HELP
     }
 
     /// The section's flags are checked against the heuristics named when
@@ -306,14 +305,6 @@ impl Grid for Classic {
                 .job_tables
                 .then(|| JobDetail::of(&scenario.jobs, run)),
         }
-    }
-
-    fn cell_id(cell: &ClassicCell) -> &str {
-        &cell.id
-    }
-
-    fn set_index(cell: &mut ClassicCell, index: usize) {
-        cell.index = index;
     }
 
     fn report(

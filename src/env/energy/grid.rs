@@ -30,9 +30,10 @@ use crate::experiment::config::{ConfigError, ExperimentConfig};
 use crate::experiment::grid::{CellSpec, DayLayout, Grid, GridReport, Layout, LogLayout, Plan};
 use crate::experiment::grid::{Preset, VariantRecord, write_compare, write_report};
 use crate::metrics::aggregate::{
-    GridTables, Stat, f64_column, mean_ci, n_column, pm, stat_column, str_column, timing_table,
+    Stat, f64_column, mean_ci, n_column, pm, stat_column, str_column, timing_table,
 };
 use crate::metrics::columns;
+use crate::metrics::columns::GridTables;
 use crate::report::{self, Bar, BarChart, BarSeries, Figure, LineChart, LineSeries, Reference};
 use crate::swf::SwfLog;
 use crate::workload::seeds::{ScenarioKey, scenario_seed};
@@ -136,11 +137,14 @@ pub fn layout_variants(layout: &Layout) -> Result<Vec<EnergyVariant>, Experiment
     layout.variants_as()
 }
 
+crate::grid_cell!(EnergyCell);
+
 impl Grid for Energy {
     type Cell = EnergyCell;
     type Section = EnergySection;
     const SECTION_KEYS: &'static [&'static str] =
         &["energy_managements", "energy_filters", "energy"];
+    const SECTION_HELP: &'static str = SECTION_HELP;
 
     fn presets() -> Vec<(&'static str, Preset)> {
         let base = |name: &str| ExperimentConfig {
@@ -186,20 +190,12 @@ impl Grid for Energy {
         ]
     }
 
-    fn section_help() -> &'static str {
-        SECTION_HELP
-    }
-
     fn check_config(
         config: &ExperimentConfig,
         section: &EnergySection,
         origin: &Path,
     ) -> Result<(), ConfigError> {
-        let invalid = |key: &'static str, message: String| ConfigError::Invalid {
-            path: origin.to_path_buf(),
-            key,
-            message,
-        };
+        let invalid = |key, message| ConfigError::invalid(origin, key, message);
         let energy = grid_energy_args(config, section);
         if let Err(e) = energy.synthetic().validate() {
             return Err(invalid("energy", e.to_string()));
@@ -336,15 +332,6 @@ impl Grid for Energy {
         let s = workload::synthetic(&params, plan.config.seed, cell.day as u64)
             .map_err(|e| ExperimentError::Env(EnvError::Workload(e)))?;
         let s = with_static_power(s, plan.args.apc_static_w());
-        let dl = &plan.layout.logs[cell.log].days[cell.day];
-        if s.seed != dl.scenario_seed {
-            return Err(ExperimentError::SeedDrift {
-                log: SYNTHETIC_KEY.into(),
-                date: dl.date.clone(),
-                expected: dl.scenario_seed,
-                got: s.seed,
-            });
-        }
         let v = layout_variants(&plan.layout)?
             .get(cell.variant)
             .copied()
@@ -359,6 +346,10 @@ impl Grid for Energy {
             scenario: Arc::new(s),
             config,
         })
+    }
+
+    fn seed_of(c: &EnergyCase) -> Option<u64> {
+        Some(c.scenario.seed)
     }
 
     fn cell(
@@ -381,14 +372,6 @@ impl Grid for Energy {
                 run.heuristic_seconds.1,
             ),
         }
-    }
-
-    fn cell_id(cell: &EnergyCell) -> &str {
-        &cell.id
-    }
-
-    fn set_index(cell: &mut EnergyCell, index: usize) {
-        cell.index = index;
     }
 
     fn report(

@@ -29,11 +29,9 @@ use super::cell::CellResult;
 use super::variant::Variant;
 use crate::env::parallel::summary::RunSummary;
 use crate::env::parallel::tables::{summary_columns, summary_frame, timing_frame};
-use crate::metrics::aggregate::{
-    GridTables, f64_column, n_column, stat_column, str_column, timing_table,
-};
 pub use crate::metrics::aggregate::{Stat, pm};
-use crate::metrics::columns;
+use crate::metrics::aggregate::{f64_column, n_column, stat_column, str_column};
+use crate::metrics::columns::GridTables;
 
 /// One aggregated row (log, variant, heuristic).
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
@@ -132,19 +130,14 @@ pub fn tables(cells: &[CellResult]) -> PolarsResult<Tables> {
         f64s("heuristic_seconds_mean", |s| s.heuristic_seconds_mean),
         f64s("heuristic_seconds_max", |s| s.heuristic_seconds_max),
     ])?;
-    // The deterministic aggregate: every summary column declared mean ± CI.
-    let aggregate = columns::aggregate(&runs, &KEYS, &summary_columns())?;
-    let timing = timing_table(work, &KEYS)?;
-    let rows = agg_rows(&aggregate, &timing, cells)?;
-    Ok(GridTables {
-        tables: vec![
-            ("runs", runs),
-            ("runs_timing", runs_timing),
-            ("aggregate", aggregate),
-            ("timing", timing),
-        ],
-        rows,
-    })
+    GridTables::of_runs(
+        runs,
+        runs_timing,
+        work,
+        &KEYS,
+        &summary_columns(),
+        |aggregate, timing| agg_rows(aggregate, timing, cells),
+    )
 }
 
 /// The aggregated rows from the `aggregate` and `timing` tables (the same

@@ -105,10 +105,13 @@ fn records(variants: &[Variant]) -> Vec<VariantRecord> {
         .collect()
 }
 
+crate::grid_cell!(CellResult);
+
 impl Grid for Parallel {
     type Cell = CellResult;
     type Section = ParallelSection;
     const SECTION_KEYS: &'static [&'static str] = &["cores_base", "axes", "variants"];
+    const SECTION_HELP: &'static str = SECTION_HELP;
 
     /// A day's usable jobs (heuristic time grows with them).
     fn scenario_cost(plan: &Plan<Parallel>, log: usize, day: usize) -> f64 {
@@ -156,10 +159,6 @@ impl Grid for Parallel {
                 },
             ),
         ]
-    }
-
-    fn section_help() -> &'static str {
-        SECTION_HELP
     }
 
     fn check_config(
@@ -242,15 +241,11 @@ impl Grid for Parallel {
             date: day.date.clone(),
             source,
         })?;
-        if scenario.seed != dl.scenario_seed {
-            return Err(ExperimentError::SeedDrift {
-                log: log.key.clone(),
-                date: day.date.clone(),
-                expected: dl.scenario_seed,
-                got: scenario.seed,
-            });
-        }
         Ok(scenario)
+    }
+
+    fn seed_of(s: &Scenario) -> Option<u64> {
+        Some(s.seed)
     }
 
     fn cell(
@@ -261,14 +256,6 @@ impl Grid for Parallel {
         run: &RunResult,
     ) -> CellResult {
         cell_result(plan, cell, scenario, run)
-    }
-
-    fn cell_id(cell: &CellResult) -> &str {
-        &cell.id
-    }
-
-    fn set_index(cell: &mut CellResult, index: usize) {
-        cell.index = index;
     }
 
     fn report(

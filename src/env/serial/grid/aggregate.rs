@@ -26,11 +26,9 @@ use super::variant::{SerialAxis, SerialVariant};
 use crate::env::serial::summary::SerialSummary;
 use crate::env::serial::tables::{summary_columns, summary_frame};
 use crate::experiment::grid::Layout;
-use crate::metrics::aggregate::{
-    GridTables, f64_column, n_column, stat_column, str_column, timing_table,
-};
 pub use crate::metrics::aggregate::{Stat, pm};
-use crate::metrics::columns;
+use crate::metrics::aggregate::{f64_column, n_column, stat_column, str_column};
+use crate::metrics::columns::GridTables;
 
 /// One aggregated row (log, variant, heuristic).
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
@@ -125,8 +123,6 @@ pub fn tables(cells: &[SerialCell]) -> PolarsResult<SerialTables> {
         f64s("heuristic_seconds_max", &|c| c.heuristic_seconds.1),
     ]);
     let runs_timing = DataFrame::new_infer_height(timing_cols)?;
-    // The deterministic aggregate: every summary column declared mean ± CI.
-    let aggregate = columns::aggregate(&runs, &KEYS, &summary_columns())?;
     // The wall-clock one: heuristic time per mapping event.
     let mut work_cols = keys;
     work_cols.extend([
@@ -136,17 +132,14 @@ pub fn tables(cells: &[SerialCell]) -> PolarsResult<SerialTables> {
         f64s("heuristic_seconds_max", &|c| c.heuristic_seconds.1),
     ]);
     let work = DataFrame::new_infer_height(work_cols)?;
-    let timing = timing_table(work, &KEYS)?;
-    let rows = agg_rows(&aggregate, &timing, cells)?;
-    Ok(GridTables {
-        tables: vec![
-            ("runs", runs),
-            ("runs_timing", runs_timing),
-            ("aggregate", aggregate),
-            ("timing", timing),
-        ],
-        rows,
-    })
+    GridTables::of_runs(
+        runs,
+        runs_timing,
+        work,
+        &KEYS,
+        &summary_columns(),
+        |aggregate, timing| agg_rows(aggregate, timing, cells),
+    )
 }
 
 /// The aggregated rows from the `aggregate` and `timing` tables (the same

@@ -262,10 +262,13 @@ fn variant_of(plan: &Plan<Serial>, cell: &CellSpec) -> SerialVariant {
         .unwrap_or_default()
 }
 
+crate::grid_cell!(SerialCell);
+
 impl Grid for Serial {
     type Cell = SerialCell;
     type Section = SerialSection;
     const SECTION_KEYS: &'static [&'static str] = &["serial_axes", "serial"];
+    const SECTION_HELP: &'static str = SECTION_HELP;
 
     fn presets() -> Vec<(&'static str, Preset)> {
         let base = |name: &str| ExperimentConfig {
@@ -304,20 +307,12 @@ impl Grid for Serial {
         ]
     }
 
-    fn section_help() -> &'static str {
-        SECTION_HELP
-    }
-
     fn check_config(
         config: &ExperimentConfig,
         section: &SerialSection,
         origin: &Path,
     ) -> Result<(), ConfigError> {
-        let invalid = |key: &'static str, message: String| ConfigError::Invalid {
-            path: origin.to_path_buf(),
-            key,
-            message,
-        };
+        let invalid = |key, message| ConfigError::invalid(origin, key, message);
         let s = &section.serial;
         let with_logs = !config.logs.is_empty();
         let day_keys = [
@@ -488,15 +483,11 @@ impl Grid for Serial {
                 workload::from_day(w, &day, &args.log_params(), plan.config.seed).map_err(failed)?
             }
         };
-        if scenario.seed != dl.scenario_seed {
-            return Err(ExperimentError::SeedDrift {
-                log: log.key.clone(),
-                date: dl.date.clone(),
-                expected: dl.scenario_seed,
-                got: scenario.seed,
-            });
-        }
         Ok(scenario)
+    }
+
+    fn seed_of(s: &SerialScenario) -> Option<u64> {
+        Some(s.seed)
     }
 
     fn cell(
@@ -524,14 +515,6 @@ impl Grid for Serial {
             gantt: (figure && cell.heuristic == gantt_heuristic)
                 .then(|| gantt_data(scenario, heuristic.name, run)),
         }
-    }
-
-    fn cell_id(cell: &SerialCell) -> &str {
-        &cell.id
-    }
-
-    fn set_index(cell: &mut SerialCell, index: usize) {
-        cell.index = index;
     }
 
     fn report(
