@@ -798,3 +798,94 @@ pub fn write_compare(
         files,
     })
 }
+
+/// The figure of every column of `columns` marked
+/// [`SummaryColumn::figure`](crate::metrics::columns::SummaryColumn::figure),
+/// per log of the grid's `aggregate` table: x = variant (the `variant`
+/// column's labels, in table order), one bar per heuristic with its mean and
+/// 95 % CI, y = the column's label and unit; each written as
+/// `<dir>/<log key>-metric-<name>.{png,svg}` (`log` the key of a table
+/// without a `log_key` column). A metric declared with `.figure()` gets its
+/// figure in every grid without more code.
+///
+/// # Errors
+/// A column missing from `aggregate`, or a figure that cannot be drawn.
+pub fn metric_figures<S>(
+    aggregate: &polars::prelude::DataFrame,
+    log: &str,
+    columns: &[crate::metrics::columns::SummaryColumn<S>],
+    fig: &crate::report::Figure,
+    dir: &Path,
+) -> Result<Vec<PathBuf>, ExperimentError> {
+    use crate::metrics::aggregate::{n_column, stat_column, str_column};
+    use crate::report::{Bar, BarChart, BarSeries};
+    let logs = match aggregate.column("log_key") {
+        Ok(_) => str_column(aggregate, "log_key")?,
+        Err(_) => vec![log.to_string(); aggregate.height()],
+    };
+    let variants = str_column(aggregate, "variant")?;
+    let heuristics = str_column(aggregate, "heuristic")?;
+    let n = n_column(aggregate)?;
+    let distinct = |v: &[String], rows: &[usize]| {
+        let mut out: Vec<String> = Vec::new();
+        for &i in rows {
+            if !out.contains(&v[i]) {
+                out.push(v[i].clone());
+            }
+        }
+        out
+    };
+    let all: Vec<usize> = (0..logs.len()).collect();
+    let mut files = Vec::new();
+    for c in columns.iter().filter(|c| c.figure) {
+        let stats = stat_column(aggregate, &c.name)?;
+        for log in distinct(&logs, &all) {
+            let rows: Vec<usize> = all.iter().copied().filter(|&i| logs[i] == log).collect();
+            let levels = distinct(&variants, &rows);
+            let scenarios = rows.iter().map(|&i| n[i]).max().unwrap_or(0);
+            let series = distinct(&heuristics, &rows)
+                .into_iter()
+                .map(|h| BarSeries {
+                    bars: levels
+                        .iter()
+                        .map(|v| {
+                            rows.iter()
+                                .find(|&&i| &variants[i] == v && heuristics[i] == h)
+                                .map(|&i| Bar {
+                                    mean: stats[i].mean * c.print_scale,
+                                    ci95: stats[i].ci95.map(|x| x * c.print_scale),
+                                })
+                        })
+                        .collect(),
+                    name: h,
+                })
+                .collect();
+            let chart = BarChart {
+                title: format!(
+                    "{log}: {} (mean of {scenarios} scenarios, 95 % CI)",
+                    c.label
+                ),
+                x_label: "variant".into(),
+                y_label: c.heading(),
+                levels,
+                series,
+                log_y: false,
+                // A share stays in 0..100 %, a count or an amount above 0:
+                // an error bar beyond is cut at the axis.
+                y_clip: if c.unit == "%" {
+                    Some((0.0, 100.0))
+                } else if rows.iter().all(|&i| stats[i].mean >= 0.0) {
+                    Some((0.0, f64::MAX))
+                } else {
+                    None
+                },
+            };
+            files.extend(crate::report::grouped_bars(
+                &chart,
+                fig,
+                &dir.join(format!("{log}-metric-{}", c.name)),
+            )?);
+        }
+    }
+    Ok(files)
+}

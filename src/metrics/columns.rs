@@ -79,6 +79,9 @@ pub struct SummaryColumn<S> {
     /// Whether printed tables show the column (its mean ± CI in the mean
     /// rows of a replay of several scenarios).
     pub printed: bool,
+    /// Whether a grid draws the column's own figure (mean ± 95 % CI per
+    /// variant and heuristic, `figures/<log>-metric-<name>`).
+    pub figure: bool,
     /// The column's value for one run.
     pub get: Getter<S>,
 }
@@ -97,6 +100,7 @@ impl<S> SummaryColumn<S> {
             agg: Agg::None,
             wall_clock: false,
             printed: false,
+            figure: false,
             get: Box::new(get),
         }
     }
@@ -122,6 +126,14 @@ impl<S> SummaryColumn<S> {
     #[must_use]
     pub fn max_over_scenarios(mut self) -> Self {
         self.agg = Agg::Max;
+        self
+    }
+
+    /// The same column drawn in its own figure by a grid (it must be
+    /// aggregated mean ± CI: [`SummaryColumn::mean_ci`]).
+    #[must_use]
+    pub fn figure(mut self) -> Self {
+        self.figure = true;
         self
     }
 

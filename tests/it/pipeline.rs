@@ -1,9 +1,9 @@
 //! One results pipeline: every column an environment declares for its run
 //! summary (`summary_columns`) reaches every table and the Markdown of a
 //! real grid — the `runs` table (deterministic columns), the `aggregate`
-//! table (`<name>_mean`, `_sd`, `_ci95` of each mean ± CI column) and
-//! `aggregate.md` (its heading) — and a replay's `summary` table and
-//! printed run table. Declaring a metric is one entry; nothing else is
+//! table (`<name>_mean`, `_sd`, `_ci95` of each mean ± CI column),
+//! `aggregate.md` (its heading) and, for a column marked `.figure()`, its
+//! figure — and a replay's `summary` table and printed run table. Declaring a metric is one entry; nothing else is
 //! written for it (ARCHITECTURE.md, "A new metric").
 
 use swftool::metrics::columns::{Agg, SummaryColumn};
@@ -23,18 +23,7 @@ fn header(path: &std::path::Path) -> Vec<String> {
 fn check<S>(preset: &str, columns: &[SummaryColumn<S>], replay: &[&str]) {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
-    ok(
-        d,
-        &[
-            "experiment",
-            "--preset",
-            preset,
-            "--out",
-            "g",
-            "--no-figures",
-            "-q",
-        ],
-    );
+    ok(d, &["experiment", "--preset", preset, "--out", "g", "-q"]);
     let runs = header(&d.join("g/runs.csv"));
     let aggregate = header(&d.join("g/aggregate.csv"));
     let md = std::fs::read_to_string(d.join("g/aggregate.md")).unwrap();
@@ -73,6 +62,17 @@ fn check<S>(preset: &str, columns: &[SummaryColumn<S>], replay: &[&str]) {
                 "{preset}: {name} ({}) not in aggregate.md",
                 c.heading()
             );
+        }
+        if c.figure {
+            let drawn = std::fs::read_dir(d.join("g/figures"))
+                .unwrap()
+                .filter_map(Result::ok)
+                .any(|e| {
+                    e.file_name()
+                        .to_string_lossy()
+                        .ends_with(&format!("-metric-{name}.png"))
+                });
+            assert!(drawn, "{preset}: no figure of {name}");
         }
         if c.printed {
             assert!(

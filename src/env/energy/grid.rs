@@ -28,7 +28,7 @@ use crate::env::{EnvError, Environment};
 use crate::experiment::ExperimentError;
 use crate::experiment::config::{ConfigError, ExperimentConfig};
 use crate::experiment::grid::{CellSpec, DayLayout, Grid, GridReport, Layout, LogLayout, Plan};
-use crate::experiment::grid::{Preset, VariantRecord, write_compare, write_report};
+use crate::experiment::grid::{Preset, VariantRecord, metric_figures, write_compare, write_report};
 use crate::metrics::aggregate::{
     Stat, f64_column, mean_ci, n_column, pm, stat_column, str_column, timing_table,
 };
@@ -390,9 +390,20 @@ impl Grid for Energy {
                 &summary_columns(),
             )?);
         }
+        let agg = t.get("aggregate").cloned();
         let (rows, tables) = t.split();
         write_report(out, tables, "aggregate.md", md, figures, |dir| {
-            experiment_figures(layout, cells, rows, dir)
+            let mut files = experiment_figures(layout, cells, rows, dir)?;
+            if let Some(g) = &agg {
+                files.extend(metric_figures(
+                    g,
+                    SYNTHETIC_KEY,
+                    &summary_columns(),
+                    &Figure::with_palette(&HEURISTICS.names()),
+                    dir,
+                )?);
+            }
+            Ok(files)
         })
     }
 

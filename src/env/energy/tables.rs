@@ -82,7 +82,8 @@ pub fn summary_columns() -> Vec<SummaryColumn<EnergySummary>> {
         SummaryColumn::new("energy_j", |r: &S| Value::F64(r.energy_j))
             .mean_ci()
             .shown("energy", "GJ", 4)
-            .print_scaled(1e-9),
+            .print_scaled(1e-9)
+            .figure(),
         SummaryColumn::new("static_j", |r: &S| Value::F64(r.static_j)),
         SummaryColumn::new("budget_j", |r: &S| Value::MaybeF64(r.budget_j))
             .shown("budget", "GJ", 4)

@@ -169,7 +169,8 @@ pub fn summary_columns() -> Vec<SummaryColumn<RunSummary>> {
             .shown("completed", "", 1),
         SummaryColumn::new("tasks_dropped", count(|x| x.tasks_dropped))
             .mean_ci()
-            .shown("dropped", "", 1),
+            .shown("dropped", "", 1)
+            .figure(),
         SummaryColumn::new("tasks_unfinished", count(|x| x.tasks_unfinished))
             .mean_ci()
             .shown("unfinished", "", 1),

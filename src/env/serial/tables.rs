@@ -68,7 +68,8 @@ pub fn summary_columns() -> Vec<SummaryColumn<SerialSummary>> {
             Value::F64(r.percent_completed())
         })
         .mean_ci()
-        .shown("% done", "%", 2),
+        .shown("% done", "%", 2)
+        .figure(),
         SummaryColumn::new("utility_earned", |r: &SerialSummary| Value::F64(r.utility))
             .mean_ci()
             .shown("utility", "", 1),
@@ -108,7 +109,8 @@ pub fn summary_columns() -> Vec<SummaryColumn<SerialSummary>> {
     cols.extend([
         SummaryColumn::new("preemptions", |r: &SerialSummary| Value::U64(r.preemptions))
             .mean_ci()
-            .shown("preemptions", "", 1),
+            .shown("preemptions", "", 1)
+            .figure(),
         SummaryColumn::new("mapping_events", |r: &SerialSummary| Value::U64(r.events))
             .shown("events", "", 0),
         SummaryColumn::new("end_s", |r: &SerialSummary| Value::F64(r.end_s)),

@@ -31,7 +31,7 @@ use crate::experiment::ExperimentError;
 use crate::experiment::config::{ConfigError, DEFAULT_DAYS, ExperimentConfig};
 use crate::experiment::grid::{CellSpec, DayLayout, DaySetRecord, Layout, LogLayout, Plan};
 use crate::experiment::grid::{Grid, GridReport, Preset, VariantRecord, fewer_days_notes};
-use crate::experiment::grid::{write_compare, write_report};
+use crate::experiment::grid::{metric_figures, write_compare, write_report};
 use crate::report::Figure;
 use crate::swf::SwfLog;
 use crate::workload::{DayError, Scenario, Workload};
@@ -275,9 +275,21 @@ impl Grid for Parallel {
             )?);
         }
         let variants = layout.variants_as::<Variant>()?;
+        let agg = t.get("aggregate").cloned();
         let (rows, tables) = t.split();
         write_report(out, tables, "aggregate.md", md, figures, |dir| {
-            figures::experiment_figures(layout, &variants, rows, cells, dir, &figure_style())
+            let mut files =
+                figures::experiment_figures(layout, &variants, rows, cells, dir, &figure_style())?;
+            if let Some(g) = &agg {
+                files.extend(metric_figures(
+                    g,
+                    "",
+                    &super::tables::summary_columns(),
+                    &figure_style(),
+                    dir,
+                )?);
+            }
+            Ok(files)
         })
     }
 

@@ -30,7 +30,7 @@ use crate::experiment::ExperimentError;
 use crate::experiment::config::{ConfigError, ExperimentConfig};
 use crate::experiment::grid::{CellSpec, DayLayout, DaySetRecord, Layout, LogLayout, Plan};
 use crate::experiment::grid::{Grid, GridReport, Preset, VariantRecord};
-use crate::experiment::grid::{write_compare, write_report};
+use crate::experiment::grid::{metric_figures, write_compare, write_report};
 use crate::report::Figure;
 use crate::swf::SwfLog;
 use crate::workload::DayError;
@@ -534,9 +534,21 @@ impl Grid for Serial {
                 &super::tables::summary_columns(),
             )?);
         }
+        let agg = t.get("aggregate").cloned();
         let (rows, tables) = t.split();
         write_report(out, tables, "aggregate.md", md, figures, |dir| {
-            figures::experiment_figures(layout, &view, rows, cells, dir, &figure_style())
+            let mut files =
+                figures::experiment_figures(layout, &view, rows, cells, dir, &figure_style())?;
+            if let Some(g) = &agg {
+                files.extend(metric_figures(
+                    g,
+                    SYNTHETIC_KEY,
+                    &super::tables::summary_columns(),
+                    &figure_style(),
+                    dir,
+                )?);
+            }
+            Ok(files)
         })
     }
 
