@@ -12,10 +12,12 @@
 
 #![warn(missing_docs)]
 
+pub mod atomic;
 pub mod catalog;
 pub mod cmd;
 pub mod env;
 pub mod experiment;
+pub mod interrupt;
 pub mod metrics;
 pub mod model;
 pub mod report;

@@ -1,8 +1,11 @@
 //! The `swftool` binary: parses arguments, dispatches to `swftool::cmd`, and
 //! turns errors into one clear message and exit code 1 (2 for usage errors,
-//! from clap). Output into a closed pipe (`swftool info curie | head -1`)
-//! ends the program quietly with exit code 141, as a shell reports a
-//! program killed by SIGPIPE.
+//! from clap; 130 for a run an interrupt stopped, which says itself what it
+//! finished). Output of `info` and `heuristics` into a closed pipe
+//! (`swftool info curie | head -1`) ends the program quietly with exit code
+//! 141, as a shell reports a program killed by SIGPIPE; the commands that
+//! write files (`replay`, `experiment`, `compare`, `aggregate`, `synth`)
+//! stop printing and write them all the same.
 
 use clap::{Parser, Subcommand};
 use swftool::cmd;
@@ -60,6 +63,7 @@ fn quiet_on_broken_pipe() {
 
 fn main() {
     quiet_on_broken_pipe();
+    swftool::interrupt::install();
     let cli = Cli::parse();
     let result = match &cli.command {
         Command::Info(a) => cmd::info::run(a),
@@ -71,6 +75,12 @@ fn main() {
         Command::Synth(a) => cmd::synth::run(a),
     };
     if let Err(e) = result {
+        if e.downcast_ref::<swftool::interrupt::Interrupted>()
+            .is_some()
+        {
+            // The command said what it finished.
+            std::process::exit(swftool::interrupt::EXIT_CODE);
+        }
         if cmd::is_broken_pipe(&e) {
             std::process::exit(BROKEN_PIPE_EXIT);
         }

@@ -117,13 +117,17 @@ pub fn run(args: &AggregateArgs) -> anyhow::Result<()> {
     for d in &args.dirs {
         outdir::check_not_busy(d)?;
     }
-    super::prepare_out(&out)?;
-    let _lock = OutLock::acquire(&out, &format!("aggregate {}", base.config.name))?;
+    let created = super::prepare_out(&out)?;
+    let _lock = OutLock::acquire(&out, &format!("aggregate {}", base.config.name))?
+        .in_created_folder(created);
+    if let Some(note) = outdir::recover(&out)? {
+        eprintln!("note: {note}");
+    }
     let mut manifest = Manifest::new("aggregate", &base.config, &base.layout);
     manifest.log_paths = base.log_paths.clone();
     manifest.log_sha256 = base.log_sha256.clone();
     manifest.sources = args.dirs.iter().map(|d| d.display().to_string()).collect();
-    println!(
+    say!(
         "aggregate `{}`: {} cells expected from {} director{}",
         base.config.name,
         base.layout.cell_count(),

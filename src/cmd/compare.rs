@@ -18,7 +18,8 @@ use anyhow::bail;
 use super::experiment::{GridOptions, print_written, run_grid};
 use super::{EnvFlags, with_threads};
 use crate::env;
-use crate::experiment::{ExperimentConfig, Grid, GridVisitor};
+use crate::experiment::outdir::{OutLock, Staging};
+use crate::experiment::{ExperimentConfig, Grid, GridVisitor, Manifest};
 use crate::workload::flags::SharedArgs;
 
 /// Arguments of `swftool compare`.
@@ -115,12 +116,20 @@ fn compare<E: Grid>(args: &CompareArgs) -> anyhow::Result<()> {
     else {
         return Ok(());
     };
-    let report = E::compare(&layout, &cells, &out)?;
-    println!();
+    // compare.md and its figure join the grid's outputs all at once.
+    let _lock = OutLock::acquire(&out, &format!("compare {}", config.name))?;
+    let staging = Staging::begin(&out)?;
+    let mut report = E::compare(&layout, &cells, staging.dir())?;
+    report.files = report.files.iter().map(|f| staging.final_path(f)).collect();
+    let Some(manifest) = Manifest::read(&out)? else {
+        bail!("{}: the grid's manifest.json is missing", out.display());
+    };
+    staging.commit(&manifest, &[])?;
+    say!();
     if !report.preface.is_empty() {
-        println!("{}", report.preface);
+        say!("{}", report.preface);
     }
-    print!("{}", report.markdown);
+    say_raw!("{}", report.markdown);
     print_written(&out, &report);
     Ok(())
 }

@@ -20,7 +20,7 @@ use super::progress::{Progress, ProgressMode};
 use super::slurm;
 use super::{GridFlags, with_threads};
 use crate::env::{self, configs};
-use crate::experiment::outdir::{self, OutLock};
+use crate::experiment::outdir::{self, OutLock, Staging};
 use crate::experiment::runner::{self, CellEvent, RunOptions, RunReport};
 use crate::experiment::{
     ExperimentConfig, Grid, GridReport, GridVisitor, Layout, Manifest, Plan, Shard,
@@ -121,7 +121,7 @@ pub fn default_out(name: &str) -> PathBuf {
 /// directory holding another grid, cells that broke invariants.
 pub fn run(args: &ExperimentArgs) -> anyhow::Result<()> {
     if let Some(name) = &args.dump_preset {
-        print!("{}", configs::config_toml(&configs::preset(name)?)?);
+        say_raw!("{}", configs::config_toml(&configs::preset(name)?)?);
         return Ok(());
     }
     let mut config = match (&args.preset, &args.config) {
@@ -274,32 +274,32 @@ fn write_slurm(
         command: std::env::args().collect::<Vec<_>>().join(" "),
     };
     let written = job.write(config)?;
-    println!(
+    say!(
         "experiment `{}` (--env {}): {} cells in {scenarios} scenario(s), as a Slurm job array of {shards} task(s) (whole scenarios per task, dealt by estimated cost)",
         config.name,
         config.environment,
         layout.cell_count(),
     );
     if shards > scenarios {
-        println!(
+        say!(
             "note: {} of the {shards} tasks get no scenario (the grid has {scenarios}); they finish at once",
             shards - scenarios
         );
     }
-    println!(
+    say!(
         "wrote {dir}/{{array.sh,aggregate.sh,submit.sh,config.toml}}; logs go to {dir}/logs/",
         dir = dir.display()
     );
     if args.submit {
         let (array, aggregate) = slurm::submit(&written)?;
-        println!(
+        say!(
             "submitted job array {array} ({shards} tasks) and aggregation job {aggregate} (runs after every task of {array} succeeds)"
         );
-        println!("watch them with `squeue -j {array},{aggregate}`");
+        say!("watch them with `squeue -j {array},{aggregate}`");
     } else {
-        println!("submit with `bash {}`", written.submit.display());
+        say!("submit with `bash {}`", written.submit.display());
     }
-    println!(
+    say!(
         "results: {} (shards in {}/shards/0..{}); to resume after a failure or a time limit, run `bash {}` again",
         out.display(),
         out.display(),
@@ -342,9 +342,13 @@ pub fn run_grid<E: Grid>(
         eprintln!("note: {n}");
     }
     let layout = &plan.layout;
-    super::prepare_out(out)?;
+    let created = super::prepare_out(out)?;
     // One writer at a time; held until the tables are written.
-    let _lock = OutLock::acquire(out, &format!("{command} {}", config.name))?;
+    let _lock =
+        OutLock::acquire(out, &format!("{command} {}", config.name))?.in_created_folder(created);
+    if let Some(note) = outdir::recover(out)? {
+        eprintln!("note: {note}");
+    }
     if let Some(m) = Manifest::read(out)? {
         m.check_same_grid(out, config, layout)?;
     }
@@ -370,7 +374,7 @@ pub fn run_grid<E: Grid>(
     manifest.write(out)?;
 
     let (todo, selected) = runner::pending(&plan, out, shard);
-    println!(
+    say!(
         "{} `{}` (--env {}): {} log(s) x {} variant(s) x {} heuristic(s) x {} scenario(s) = {} cells{}",
         command,
         config.name,
@@ -389,7 +393,7 @@ pub fn run_grid<E: Grid>(
             .map(|s| format!("; shard {s}: {selected} cells"))
             .unwrap_or_default()
     );
-    println!(
+    say!(
         "output {}: {} cells to run, {} already done",
         out.display(),
         todo.len(),
@@ -406,7 +410,7 @@ pub fn run_grid<E: Grid>(
     };
     let report = runner::run(&plan, out, &run_opts, &progress)?;
     shown.finish();
-    println!(
+    say!(
         "ran {} cells in {:.1} s ({} skipped, {} failed){}",
         report.ran,
         t0.elapsed().as_secs_f64(),
@@ -418,10 +422,22 @@ pub fn run_grid<E: Grid>(
             "; schedule invariants checked on every run"
         }
     );
+    if report.interrupted {
+        manifest.cells_present = report.skipped + report.ran;
+        manifest.write(out)?;
+        eprintln!(
+            "interrupted: {} of {} cells of this run written to {}/cells; run the same command again to run the {} left and aggregate",
+            report.ran,
+            todo.len(),
+            out.display(),
+            todo.len() - report.ran - report.failed.len()
+        );
+        return Err(crate::interrupt::Interrupted.into());
+    }
     let cells = if shard.is_some() {
         manifest.cells_present = report.skipped + report.ran;
         manifest.write(out)?;
-        println!(
+        say!(
             "shard {} done; merge all shards with `swftool aggregate DIR...`",
             shard.map(|s| s.to_string()).unwrap_or_default()
         );
@@ -506,12 +522,16 @@ pub fn aggregate_into<E: Grid>(
     if cells.is_empty() {
         bail!("no finished cells to aggregate in {}", display_dirs(dirs));
     }
-    let report = E::report(layout, config, &cells, out, opts.figures)?;
+    // The tables, Markdown and figures replace the previous ones all at
+    // once (experiment::outdir::Staging).
+    let staging = Staging::begin(out)?;
+    let mut report = E::report(layout, config, &cells, staging.dir(), opts.figures)?;
+    report.files = report.files.iter().map(|f| staging.final_path(f)).collect();
     manifest.cells_present = cells.len();
-    manifest.write(out)?;
+    staging.commit(manifest, &[])?;
     if opts.print_table {
-        println!();
-        print!("{}", report.markdown);
+        say!();
+        say_raw!("{}", report.markdown);
     }
     print_written(out, &report);
     Ok(cells)
@@ -521,11 +541,11 @@ pub fn aggregate_into<E: Grid>(
 pub fn print_written(out: &Path, report: &GridReport) {
     match report.tables.as_slice() {
         [] => {}
-        [one] => println!(
+        [one] => say!(
             "\nwrote {}/{one}.{{csv,parquet}} and manifest.json",
             out.display()
         ),
-        many => println!(
+        many => say!(
             "\nwrote {}/{{{}}}.{{csv,parquet}} and manifest.json",
             out.display(),
             many.join(",")
@@ -536,7 +556,7 @@ pub fn print_written(out: &Path, report: &GridReport) {
         .iter()
         .filter(|f| f.extension().is_none_or(|e| e != "svg"))
     {
-        println!("wrote {}", f.display());
+        say!("wrote {}", f.display());
     }
 }
 

@@ -3,6 +3,24 @@
 //! thread pool and the check that every flag given belongs to the chosen
 //! environment — is here.
 
+/// Prints a line to standard output like `println!`, except that a closed
+/// pipe (`swftool compare … | head -5`) drops the text instead of stopping
+/// the command: the files it writes are written all the same.
+macro_rules! say {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stdout(), $($arg)*);
+    }};
+}
+
+/// [`say!`] without the line end (as `print!`).
+macro_rules! say_raw {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = write!(std::io::stdout(), $($arg)*);
+    }};
+}
+
 pub mod aggregate;
 pub mod compare;
 pub mod experiment;
@@ -53,22 +71,23 @@ pub fn is_broken_pipe(e: &anyhow::Error) -> bool {
 
 /// Creates the output directory `out` (`--out`) and checks that a file can
 /// be written in it, so that a bad `--out` stops a command before any
-/// simulation rather than after it.
+/// simulation rather than after it; returns whether it created the folder.
 ///
 /// # Errors
 /// The directory cannot be created, or is not writable.
-pub fn prepare_out(out: &std::path::Path) -> anyhow::Result<()> {
+pub fn prepare_out(out: &std::path::Path) -> anyhow::Result<bool> {
     let shown = out.display();
     if out.exists() && !out.is_dir() {
         bail!("--out {shown} is a file, not a directory; give a directory for the outputs");
     }
+    let created = !out.exists();
     std::fs::create_dir_all(out)
         .with_context(|| format!("cannot create the output directory {shown} (--out)"))?;
     let probe = out.join(format!(".swftool-write-test-{}", std::process::id()));
     std::fs::write(&probe, b"")
         .with_context(|| format!("cannot write in the output directory {shown} (--out)"))?;
     std::fs::remove_file(&probe).with_context(|| format!("cannot remove {}", probe.display()))?;
-    Ok(())
+    Ok(created)
 }
 
 /// The most worker threads `--threads` takes: 1024. Each thread has its

@@ -12,14 +12,16 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::time::Instant;
 
-use anyhow::{Context, bail};
+use anyhow::bail;
 use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
 
 use super::EnvFlags;
 use crate::catalog;
 use crate::env::{self, Input, LogUse, Replayed};
+use crate::experiment::outdir::{self, OutLock, Staging};
 use crate::experiment::{Grid, GridVisitor, Manifest};
+use crate::interrupt;
 use crate::swf::ReadOptions;
 use crate::workload::flags::SharedArgs;
 
@@ -163,36 +165,67 @@ fn earlier_replay(out: &Path) -> anyhow::Result<Option<Manifest>> {
     Ok(Some(m))
 }
 
-/// Removes the tables an earlier replay wrote in `out` (listed in its
-/// manifest) that this one did not write again, so that no table of
-/// another run is left beside the new ones. Only plain file names listed
-/// by swftool are removed; nothing else in the directory is touched.
+/// The tables an earlier replay wrote in `out` (listed in its manifest)
+/// that this one does not write again, to remove with the commit, so that
+/// no table of another run is left beside the new ones. Only plain file
+/// names listed by swftool; nothing else in the directory is touched.
+fn stale_files(out: &Path, earlier: Option<&Manifest>, written: &[String]) -> Vec<String> {
+    let Some(earlier) = earlier else {
+        return Vec::new();
+    };
+    earlier
+        .files
+        .iter()
+        .filter(|name| {
+            Path::new(name.as_str()).file_name() == Some(std::ffi::OsStr::new(name.as_str()))
+                && !written.contains(name)
+                && out.join(name.as_str()).is_file()
+        })
+        .cloned()
+        .collect()
+}
+
+/// The tables a replay may write, as file names: whatever the environment,
+/// a replay replaces only these, and only when an earlier replay's
+/// manifest lists them.
+const REPLAY_TABLES: &[&str] = &[
+    "jobs",
+    "summary",
+    "timing",
+    "pieces",
+    "hourly",
+    "machines",
+    "filter",
+    "clean",
+    "suspensions",
+];
+
+/// Refuses to write over files swftool did not write: a table name a
+/// replay writes (or `manifest.json`) that is in `out` and that no earlier
+/// replay's manifest lists.
 ///
 /// # Errors
-/// A listed file that exists but cannot be removed.
-fn remove_stale(out: &Path, earlier: Option<&Manifest>, written: &[String]) -> anyhow::Result<()> {
-    let Some(earlier) = earlier else {
-        return Ok(());
+/// The files, named, and what to do.
+fn refuse_foreign_files(out: &Path, earlier: Option<&Manifest>) -> anyhow::Result<()> {
+    // A manifest written before `files` existed lists none: its tables are
+    // the replay's.
+    let ours = |name: &str| {
+        earlier.is_some_and(|m| m.files.is_empty() || m.files.iter().any(|f| f == name))
     };
-    let mut removed = Vec::new();
-    for name in &earlier.files {
-        let plain = Path::new(name).file_name() == Some(std::ffi::OsStr::new(name));
-        if !plain || written.contains(name) {
-            continue;
-        }
-        let path = out.join(name);
-        if path.is_file() {
-            std::fs::remove_file(&path)
-                .with_context(|| format!("cannot remove the stale table {}", path.display()))?;
-            removed.push(name.as_str());
-        }
+    let mut foreign: Vec<String> = REPLAY_TABLES
+        .iter()
+        .flat_map(|t| [format!("{t}.csv"), format!("{t}.parquet")])
+        .filter(|name| out.join(name).exists() && !ours(name))
+        .collect();
+    if earlier.is_none() && out.join("manifest.json").exists() {
+        foreign.push("manifest.json".into());
     }
-    if !removed.is_empty() {
-        eprintln!(
-            "note: removed the tables of the earlier replay (--env {}) in {} that this one does not write: {}",
-            earlier.config.environment,
+    if !foreign.is_empty() {
+        bail!(
+            "{} holds {} that swftool did not write (no manifest.json of a replay lists {}); a replay does not write over them: give another --out, or move them away",
             out.display(),
-            removed.join(", ")
+            foreign.join(", "),
+            if foreign.len() == 1 { "it" } else { "them" }
         );
     }
     Ok(())
@@ -246,9 +279,16 @@ fn replay<E: Grid>(args: &ReplayArgs, env_args: &E::Args) -> anyhow::Result<()> 
     let input = read.as_ref().map(|(path, log)| Input { log, path });
     let (prepared, scenarios) = E::scenarios(input, env_args)?;
     let out = args.out.clone().unwrap_or_else(|| default_out(E::NAME));
+    let created = super::prepare_out(&out)?;
+    // One writer at a time, held until the outputs are in place.
+    let _lock =
+        OutLock::acquire(&out, &format!("replay --env {}", E::NAME))?.in_created_folder(created);
+    if let Some(note) = outdir::recover(&out)? {
+        eprintln!("note: {note}");
+    }
     let earlier = earlier_replay(&out)?;
-    super::prepare_out(&out)?;
-    println!("{}", E::describe(input, &prepared, &scenarios, env_args));
+    refuse_foreign_files(&out, earlier.as_ref())?;
+    say!("{}", E::describe(input, &prepared, &scenarios, env_args));
 
     let pairs: Vec<(&E::Scenario, &E::Heuristic)> = scenarios
         .iter()
@@ -268,10 +308,14 @@ fn replay<E: Grid>(args: &ReplayArgs, env_args: &E::Args) -> anyhow::Result<()> 
     };
     let broken: Mutex<Vec<String>> = Mutex::new(Vec::new());
     let check = !args.no_check;
-    let work = || -> Vec<Replayed<'_, E>> {
+    let work = || -> Vec<Option<Replayed<'_, E>>> {
         pairs
             .par_iter()
             .map(|&(scenario, heuristic)| {
+                // An interrupt: no new run starts.
+                if interrupt::requested() {
+                    return None;
+                }
                 let t = Instant::now();
                 let run = E::simulate(scenario, heuristic);
                 let seconds = t.elapsed().as_secs_f64();
@@ -294,19 +338,29 @@ fn replay<E: Grid>(args: &ReplayArgs, env_args: &E::Args) -> anyhow::Result<()> 
                 }
                 let summary = E::summarize(&prepared, scenario, heuristic, &run, env_args);
                 pb.inc(1);
-                Replayed {
+                Some(Replayed {
                     scenario,
                     heuristic,
                     run,
                     summary,
                     seconds,
-                }
+                })
             })
             .collect()
     };
-    let runs = super::with_threads(args.threads, || Ok(work()))?;
+    let done = super::with_threads(args.threads, || Ok(work()))?;
     pb.finish_and_clear();
-    print!("{}", E::table(&runs, env_args));
+    if interrupt::requested() {
+        let finished = done.iter().flatten().count();
+        eprintln!(
+            "interrupted: {finished} of {} runs finished; nothing written, {} keeps what it held; run the same command again to replay them all",
+            pairs.len(),
+            out.display()
+        );
+        return Err(interrupt::Interrupted.into());
+    }
+    let runs: Vec<Replayed<'_, E>> = done.into_iter().flatten().collect();
+    say_raw!("{}", E::table(&runs, env_args));
     let broken = broken.into_inner().unwrap_or_else(|e| e.into_inner());
     if !broken.is_empty() {
         bail!(
@@ -316,7 +370,10 @@ fn replay<E: Grid>(args: &ReplayArgs, env_args: &E::Args) -> anyhow::Result<()> 
         );
     }
 
-    let tables = E::write_tables(&out, &prepared, &runs, env_args)?;
+    // Every output goes to the staging folder, then replaces the previous
+    // run's all at once (experiment::outdir).
+    let staging = Staging::begin(&out)?;
+    let tables = E::write_tables(staging.dir(), &prepared, &runs, env_args)?;
     let spec = args.log.as_deref().unwrap_or("synthetic");
     let (config, layout) = E::replay_grid(spec, &heuristics, &prepared, &scenarios, env_args);
     let mut manifest = Manifest::new("replay", &config, &layout);
@@ -333,9 +390,20 @@ fn replay<E: Grid>(args: &ReplayArgs, env_args: &E::Args) -> anyhow::Result<()> 
         .iter()
         .flat_map(|t| [format!("{t}.csv"), format!("{t}.parquet")])
         .collect();
-    manifest.write(&out)?;
-    remove_stale(&out, earlier.as_ref(), &manifest.files)?;
-    println!(
+    refuse_foreign_files(&out, earlier.as_ref())?;
+    let stale = stale_files(&out, earlier.as_ref(), &manifest.files);
+    staging.commit(&manifest, &stale)?;
+    if !stale.is_empty() {
+        eprintln!(
+            "note: removed the tables of the earlier replay (--env {}) in {} that this one does not write: {}",
+            earlier
+                .as_ref()
+                .map_or("", |m| m.config.environment.as_str()),
+            out.display(),
+            stale.join(", ")
+        );
+    }
+    say!(
         "\nwrote {}/{{{}}}.{{csv,parquet}} and manifest.json{}",
         out.display(),
         tables.join(","),
@@ -345,5 +413,12 @@ fn replay<E: Grid>(args: &ReplayArgs, env_args: &E::Args) -> anyhow::Result<()> 
             "; schedules not checked (--no-check)"
         }
     );
+    if interrupt::requested() {
+        eprintln!(
+            "interrupted while writing: the outputs above are complete in {}",
+            out.display()
+        );
+        return Err(interrupt::Interrupted.into());
+    }
     Ok(())
 }

@@ -256,7 +256,8 @@ impl SlurmJob {
             .with_context(|| format!("cannot create {} (--slurm)", logs.display()))?;
         let write = |name: &str, text: String, exec: bool| -> anyhow::Result<PathBuf> {
             let p = self.dir.join(name);
-            std::fs::write(&p, text).with_context(|| format!("cannot write {}", p.display()))?;
+            crate::atomic::write_with(&p, |tmp| std::fs::write(tmp, &text))
+                .with_context(|| format!("cannot write {}", p.display()))?;
             if exec {
                 use std::os::unix::fs::PermissionsExt;
                 std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o755))

@@ -174,7 +174,7 @@ fn serial(a: &SerialSynthArgs) -> anyhow::Result<()> {
     let counted = (0..scenario.tasks.len())
         .filter(|&i| scenario.counted(i))
         .count();
-    println!(
+    say!(
         "{}: {} tasks ({} in the counted 24 h) on {} cores ({}), seed {} trial {}",
         files.swf.display(),
         scenario.tasks.len(),
@@ -189,7 +189,7 @@ fn serial(a: &SerialSynthArgs) -> anyhow::Result<()> {
         a.seed,
         a.trial
     );
-    println!(
+    say!(
         "sidecar: {} and {}",
         files.csv.display(),
         files.parquet.display()
@@ -205,7 +205,7 @@ fn energy(a: &EnergySynthArgs) -> anyhow::Result<()> {
         .filter(|&i| scenario.counted(i))
         .count();
     let m = &scenario.matrices;
-    println!(
+    say!(
         "{}: {} tasks ({} in the counted 24 h) on {} machines ({} machine types), seed {} trial {}",
         a.out.display(),
         scenario.tasks.len(),
@@ -220,7 +220,7 @@ fn energy(a: &EnergySynthArgs) -> anyhow::Result<()> {
         .skip(1)
         .map(|f| f.display().to_string())
         .collect();
-    println!("sidecar: {}", tables.join(" and "));
+    say!("sidecar: {}", tables.join(" and "));
     Ok(())
 }
 

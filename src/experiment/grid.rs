@@ -762,7 +762,8 @@ pub fn write_report(
         names.push(name);
     }
     let md_path = out.join(markdown_file);
-    std::fs::write(&md_path, &markdown).map_err(ExperimentError::io(&md_path))?;
+    crate::atomic::write_with(&md_path, |tmp| std::fs::write(tmp, &markdown))
+        .map_err(ExperimentError::io(&md_path))?;
     let mut files = vec![md_path];
     if figures {
         files.extend(draw(&out.join("figures"))?);
@@ -788,7 +789,8 @@ pub fn write_compare(
     draw: impl FnOnce(&Path) -> Result<Vec<PathBuf>, ExperimentError>,
 ) -> Result<GridReport, ExperimentError> {
     let md = out.join("compare.md");
-    std::fs::write(&md, &markdown).map_err(ExperimentError::io(&md))?;
+    crate::atomic::write_with(&md, |tmp| std::fs::write(tmp, &markdown))
+        .map_err(ExperimentError::io(&md))?;
     let mut files = vec![md];
     files.extend(draw(&out.join("figures"))?);
     Ok(GridReport {

@@ -151,6 +151,9 @@ pub struct RunReport {
     pub ran: usize,
     /// Ids of the cells that failed, each with its first error, sorted.
     pub failed: Vec<(String, String)>,
+    /// Whether an interrupt stopped the run before every selected cell ran
+    /// (the cells not run are left for the next run).
+    pub interrupted: bool,
 }
 
 /// A cell file found corrupt, moved aside, to be run again.
@@ -376,6 +379,7 @@ pub fn run<E: Grid>(
         skipped: selected - todo.len(),
         ..RunReport::default()
     };
+    let ran = std::sync::atomic::AtomicUsize::new(0);
     // Group by scenario (consecutive cells: heuristics are innermost).
     let mut groups: Vec<Vec<&CellSpec>> = Vec::new();
     for c in &todo {
@@ -412,6 +416,10 @@ pub fn run<E: Grid>(
     groups
         .par_iter()
         .try_for_each(|group| -> Result<(), ExperimentError> {
+            // An interrupt: no new scenario starts (crate::interrupt).
+            if crate::interrupt::requested() {
+                return Ok(());
+            }
             let first = group[0];
             let scenario = match catch_unwind(AssertUnwindSafe(|| E::scenario(plan, first))) {
                 Ok(s) => checked_seed::<E>(plan, first, s?)?,
@@ -426,6 +434,9 @@ pub fn run<E: Grid>(
             group
                 .par_iter()
                 .try_for_each(|cell| -> Result<(), ExperimentError> {
+                    if crate::interrupt::requested() {
+                        return Ok(());
+                    }
                     let h = &plan.heuristics[cell.heuristic];
                     let outcome = catch_unwind(AssertUnwindSafe(|| {
                         if injected_panic(&cell.id) {
@@ -460,6 +471,7 @@ pub fn run<E: Grid>(
                             source,
                         })?;
                     write_atomically(&path, &bytes)?;
+                    ran.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                     let stale = out.join("failed").join(format!("{}.txt", cell.id));
                     if stale.is_file() {
                         std::fs::remove_file(&stale).map_err(ExperimentError::io(&stale))?;
@@ -470,7 +482,8 @@ pub fn run<E: Grid>(
         })?;
     let mut failed = failed.into_inner().unwrap_or_else(|e| e.into_inner());
     failed.sort();
-    report.ran = todo.len() - failed.len();
+    report.ran = ran.into_inner();
+    report.interrupted = report.ran + failed.len() < todo.len() && crate::interrupt::requested();
     report.failed = failed;
     Ok(report)
 }

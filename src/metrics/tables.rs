@@ -1,5 +1,6 @@
 //! Writing output tables: every table swftool writes goes through
-//! [`write_both`], as CSV (with a header) and Parquet side by side.
+//! [`write_both`], as CSV (with a header) and Parquet side by side, each
+//! whole or not at all ([`crate::atomic`]).
 
 use std::fs::File;
 use std::path::Path;
@@ -20,6 +21,9 @@ pub enum TableError {
         /// The I/O error.
         source: std::io::Error,
     },
+    /// The finished file could not be renamed into place.
+    #[error("cannot write a table: {0}")]
+    Rename(#[from] std::io::Error),
     /// The frame could not be encoded or written.
     #[error("cannot write {}: {source}", path.display())]
     Write {
@@ -36,23 +40,33 @@ pub enum TableError {
 /// [`TableError`] naming the file that could not be created or written.
 pub fn write_both(df: &mut DataFrame, dir: &Path, stem: &str) -> Result<(), TableError> {
     let csv = dir.join(format!("{stem}.csv"));
-    let f = File::create(&csv).map_err(|source| TableError::Create {
-        path: csv.clone(),
-        source,
+    crate::atomic::write_with(&csv, |tmp| {
+        let f = File::create(tmp).map_err(|source| TableError::Create {
+            path: csv.clone(),
+            source,
+        })?;
+        CsvWriter::new(f)
+            .include_header(true)
+            .finish(df)
+            .map_err(|source| TableError::Write {
+                path: csv.clone(),
+                source,
+            })
     })?;
-    CsvWriter::new(f)
-        .include_header(true)
-        .finish(df)
-        .map_err(|source| TableError::Write { path: csv, source })?;
     let pq = dir.join(format!("{stem}.parquet"));
-    let f = File::create(&pq).map_err(|source| TableError::Create {
-        path: pq.clone(),
-        source,
-    })?;
-    ParquetWriter::new(f)
-        .finish(df)
-        .map(|_| ())
-        .map_err(|source| TableError::Write { path: pq, source })
+    crate::atomic::write_with(&pq, |tmp| {
+        let f = File::create(tmp).map_err(|source| TableError::Create {
+            path: pq.clone(),
+            source,
+        })?;
+        ParquetWriter::new(f)
+            .finish(df)
+            .map(|_| ())
+            .map_err(|source| TableError::Write {
+                path: pq.clone(),
+                source,
+            })
+    })
 }
 
 /// Writes each named table of `tables` into `dir` ([`write_both`]), in

@@ -180,15 +180,15 @@ fn render<C: Drawable>(chart: &C, fig: &Figure, stem: &Path) -> Result<Vec<PathB
     }
     let size = (fig.width, fig.height);
     let png = with_ext(stem, "png");
-    finish(&png, || {
-        let root = BitMapBackend::new(&png, size).into_drawing_area();
+    finish(&png, |tmp| {
+        let root = BitMapBackend::new(tmp, size).into_drawing_area();
         chart.draw(&root, fig)?;
         root.present()?;
         Ok(())
     })?;
     let svg = with_ext(stem, "svg");
-    finish(&svg, || {
-        let root = SVGBackend::new(&svg, size).into_drawing_area();
+    finish(&svg, |tmp| {
+        let root = SVGBackend::new(tmp, size).into_drawing_area();
         chart.draw(&root, fig)?;
         root.present()?;
         Ok(())
@@ -196,17 +196,26 @@ fn render<C: Drawable>(chart: &C, fig: &Figure, stem: &Path) -> Result<Vec<PathB
     Ok(vec![png, svg])
 }
 
-/// Runs one backend's drawing; on failure removes the partial file and names
-/// it in the error.
-fn finish(path: &Path, draw: impl FnOnce() -> Result<(), DrawFail>) -> Result<(), ReportError> {
-    draw().map_err(|DrawFail(message)| {
+/// Runs one backend's drawing into a temporary file renamed to `path` once
+/// complete ([`crate::atomic`]); on failure removes the partial file and
+/// names `path` in the error.
+fn finish(
+    path: &Path,
+    draw: impl FnOnce(&Path) -> Result<(), DrawFail>,
+) -> Result<(), ReportError> {
+    let failed = |message: String| ReportError::Draw {
+        path: path.to_path_buf(),
+        message,
+    };
+    let tmp = crate::atomic::partial_path(path);
+    let drawn = draw(&tmp)
+        .map_err(|DrawFail(message)| failed(message))
+        .and_then(|()| std::fs::rename(&tmp, path).map_err(|e| failed(e.to_string())));
+    if drawn.is_err() {
         // The backend, dropped by now, may have written a partial file.
-        let _ = std::fs::remove_file(path);
-        ReportError::Draw {
-            path: path.to_path_buf(),
-            message,
-        }
-    })
+        let _ = std::fs::remove_file(&tmp);
+    }
+    drawn
 }
 
 #[cfg(test)]

@@ -121,17 +121,20 @@ pub fn write_log<W: Write>(log_header: &SwfHeader, jobs: &[JobRecord], mut w: W)
 /// # Errors
 /// Creating or writing the file; see [`write_log`].
 pub fn write_path(log_header: &SwfHeader, jobs: &[JobRecord], path: &Path) -> io::Result<()> {
-    let file = BufWriter::new(File::create(path)?);
     let gz = path
         .extension()
         .is_some_and(|e| e.eq_ignore_ascii_case("gz"));
-    if gz {
-        let mut enc = GzEncoder::new(file, Compression::default());
-        write_log(log_header, jobs, &mut enc)?;
-        enc.finish()?.flush()
-    } else {
-        write_log(log_header, jobs, file)
-    }
+    // Whole or not at all (crate::atomic).
+    crate::atomic::write_with(path, |tmp| {
+        let file = BufWriter::new(File::create(tmp)?);
+        if gz {
+            let mut enc = GzEncoder::new(file, Compression::default());
+            write_log(log_header, jobs, &mut enc)?;
+            enc.finish()?.flush()
+        } else {
+            write_log(log_header, jobs, file)
+        }
+    })
 }
 
 #[cfg(test)]

@@ -36,6 +36,7 @@ mod env_d_promise;
 mod experiment;
 mod fuzz;
 mod golden_outputs;
+mod interrupt;
 mod pipeline;
 mod report_figures;
 mod resume;
