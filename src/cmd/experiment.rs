@@ -349,8 +349,10 @@ pub fn run_grid<E: Grid>(
     if let Some(note) = outdir::recover(out)? {
         eprintln!("note: {note}");
     }
-    if let Some(m) = Manifest::read(out)? {
-        m.check_same_grid(out, config, layout)?;
+    if let Some(m) = Manifest::read(out)?
+        && let Some(note) = m.check_grid(out, config, layout, E::GROWABLE)?
+    {
+        eprintln!("note: {note}");
     }
     let partial = outdir::remove_partial_files(out)?;
     if partial > 0 {

@@ -103,6 +103,12 @@ pub trait Grid: Environment {
     /// to).
     const SECTION_KEYS: &'static [&'static str];
 
+    /// Keys of [`Grid::Section`] that add or drop variants without changing
+    /// what a cell already done means (environment A: `axes`, `variants`):
+    /// a grid whose configuration changes only these, and the common
+    /// growable keys, runs into the same folder, reusing its cells.
+    const GROWABLE: &'static [&'static str] = &[];
+
     /// The environment's built-in experiments, by name.
     fn presets() -> Vec<(&'static str, Preset)>;
 

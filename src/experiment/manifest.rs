@@ -223,4 +223,94 @@ impl Manifest {
             None => Ok(()),
         }
     }
+
+    /// Checks that `config` and `layout` may run into `dir`, which holds
+    /// this manifest's grid: the same grid, or the same grid grown — keys
+    /// of `growable` (the common ones: `name`, `logs`, `heuristics`,
+    /// `days`, `dates`, `day_arrivals`, `trials`, and the environment's
+    /// [`super::Grid::GROWABLE`]) changed, which add or drop cells without
+    /// changing what a cell already done means (a cell keeps its id only
+    /// when its log, variant, scenario and heuristic are the same, and its
+    /// scenario seed is checked). Returns a note when the grid grew.
+    ///
+    /// # Errors
+    /// [`ExperimentError::Mismatch`] naming `dir` and the key that changes
+    /// what the cells mean (the seed, θ, a model flag), or a scenario whose
+    /// seed differs.
+    pub fn check_grid(
+        &self,
+        dir: &Path,
+        config: &ExperimentConfig,
+        layout: &Layout,
+        growable: &[&str],
+    ) -> Result<Option<String>, ExperimentError> {
+        if self.config == *config {
+            return self.check_same_grid(dir, config, layout).map(|()| None);
+        }
+        let mismatch = |what: String| ExperimentError::Mismatch {
+            dir: dir.to_path_buf(),
+            what,
+        };
+        let changed = differences_all(&self.config, config);
+        let grows = |path: &str| {
+            let top = path.split(['.', '[']).next().unwrap_or(path);
+            COMMON_GROWABLE.contains(&top) || growable.contains(&top)
+        };
+        if let Some(fixed) = changed
+            .iter()
+            .find(|c| !grows(c.split(' ').next().unwrap_or(c)))
+        {
+            return Err(mismatch(format!(
+                "{fixed}: this changes what the cells already done mean; run it into another --out"
+            )));
+        }
+        if self.layout.environment != layout.environment {
+            return Err(mismatch("the environment differs".into()));
+        }
+        for log in &layout.logs {
+            let Some(old) = self.layout.logs.iter().find(|l| l.key == log.key) else {
+                continue;
+            };
+            for d in &log.days {
+                if let Some(o) = old.days.iter().find(|o| o.date == d.date)
+                    && o.scenario_seed != d.scenario_seed
+                {
+                    return Err(mismatch(format!(
+                        "log {} day {}: scenario seed {} in the directory, {} now",
+                        log.key, d.date, o.scenario_seed, d.scenario_seed
+                    )));
+                }
+            }
+        }
+        let shown: Vec<String> = changed.iter().take(3).cloned().collect();
+        Ok(Some(format!(
+            "the grid in {} changed ({}{}); the cells already done that it keeps are reused, the new ones run",
+            dir.display(),
+            shown.join("; "),
+            if changed.len() > 3 { "; …" } else { "" }
+        )))
+    }
+}
+
+/// Keys of every configuration that add or drop cells without changing
+/// what a cell already done means ([`Manifest::check_grid`]).
+pub const COMMON_GROWABLE: &[&str] = &[
+    "name",
+    "logs",
+    "heuristics",
+    "days",
+    "dates",
+    "day_arrivals",
+    "trials",
+];
+
+/// Every difference between two configurations, `key = old in the
+/// directory, new now`, keys in order.
+fn differences_all(there: &ExperimentConfig, now: &ExperimentConfig) -> Vec<String> {
+    let (Ok(a), Ok(b)) = (serde_json::to_value(there), serde_json::to_value(now)) else {
+        return vec!["the config".to_string()];
+    };
+    let mut out = Vec::new();
+    diff_values("", &a, &b, &mut out);
+    out
 }

@@ -312,19 +312,23 @@ fn grids_and_replays_do_not_write_over_each_other() {
         err.contains("holds the results of `swftool compare`"),
         "{err}"
     );
-    // A changed config names the key that differs, with both values.
+    // A config that changes what the cells mean names the key that
+    // differs, with both values (a heuristic more would grow the grid).
     let err = refused(&[
         "compare",
         "lublin256",
         "--env",
         "classic",
         "-H",
-        "easy",
+        "fcfs",
+        "--tau",
+        "5",
         "--out",
         g,
     ]);
     assert!(
-        err.contains(r#"the config differs: heuristics = ["fcfs"] in the directory, ["easy"] now"#),
+        err.contains(r#"classic = null in the directory, {"tau":5.0} now"#)
+            && err.contains("changes what the cells already done mean"),
         "{err}"
     );
     // aggregate: a replay's directory is not an experiment's.

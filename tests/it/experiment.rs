@@ -712,3 +712,63 @@ preemptible_up_to = 16
         "no suspension in the window:\n{summary}"
     );
 }
+
+/// A grid grown in its configuration (a heuristic, a day, a variant more)
+/// runs into the same folder: only the new cells run, the others are
+/// reused, and the tables are those of the grown grid; a change of what
+/// existing cells mean (the seed) stays refused, naming the key.
+#[test]
+fn a_grown_grid_runs_only_its_new_cells_and_a_changed_one_is_refused_by_key() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let base = "name = \"grow\"\nlogs = [\"curie\"]\ndays = 2\naxes = [\"oversubscription\"]\n";
+    std::fs::write(
+        d.join("g.toml"),
+        format!("{base}heuristics = [\"easy\", \"maxvpr-ph\"]\n"),
+    )
+    .unwrap();
+    let first = crate::common::ok(
+        d,
+        &["experiment", "g.toml", "--out", "g", "--no-figures", "-q"],
+    );
+    assert!(first.contains("12 cells to run, 0 already done"), "{first}");
+    let rows = |d: &std::path::Path| -> Vec<String> {
+        std::fs::read_to_string(d.join("g/runs.csv"))
+            .unwrap()
+            .lines()
+            .filter(|l| l.contains(",easy,"))
+            .map(String::from)
+            .collect()
+    };
+    let easy = rows(d);
+    std::fs::write(
+        d.join("g.toml"),
+        format!("{base}heuristics = [\"easy\", \"maxvpr-ph\", \"maxvalue\"]\n"),
+    )
+    .unwrap();
+    let out = crate::common::swftool_in(
+        d,
+        &["experiment", "g.toml", "--out", "g", "--no-figures", "-q"],
+    );
+    let (stdout, stderr) = (common::text(&out.stdout), common::text(&out.stderr));
+    assert!(out.status.success(), "{stderr}");
+    assert!(
+        stdout.contains("6 cells to run, 12 already done"),
+        "{stdout}"
+    );
+    assert!(stderr.contains("changed (heuristics = "), "{stderr}");
+    assert_eq!(rows(d), easy, "a reused cell's row changed");
+    let runs = std::fs::read_to_string(d.join("g/runs.csv")).unwrap();
+    assert_eq!(runs.lines().count(), 1 + 18);
+    std::fs::write(
+        d.join("g.toml"),
+        format!("{base}heuristics = [\"easy\"]\nseed = 2\n"),
+    )
+    .unwrap();
+    let e = crate::common::refused(d, &["experiment", "g.toml", "--out", "g", "-q"]);
+    assert!(e.contains("seed = 1 in the directory, 2 now"), "{e}");
+    assert!(
+        e.contains("changes what the cells already done mean"),
+        "{e}"
+    );
+}

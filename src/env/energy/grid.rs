@@ -145,6 +145,7 @@ impl Grid for Energy {
     const SECTION_KEYS: &'static [&'static str] =
         &["energy_managements", "energy_filters", "energy"];
     const SECTION_HELP: &'static str = SECTION_HELP;
+    const GROWABLE: &'static [&'static str] = &["energy_managements", "energy_filters"];
 
     fn presets() -> Vec<(&'static str, Preset)> {
         let base = |name: &str| ExperimentConfig {

@@ -112,6 +112,7 @@ impl Grid for Parallel {
     type Section = ParallelSection;
     const SECTION_KEYS: &'static [&'static str] = &["cores_base", "axes", "variants"];
     const SECTION_HELP: &'static str = SECTION_HELP;
+    const GROWABLE: &'static [&'static str] = &["axes", "variants"];
 
     /// A day's usable jobs (heuristic time grows with them).
     fn scenario_cost(plan: &Plan<Parallel>, log: usize, day: usize) -> f64 {

@@ -269,6 +269,7 @@ impl Grid for Serial {
     type Section = SerialSection;
     const SECTION_KEYS: &'static [&'static str] = &["serial_axes", "serial"];
     const SECTION_HELP: &'static str = SECTION_HELP;
+    const GROWABLE: &'static [&'static str] = &["serial_axes"];
 
     fn presets() -> Vec<(&'static str, Preset)> {
         let base = |name: &str| ExperimentConfig {
