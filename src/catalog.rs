@@ -323,7 +323,9 @@ fn not_found_message(
             k.file,
             k.sha256_gz
         ));
-    } else {
+    } else if !searched.is_empty() {
+        // A bare file name was searched for; a path with a folder is
+        // simply not there, and where logs are looked for does not apply.
         s.push_str(&format!(
             "\nput the file in ./traces or point {TRACES_ENV} at its directory (see traces/README.md)"
         ));
@@ -333,8 +335,22 @@ fn not_found_message(
 
 fn unknown_message(name: &str, searched: &[PathBuf]) -> String {
     let known: Vec<&str> = KNOWN_LOGS.iter().map(|k| k.short).collect();
+    let lower = name.to_ascii_lowercase();
+    let close = KNOWN_LOGS
+        .iter()
+        .flat_map(|k| {
+            std::iter::once(k.short)
+                .chain(k.aliases.iter().copied())
+                .map(move |n| (k.short, n))
+        })
+        .map(|(short, n)| (strsim::damerau_levenshtein(&lower, n), short))
+        .filter(|(d, _)| *d <= 2)
+        .min();
     let mut s = format!(
-        "unknown log {name:?}: not an existing file and not a known short name (known: {})",
+        "unknown log {name:?}: not an existing file and not a known short name{} (known: {})",
+        close.map_or(String::new(), |(_, short)| format!(
+            "; did you mean {short}?"
+        )),
         known.join(", ")
     );
     if !searched.is_empty() {

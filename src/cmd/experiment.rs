@@ -107,6 +107,56 @@ pub struct ExperimentArgs {
     /// Each environment's flags of its grids.
     #[command(flatten)]
     pub grid_flags: GridFlags,
+    /// Flags of `replay` that a grid takes from its configuration instead
+    /// (hidden: given, they are refused with the key to set).
+    #[command(flatten)]
+    pub replay_flags: ReplayFlagsGiven,
+}
+
+/// Flags of `replay` given to `experiment`, which takes them as keys of
+/// its configuration: each is refused naming the key (clap would otherwise
+/// suggest `-- --days`).
+#[derive(Debug, Clone, Default, clap::Args)]
+pub struct ReplayFlagsGiven {
+    #[arg(long, hide = true, allow_hyphen_values = true)]
+    days: Option<String>,
+    #[arg(long, hide = true, allow_hyphen_values = true)]
+    day: Option<String>,
+    #[arg(long, hide = true, allow_hyphen_values = true)]
+    seed: Option<String>,
+    #[arg(long, hide = true, allow_hyphen_values = true)]
+    trials: Option<String>,
+    #[arg(long, hide = true, allow_hyphen_values = true)]
+    theta: Option<String>,
+    #[arg(long, short = 'H', hide = true, allow_hyphen_values = true)]
+    heuristic: Option<String>,
+    #[arg(long, hide = true, allow_hyphen_values = true)]
+    env: Option<String>,
+}
+
+impl ReplayFlagsGiven {
+    /// Refuses the first one given, naming the configuration key.
+    fn refuse(&self) -> anyhow::Result<()> {
+        let given = [
+            ("--days", "days = N", self.days.is_some()),
+            ("--day", "dates = [\"YYYY-MM-DD\"]", self.day.is_some()),
+            ("--seed", "seed = N", self.seed.is_some()),
+            ("--trials", "trials = N", self.trials.is_some()),
+            ("--theta", "theta = MINUTES", self.theta.is_some()),
+            (
+                "--heuristic",
+                "heuristics = [...]",
+                self.heuristic.is_some(),
+            ),
+            ("--env", "environment = \"NAME\"", self.env.is_some()),
+        ];
+        if let Some((flag, key, _)) = given.iter().find(|g| g.2) {
+            bail!(
+                "{flag} is a flag of replay; an experiment takes it from its configuration: set `{key}` in a TOML file (start from `swftool experiment --dump-preset NAME > grid.toml`) and run `swftool experiment grid.toml`"
+            );
+        }
+        Ok(())
+    }
 }
 
 /// Default output directory of an experiment named `name`.
@@ -120,6 +170,7 @@ pub fn default_out(name: &str) -> PathBuf {
 /// Bad config or preset, unknown log or heuristic, unreadable log, an output
 /// directory holding another grid, cells that broke invariants.
 pub fn run(args: &ExperimentArgs) -> anyhow::Result<()> {
+    args.replay_flags.refuse()?;
     if let Some(name) = &args.dump_preset {
         say_raw!("{}", configs::config_toml(&configs::preset(name)?)?);
         return Ok(());

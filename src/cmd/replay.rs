@@ -18,7 +18,7 @@ use rayon::prelude::*;
 
 use super::EnvFlags;
 use crate::catalog;
-use crate::env::{self, Input, LogUse, Replayed};
+use crate::env::{self, Input, LogUse, Replayed, configs};
 use crate::experiment::outdir::{self, OutLock, Staging};
 use crate::experiment::{Grid, GridVisitor, Manifest};
 use crate::interrupt;
@@ -116,7 +116,10 @@ pub fn check(args: &ReplayArgs) -> anyhow::Result<()> {
 fn checked<E: Grid>(args: &ReplayArgs) -> anyhow::Result<E::Args> {
     args.env_flags.refuse_foreign(E::NAME, &args.shared)?;
     let a = args.env_flags.args::<E>(&args.shared)?;
-    E::heuristics(&args.heuristic, &a)?;
+    E::heuristics(&args.heuristic, &a).map_err(|e| match e {
+        crate::env::EnvError::Unknown(u) => crate::env::EnvError::Unknown(configs::locate(u)),
+        e => e,
+    })?;
     E::check_args(&a, args.log.is_some())?;
     Ok(a)
 }

@@ -6,6 +6,7 @@
 use std::path::Path;
 
 use super::{default_name, visit, visit_all};
+use crate::env::registry::UnknownName;
 use crate::experiment::config::{ConfigError, ExperimentConfig};
 use crate::experiment::grid::{self, Grid, GridVisitor, Preset};
 use crate::workload::flags::config_key_of;
@@ -103,6 +104,29 @@ fn refuse_foreign_keys(config: &ExperimentConfig, env: &str) -> Result<(), Confi
         }
     }
     Ok(())
+}
+
+struct Names;
+
+impl GridVisitor for Names {
+    type Output = (&'static str, Vec<&'static str>);
+    fn visit<E: Grid>(self) -> Self::Output {
+        (E::NAME, E::registry().names())
+    }
+}
+
+/// `u` with the other environments that have a heuristic of its name
+/// (`-H fcfs` with `--env parallel`: "`fcfs` is a heuristic of --env
+/// serial, --env energy, --env classic").
+pub fn locate(mut u: UnknownName) -> UnknownName {
+    u.elsewhere = visit_all(|| Names)
+        .into_iter()
+        .filter(|(env, names)| {
+            *env != u.env && names.iter().any(|n| n.eq_ignore_ascii_case(&u.name))
+        })
+        .map(|(env, _)| env)
+        .collect();
+    u
 }
 
 struct Check<'a>(&'a ExperimentConfig);

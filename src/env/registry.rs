@@ -38,7 +38,7 @@ impl<P> Copy for Registry<P> {}
 
 /// A heuristic name that is not in the registry of the chosen environment.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("unknown heuristic `{name}` for --env {env}; valid names: {}, or all", valid.join(", "))]
+#[error("{}", unknown_name_message(self))]
 pub struct UnknownName {
     /// The environment's CLI name.
     pub env: &'static str,
@@ -46,6 +46,40 @@ pub struct UnknownName {
     pub name: String,
     /// The valid names, in registry order.
     pub valid: Vec<&'static str>,
+    /// The other environments that have a heuristic of that name (filled
+    /// in by [`crate::env::configs::locate`]).
+    pub elsewhere: Vec<&'static str>,
+}
+
+fn unknown_name_message(u: &UnknownName) -> String {
+    let valid = u.valid.join(", ");
+    if u.name.is_empty() {
+        return format!(
+            "an empty heuristic name for --env {} (a comma too many in the list?); valid names: {valid}, or all",
+            u.env
+        );
+    }
+    let mut s = format!("unknown heuristic `{}` for --env {}", u.name, u.env);
+    if !u.elsewhere.is_empty() {
+        s.push_str(&format!(
+            "; `{}` is a heuristic of --env {}",
+            u.name,
+            u.elsewhere.join(", --env ")
+        ));
+    } else {
+        let lower = u.name.to_ascii_lowercase();
+        if let Some((_, close)) = u
+            .valid
+            .iter()
+            .map(|v| (strsim::damerau_levenshtein(&lower, v), *v))
+            .filter(|(d, _)| *d <= 2)
+            .min()
+        {
+            s.push_str(&format!(" (did you mean {close}?)"));
+        }
+    }
+    s.push_str(&format!("; valid names: {valid}, or all"));
+    s
 }
 
 /// An environment name that is not one of the environments.
@@ -83,6 +117,7 @@ impl<P> Registry<P> {
                 env: self.env,
                 name: name.to_string(),
                 valid: self.names(),
+                elsewhere: Vec::new(),
             })
     }
 
@@ -157,7 +192,7 @@ mod tests {
         let e = R.get("d").unwrap_err();
         assert_eq!(
             e.to_string(),
-            "unknown heuristic `d` for --env test; valid names: a, b, c, or all"
+            "unknown heuristic `d` for --env test (did you mean a?); valid names: a, b, c, or all"
         );
     }
 

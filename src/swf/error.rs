@@ -145,6 +145,9 @@ impl LineError {
     }
 }
 
+/// The advice every error of one data line ends with.
+const LENIENT_HINT: &str = "; correct the line, or skip such lines with --lenient (replay, info: they are counted and reported)";
+
 /// Reason texts shared by [`LineError`] and [`SwfError`] (one wording each).
 const NOT_DECIMAL: &str = "is not a plain decimal number (SWF numbers are written like 120, -1 or 969.56: no exponent, digits on both sides of a point)";
 const TIME_RANGE: &str = "is out of range: a time must be below 2^53 s (9007199254740992 s, 285 million years) in magnitude to be exact";
@@ -263,8 +266,21 @@ impl fmt::Display for SkipKind {
 /// the line that was being read when the error happened.
 #[derive(Debug, Error)]
 pub enum SwfError {
+    /// The file's first data line shows it is another kind of file (a CSV
+    /// table, JSON, HTML), not an SWF log.
+    #[error(
+        "{file}:{line}: this does not look like an SWF log but like {what}; an SWF log has one job per line, 18 numbers separated by blanks, after `;` header lines (docs/input.md)"
+    )]
+    NotSwf {
+        /// File path or name.
+        file: String,
+        /// 1-based line number of the first data line.
+        line: u64,
+        /// What it looks like, with the start of the line.
+        what: String,
+    },
     /// A data line does not have exactly 18 fields.
-    #[error("{file}:{line}: wrong field count: expected 18, found {found}")]
+    #[error("{file}:{line}: wrong field count: expected 18, found {found}{LENIENT_HINT}")]
     WrongFieldCount {
         /// File path or name.
         file: String,
@@ -274,7 +290,7 @@ pub enum SwfError {
         found: usize,
     },
     /// A field is not a number.
-    #[error("{file}:{line}: field {field}: non-numeric value {token:?}")]
+    #[error("{file}:{line}: field {field}: non-numeric value {token:?}{LENIENT_HINT}")]
     NonNumeric {
         /// File path or name.
         file: String,
@@ -286,7 +302,9 @@ pub enum SwfError {
         token: String,
     },
     /// An integer field (count or id) holds a fractional number.
-    #[error("{file}:{line}: field {field}: non-integer value {token:?} in an integer field")]
+    #[error(
+        "{file}:{line}: field {field}: non-integer value {token:?} in an integer field{LENIENT_HINT}"
+    )]
     NotAnInteger {
         /// File path or name.
         file: String,
@@ -298,7 +316,9 @@ pub enum SwfError {
         token: String,
     },
     /// An integer field holds an integer that does not fit in 64 bits.
-    #[error("{file}:{line}: field {field}: integer {token:?} does not fit in 64 bits")]
+    #[error(
+        "{file}:{line}: field {field}: integer {token:?} does not fit in 64 bits{LENIENT_HINT}"
+    )]
     OutOfRange {
         /// File path or name.
         file: String,
@@ -310,7 +330,7 @@ pub enum SwfError {
         token: String,
     },
     /// A time field is written otherwise than as a plain decimal.
-    #[error("{file}:{line}: field {field}: {token:?} {NOT_DECIMAL}")]
+    #[error("{file}:{line}: field {field}: {token:?} {NOT_DECIMAL}{LENIENT_HINT}")]
     NotDecimal {
         /// File path or name.
         file: String,
@@ -322,7 +342,7 @@ pub enum SwfError {
         token: String,
     },
     /// A time field is 2^53 s or more in magnitude.
-    #[error("{file}:{line}: field {field}: time {token:?} s {TIME_RANGE}")]
+    #[error("{file}:{line}: field {field}: time {token:?} s {TIME_RANGE}{LENIENT_HINT}")]
     TimeOutOfRange {
         /// File path or name.
         file: String,
@@ -334,7 +354,7 @@ pub enum SwfError {
         token: String,
     },
     /// A processor count (field 5 or 8) does not fit in 32 bits.
-    #[error("{file}:{line}: field {field}: processor count {token:?} {PROCS_RANGE}")]
+    #[error("{file}:{line}: field {field}: processor count {token:?} {PROCS_RANGE}{LENIENT_HINT}")]
     ProcessorsOutOfRange {
         /// File path or name.
         file: String,
@@ -397,7 +417,9 @@ pub enum SwfError {
         file: String,
     },
     /// A `;` comment line after the first data line (the header must come first).
-    #[error("{file}:{line}: comment line among data lines (the header must precede the first job)")]
+    #[error(
+        "{file}:{line}: comment line among data lines (the header must precede the first job){LENIENT_HINT}"
+    )]
     CommentAmongData {
         /// File path or name.
         file: String,
@@ -468,7 +490,8 @@ impl SwfError {
     /// The file path or name the error is about.
     pub fn file(&self) -> &str {
         match self {
-            SwfError::WrongFieldCount { file, .. }
+            SwfError::NotSwf { file, .. }
+            | SwfError::WrongFieldCount { file, .. }
             | SwfError::NonNumeric { file, .. }
             | SwfError::NotAnInteger { file, .. }
             | SwfError::OutOfRange { file, .. }
@@ -492,7 +515,8 @@ impl SwfError {
     /// The 1-based line number, if the error is tied to a line.
     pub fn line(&self) -> Option<u64> {
         match self {
-            SwfError::WrongFieldCount { line, .. }
+            SwfError::NotSwf { line, .. }
+            | SwfError::WrongFieldCount { line, .. }
             | SwfError::NonNumeric { line, .. }
             | SwfError::NotAnInteger { line, .. }
             | SwfError::OutOfRange { line, .. }
@@ -523,7 +547,9 @@ mod tests {
         let e = LineError::WrongFieldCount { found: 17 }.at("CEA-Curie.swf.gz", 1234);
         assert_eq!(
             e.to_string(),
-            "CEA-Curie.swf.gz:1234: wrong field count: expected 18, found 17"
+            format!(
+                "CEA-Curie.swf.gz:1234: wrong field count: expected 18, found 17{LENIENT_HINT}"
+            )
         );
         assert_eq!(e.line(), Some(1234));
         assert_eq!(e.file(), "CEA-Curie.swf.gz");
@@ -536,6 +562,6 @@ mod tests {
             token: "x1".into(),
         };
         let se = le.clone().at("f.swf", 7);
-        assert_eq!(se.to_string(), format!("f.swf:7: {le}"));
+        assert_eq!(se.to_string(), format!("f.swf:7: {le}{LENIENT_HINT}"));
     }
 }

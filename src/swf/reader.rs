@@ -546,6 +546,16 @@ fn read_lines<R: BufRead>(
                     None => e,
                 };
                 if !opts.lenient {
+                    // The first data line says whether this is SWF at all.
+                    if log.jobs.is_empty()
+                        && let Some(what) = other_format(line)
+                    {
+                        return Err(SwfError::NotSwf {
+                            file: name.to_string(),
+                            line: line_no,
+                            what,
+                        });
+                    }
                     return Err(e.at(name, line_no));
                 }
                 record_skip(&mut log.skipped, line_no, e);
@@ -554,6 +564,45 @@ fn read_lines<R: BufRead>(
     }
     log.order = order.finish(&log.jobs);
     Ok(log)
+}
+
+/// What a line that is not a job line looks like, when it looks like
+/// another kind of file: a CSV table (commas between fields), a
+/// tab-separated table with a header, JSON, HTML or XML. `None` for a line
+/// that is just a bad SWF line.
+fn other_format(line: &[u8]) -> Option<String> {
+    let text = String::from_utf8_lossy(line);
+    let text = text.trim();
+    let start: String = text.chars().take(60).collect();
+    let start = if start.len() < text.len() {
+        format!("{start}…")
+    } else {
+        start
+    };
+    let fields = |sep: char| text.split(sep).count();
+    let wordy = |sep: char| {
+        text.split(sep)
+            .any(|f| f.trim().chars().next().is_some_and(|c| c.is_alphabetic()))
+    };
+    if text.starts_with('{') || text.starts_with('[') {
+        Some(format!("JSON (`{start}`)"))
+    } else if text.starts_with('#') {
+        Some(format!("Markdown or a script (`{start}`)"))
+    } else if text.starts_with('<') {
+        Some(format!("HTML or XML (`{start}`)"))
+    } else if fields(',') >= 3 {
+        Some(format!(
+            "a CSV table ({} comma-separated fields{}: `{start}`)",
+            fields(','),
+            if wordy(',') { ", a header line" } else { "" }
+        ))
+    } else if fields('\t') >= 3 && wordy('\t') {
+        Some(format!(
+            "a tab-separated table with a header line (`{start}`)"
+        ))
+    } else {
+        None
+    }
 }
 
 /// The UTF-8 byte order mark, skipped at the start of the text.
@@ -684,9 +733,10 @@ mod tests {
     fn strict_reports_line_number_lenient_counts() {
         let text = format!("{TEXT}3 1 2\n; late comment\n");
         let err = read_from(Cursor::new(&text), "t.swf", &ReadOptions::strict()).unwrap_err();
-        assert_eq!(
-            err.to_string(),
-            "t.swf:6: wrong field count: expected 18, found 3"
+        assert!(
+            err.to_string()
+                .starts_with("t.swf:6: wrong field count: expected 18, found 3; "),
+            "{err}"
         );
         let log = read_from(Cursor::new(&text), "t.swf", &ReadOptions::lenient()).unwrap();
         assert_eq!(log.jobs.len(), 2);

@@ -449,8 +449,23 @@ pub struct SidecarTable {
     at: Vec<usize>,
 }
 
+/// A Parquet sidecar as the CSV text [`write_both`] writes beside it (the
+/// same writer, so the same digits).
+fn parquet_as_csv(path: &Path) -> polars::prelude::PolarsResult<String> {
+    use polars::prelude::SerReader;
+    use polars_io::SerWriter;
+    let file = std::fs::File::open(path)?;
+    let mut df = polars_io::parquet::read::ParquetReader::new(file).finish()?;
+    let mut out = Vec::new();
+    polars_io::csv::write::CsvWriter::new(&mut out)
+        .include_header(true)
+        .finish(&mut df)?;
+    Ok(String::from_utf8_lossy(&out).into_owned())
+}
+
 impl SidecarTable {
-    /// Reads the table `path` and finds the columns `columns` (the first
+    /// Reads the table `path` (or, when it is missing, its Parquet twin
+    /// `<stem>.parquet`) and finds the columns `columns` (the first
     /// is the job number); other columns are ignored.
     ///
     /// # Errors
@@ -462,11 +477,23 @@ impl SidecarTable {
         columns: Vec<String>,
         hint: &str,
     ) -> Result<SidecarTable, WorkloadError> {
-        let shown = path.display().to_string();
-        let text = std::fs::read_to_string(path).map_err(|source| WorkloadError::Read {
-            path: shown.clone(),
-            source,
-        })?;
+        let parquet = path.with_extension("parquet");
+        let (shown, text) = if !path.is_file() && parquet.is_file() {
+            // The Parquet twin alone: read as the CSV it was written beside.
+            let shown = parquet.display().to_string();
+            let text = parquet_as_csv(&parquet).map_err(|e| WorkloadError::Read {
+                path: shown.clone(),
+                source: std::io::Error::other(e.to_string()),
+            })?;
+            (shown, text)
+        } else {
+            let shown = path.display().to_string();
+            let text = std::fs::read_to_string(path).map_err(|source| WorkloadError::Read {
+                path: shown.clone(),
+                source,
+            })?;
+            (shown, text)
+        };
         let mut table = SidecarTable {
             path: shown,
             text,

@@ -171,6 +171,7 @@ fn a_log_of_another_generator_or_without_its_sidecar_is_refused() {
     assert!(e.contains("synth energy"), "{e}");
 
     std::fs::remove_file(&csv).unwrap();
+    std::fs::remove_file(csv.with_extension("parquet")).unwrap();
     let e = read_synthetic(&swf).unwrap_err().to_string();
     assert!(e.contains("sidecar table") && e.contains("missing"), "{e}");
 }

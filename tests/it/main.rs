@@ -37,6 +37,7 @@ mod experiment;
 mod fuzz;
 mod golden_outputs;
 mod interrupt;
+mod messages;
 mod pipeline;
 mod report_figures;
 mod resume;

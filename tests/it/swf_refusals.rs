@@ -36,11 +36,11 @@ fn job_with(field: usize, token: &str) -> String {
 fn a_processor_count_beyond_32_bits_is_refused_not_wrapped() {
     for field in [5, 8] {
         let err = strict(job_with(field, "4294967296")).unwrap_err();
-        assert_eq!(
-            err.to_string(),
-            format!(
-                "f.swf:1: field {field}: processor count \"4294967296\" does not fit in 32 bits (at most 4294967295 processors; -1 means unknown)"
-            )
+        assert!(
+            err.to_string().starts_with(&format!(
+                "f.swf:1: field {field}: processor count \"4294967296\" does not fit in 32 bits (at most 4294967295 processors; -1 means unknown); "
+            )),
+            "{err}"
         );
     }
     let log = strict(job_with(5, "4294967295")).unwrap();

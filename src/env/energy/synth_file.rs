@@ -279,13 +279,13 @@ pub fn read_synthetic(path: &Path) -> Result<Option<EnergyScenario>, WorkloadErr
     }
     let keys = HeaderKeys::new(path, &log.header, GENERATOR);
     let csv = SynthFiles::of(path)
+        .filter(|f| f.csv.is_file() || f.parquet.is_file())
         .map(|f| f.csv)
-        .filter(|csv| csv.is_file())
         .ok_or_else(|| WorkloadError::Mismatch {
             path: keys.path().to_string(),
             problem: format!(
-                "written by `swftool {GENERATOR}`, but its sidecar table (<stem>.tasks.csv \
-                 beside a log named <stem>.swf or <stem>.swf.gz) is missing; it holds each \
+                "written by `swftool {GENERATOR}`, but its sidecar table (<stem>.tasks.csv or \
+                 <stem>.tasks.parquet beside a log named <stem>.swf or <stem>.swf.gz) is missing; it holds each \
                  task's type and utility function, so write the trial again"
             ),
         })?;

@@ -112,6 +112,7 @@ impl Environment for Serial {
                 .map_err(SerialArgsError::Workload)?;
             return Ok((SerialSource::Synthetic(params), scenarios));
         };
+        super::synth_file::check_sidecar(path, &log.header).map_err(SerialArgsError::Workload)?;
         if let Some(s) =
             super::synth_file::read_synthetic(path).map_err(SerialArgsError::Workload)?
         {

@@ -357,6 +357,32 @@ fn read_sidecar(
     })
 }
 
+/// Refuses a log written by `swftool synth serial` whose sidecar table
+/// (`<stem>.tasks.csv`, or its Parquet twin) is not beside it: without it
+/// the log would be replayed as an ordinary log, wrongly.
+///
+/// # Errors
+/// [`WorkloadError::Mismatch`] saying the sidecar is missing.
+pub fn check_sidecar(path: &Path, header: &swf::SwfHeader) -> Result<(), WorkloadError> {
+    let keys = HeaderKeys::new(path, header, GENERATOR);
+    if !keys.written_by()? {
+        return Ok(());
+    }
+    let there = SynthFiles::of(path).is_some_and(|f| f.csv.is_file() || f.parquet.is_file());
+    if there {
+        return Ok(());
+    }
+    Err(WorkloadError::Mismatch {
+        path: path.display().to_string(),
+        problem: format!(
+            "written by `swftool {GENERATOR}`, but its sidecar table (<stem>.tasks.csv or \
+             <stem>.tasks.parquet beside a log named <stem>.swf or <stem>.swf.gz) is missing; it \
+             holds each task's type, utility function and ETC, so move it with the log or write \
+             the trial again"
+        ),
+    })
+}
+
 /// The scenario of a synthetic trial written by [`write_synthetic`]
 /// (`swftool synth serial`): `None` when no sidecar table `<stem>.tasks.csv`
 /// lies beside `path` (or its name does not end in `.swf` or `.swf.gz`);
@@ -377,7 +403,7 @@ pub fn read_synthetic(path: &Path) -> Result<Option<SerialScenario>, WorkloadErr
     let Some(files) = SynthFiles::of(path) else {
         return Ok(None);
     };
-    if !files.csv.is_file() {
+    if !files.csv.is_file() && !files.parquet.is_file() {
         return Ok(None);
     }
     let log = swf::read_log(path, &swf::ReadOptions::strict())?;
@@ -600,6 +626,7 @@ mod tests {
         let swf = dir.path().join("t.swf");
         write_synthetic(&swf, &s, &small(), 1, 0).unwrap();
         std::fs::remove_file(dir.path().join("t.tasks.csv")).unwrap();
+        std::fs::remove_file(dir.path().join("t.tasks.parquet")).unwrap();
         assert_eq!(read_synthetic(&swf).unwrap(), None);
     }
 
