@@ -23,4 +23,5 @@ pub mod model;
 pub mod report;
 pub mod sim;
 pub mod swf;
+pub mod words;
 pub mod workload;

@@ -453,7 +453,12 @@ impl fmt::Display for LogSummary {
             when(self.last_submit, &self.last_date)
         )?;
         if let Some(d) = self.span_days {
-            writeln!(f, "  {:<LABEL$} {d:.1} days", "span")?;
+            writeln!(
+                f,
+                "  {:<LABEL$} {}",
+                "span",
+                crate::words::span(d * 86_400.0)
+            )?;
         }
         writeln!(f, "  {:<LABEL$} {}", "dates in zone", self.zone)?;
         if let Some(n) = &self.zone_note {

@@ -733,13 +733,20 @@ pub fn fewer_days_notes(config: &ExperimentConfig, layout: &Layout) -> Vec<Strin
         let (have, range) = match &l.day_set {
             Some(d) => (
                 d.days_in_range,
-                format!("days with {}–{} arrivals", d.min_arrivals, d.max_arrivals),
+                format!(
+                    " with {} arrivals",
+                    crate::words::range(d.min_arrivals, d.max_arrivals)
+                ),
             ),
-            None => (l.candidate_days, "candidate days".to_string()),
+            None => (l.candidate_days, String::new()),
         };
         if have < asked {
+            let days = match l.day_set {
+                Some(_) => crate::words::count(have as u64, "day", "days"),
+                None => crate::words::count(have as u64, "candidate day", "candidate days"),
+            };
             notes.push(format!(
-                "{}: only {have} {range}, all used ({asked} asked)",
+                "{}: only {days}{range}, all used ({asked} asked)",
                 l.key
             ));
         }

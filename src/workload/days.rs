@@ -492,8 +492,10 @@ pub enum DayError {
     ZeroDays,
     /// More days asked for than the range holds.
     #[error(
-        "--days {asked}: {log} has only {available} days with {min}–{max} arrivals; \
-         give --days {available} or fewer, or widen --day-arrivals"
+        "--days {asked}: {log} has only {} with {} arrivals; \
+         give --days {available} or fewer, or widen --day-arrivals",
+        crate::words::count(*available as u64, "day", "days"),
+        crate::words::range(min, max)
     )]
     TooManyDays {
         /// The log's file name.

@@ -132,3 +132,40 @@ fn a_written_trial_without_its_sidecar_says_so_and_its_parquet_twin_suffices() {
         ],
     );
 }
+
+/// One node, one day, one core count: said in the singular, without a
+/// range of one value; a one-hour log's span in minutes.
+#[test]
+fn counts_and_ranges_read_as_words() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    // A one-hour log of three jobs.
+    let jobs = "1 0 5 100 4 -1 -1 4 200 -1 1 1 1 -1 1 1 -1 -1\n\
+                2 1800 5 100 4 -1 -1 4 200 -1 1 1 1 -1 1 1 -1 -1\n\
+                3 3600 5 100 4 -1 -1 4 200 -1 1 1 1 -1 1 1 -1 -1\n";
+    std::fs::write(
+        d.join("hour.swf"),
+        format!("; MaxProcs: 4\n; MaxNodes: 1\n{jobs}"),
+    )
+    .unwrap();
+    let info = ok(d, &["info", "hour.swf"]);
+    assert!(info.contains("60 min"), "{info}");
+    assert!(!info.contains("0.0 days"), "{info}");
+    let out = ok(
+        d,
+        &[
+            "replay",
+            "hour.swf",
+            "--env",
+            "classic",
+            "-H",
+            "fcfs",
+            "--whole-nodes",
+            "--out",
+            "o",
+        ],
+    );
+    assert!(out.contains("machine  1 node of 4 processors"), "{out}");
+    assert_eq!(swftool::words::count(1u32, "day", "days"), "1 day");
+    assert_eq!(swftool::words::range(355, 355), "355");
+}

@@ -233,13 +233,18 @@ impl Environment for Classic {
             log.jobs.len()
         );
         if let Some(s) = scenarios.first() {
-            let unit = match s.machine.unit {
-                Unit::Processors => "processors".to_string(),
+            let n = u64::from(s.machine.capacity);
+            let machine = match s.machine.unit {
+                Unit::Processors => crate::words::count(n, "processor", "processors"),
                 Unit::Nodes {
                     processors_per_node,
-                } => format!("nodes of {processors_per_node} processors"),
+                } => format!(
+                    "{} of {}",
+                    crate::words::count(n, "node", "nodes"),
+                    crate::words::count(u64::from(processors_per_node), "processor", "processors")
+                ),
             };
-            out.push_str(&format!("machine  {} {unit}\n", s.machine.capacity));
+            out.push_str(&format!("machine  {machine}\n"));
         }
         out.push_str(&format!(
             "plan     {}, equal-time rule: ends free their units before starts at the same second\n",

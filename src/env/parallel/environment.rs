@@ -128,10 +128,9 @@ impl Environment for Parallel {
                         .clusters
                         .iter()
                         .map(|c| format!(
-                            "{} nodes x {} core{}",
-                            c.nodes,
-                            c.cores_per_node,
-                            if c.cores_per_node == 1 { "" } else { "s" }
+                            "{} x {}",
+                            crate::words::count(c.nodes, "node", "nodes"),
+                            crate::words::count(c.cores_per_node, "core", "cores")
                         ))
                         .collect::<Vec<_>>()
                         .join(", ")
@@ -147,9 +146,8 @@ impl Environment for Parallel {
                 out.push_str(&day_set_lines(w, &set, &days));
                 let cores = scenarios.iter().map(|s| s.system.total_cores());
                 out.push_str(&format!(
-                    "systems  {}–{} cores (target {:.1})\n",
-                    cores.clone().min().unwrap_or(0),
-                    cores.max().unwrap_or(0),
+                    "systems  {} cores (target {:.1})\n",
+                    crate::words::range(cores.clone().min().unwrap_or(0), cores.max().unwrap_or(0)),
                     scenarios[0].target_cores
                 ));
             }

@@ -374,13 +374,12 @@ fn gantt_figure(
     }
     let chart = GanttChart {
         title: format!(
-            "{key} {}, {}: cluster {} ({} nodes × {} core{}), {}–{} h",
+            "{key} {}, {}: cluster {} ({} × {}), {}–{} h",
             cell.summary.date,
             g.heuristic,
             g.cluster,
-            g.nodes,
-            g.cores_per_node,
-            if g.cores_per_node == 1 { "" } else { "s" },
+            crate::words::count(g.nodes as u64, "node", "nodes"),
+            crate::words::count(g.cores_per_node as u64, "core", "cores"),
             ((g.window.0 - g.time_origin) / 3600.0).round(),
             ((g.window.1 - g.time_origin) / 3600.0).round()
         ),

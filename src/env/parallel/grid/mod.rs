@@ -424,8 +424,9 @@ impl Grid for Parallel {
                 let counted: usize = mine.iter().map(|s| s.tasks_counted).sum();
                 let wide: usize = mine.iter().map(|s| s.tasks_too_wide).sum();
                 preface.push_str(&format!(
-                    "{:<10} systems of {lo}–{hi} cores (target {:.1}); {:.2} % of counted tasks wider than every cluster{}\n",
+                    "{:<10} systems of {} cores (target {:.1}); {:.2} % of counted tasks wider than every cluster{}\n",
                     "",
+                    crate::words::range(lo, hi),
                     first.system_target_cores,
                     if counted > 0 { 100.0 * wide as f64 / counted as f64 } else { 0.0 },
                     if wide > 0 { " (dropped, earning nothing)" } else { "" }

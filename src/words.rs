@@ -1,0 +1,46 @@
+//! Numbers in sentences: "1 node", "2 nodes"; "355 cores", "12–15 cores";
+//! a time span in the unit that suits it ("40 min", "3.5 h", "12.0 days").
+
+/// `n` and the word, singular for 1: `count(1, "day", "days")` = "1 day".
+pub fn count(n: impl Into<u64>, one: &str, many: &str) -> String {
+    let n = n.into();
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
+/// A range `lo–hi`, or the one value when they are equal.
+pub fn range<T: PartialEq + std::fmt::Display>(lo: T, hi: T) -> String {
+    if lo == hi {
+        lo.to_string()
+    } else {
+        format!("{lo}–{hi}")
+    }
+}
+
+/// A duration given in seconds, in minutes below 2 hours, in hours below 2
+/// days, in days above.
+pub fn span(seconds: f64) -> String {
+    if seconds < 7200.0 {
+        format!("{:.0} min", seconds / 60.0)
+    } else if seconds < 2.0 * 86_400.0 {
+        format!("{:.1} h", seconds / 3600.0)
+    } else {
+        format!("{:.1} days", seconds / 86_400.0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn one_is_singular_and_a_range_of_one_value_is_that_value() {
+        assert_eq!(count(1u32, "node", "nodes"), "1 node");
+        assert_eq!(count(2u32, "node", "nodes"), "2 nodes");
+        assert_eq!(count(0u32, "day", "days"), "0 days");
+        assert_eq!(range(355, 355), "355");
+        assert_eq!(range(12, 15), "12–15");
+        assert_eq!(span(3600.0), "60 min");
+        assert_eq!(span(5.0 * 3600.0), "5.0 h");
+        assert_eq!(span(3.0 * 86_400.0), "3.0 days");
+    }
+}
