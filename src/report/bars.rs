@@ -126,8 +126,10 @@ impl BarChart {
                 lo = lo.min(low);
                 hi = hi.max(m + c);
             }
+            // Half a decade at least below the lowest value, so that the
+            // shortest bar (bars rise from the axis floor) still shows.
             let (mut lo_dec, mut hi_dec) = if lo.is_finite() && hi.is_finite() {
-                (lo.log10().floor(), hi.log10().ceil())
+                ((lo.log10() - 0.5).floor(), hi.log10().ceil())
             } else {
                 (-1.0, 1.0)
             };
@@ -232,10 +234,15 @@ impl Drawable for BarChart {
             step: 1.0,
         };
         let y = self.y_axis();
-        let any_clipped = !self.log_y
-            && self
-                .values()
-                .any(|(m, c)| c.is_some_and(|c| m - c < y.lo || m + c > y.hi));
+        let any_clipped = self.values().any(|(m, c)| {
+            c.is_some_and(|c| {
+                if self.log_y {
+                    m - c <= 0.0
+                } else {
+                    m - c < y.lo || m + c > y.hi
+                }
+            })
+        });
         let x_label = if any_clipped {
             format!("{}   (arrowheads: 95 % CI cut at the axis)", self.x_label)
         } else {
@@ -343,7 +350,7 @@ impl Drawable for BarChart {
             } else {
                 paths.push((vec![(xc - cap, hi_y), (xc + cap, hi_y)], false));
             }
-            if lo_cut && !self.log_y {
+            if lo_cut {
                 paths.push((
                     vec![
                         (xc - cap * 0.6, lo_y + head),

@@ -26,7 +26,7 @@ use super::style::{self, Axis, Sizes, Steps, UNKNOWN_FILL, outline_of, text, vir
 use super::{DrawFail, Drawable, Figure, ReportError};
 
 /// Description of the x axis of every [`GanttChart`].
-pub const GANTT_X_LABEL: &str = "time (h)";
+pub const GANTT_X_LABEL: &str = "time since midnight of the day, local (h)";
 /// Description of the y axis of every [`GanttChart`].
 pub const GANTT_Y_LABEL: &str = "node";
 

@@ -525,7 +525,11 @@ fn an_experiment_draws_its_figures_with_titles_and_axis_labels() {
         ),
         (
             "kth-sp2-gantt",
-            vec!["maxvpr-ph: cluster", "time (h)", "node"],
+            vec![
+                "maxvpr-ph: cluster",
+                "time since midnight of the day, local (h)",
+                "node",
+            ],
         ),
     ];
     for (stem, texts) in expect {
@@ -602,7 +606,7 @@ fn compare_puts_logs_side_by_side() {
     .unwrap();
     for t in [
         "value earned across logs",
-        "log (system sized from its own MaxProcs)",
+        "log (each system sized from its own MaxProcs)",
         "kth-sp2",
         "ctc-sp2",
     ] {

@@ -169,3 +169,53 @@ fn counts_and_ranges_read_as_words() {
     assert_eq!(swftool::words::count(1u32, "day", "days"), "1 day");
     assert_eq!(swftool::words::range(355, 355), "355");
 }
+
+/// Figures say what they leave out or fall back to (read in their SVG):
+/// the Gantt heuristic missing from a grid, the priority-weighted average
+/// that equals the unweighted one without priorities, a log whose tasks
+/// often fit no cluster.
+#[test]
+fn figures_say_what_they_leave_out() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let svg = |p: &str| std::fs::read_to_string(d.join(p)).unwrap();
+    ok(
+        d,
+        &["experiment", "--preset", "smoke-serial", "--out", "b", "-q"],
+    );
+    let gantt = svg("b/figures/synthetic-gantt.svg");
+    assert!(
+        gantt.contains("(maxupt-preempt-greedy not in the grid)"),
+        "title"
+    );
+    assert!(gantt.contains("0 preemptions"));
+    assert!(
+        !gantt.contains("that was preempted"),
+        "a key of marks not drawn"
+    );
+    ok(
+        d,
+        &[
+            "experiment",
+            "--preset",
+            "smoke-classic",
+            "--out",
+            "d",
+            "-q",
+        ],
+    );
+    let wait = svg("d/figures/kth-sp2-wait.svg");
+    assert!(wait.contains("priority-weighted left out"), "x label");
+    assert!(!wait.contains(">priority-weighted<"), "the group is drawn");
+    ok(
+        d,
+        &[
+            "compare", "sdsc-sp2", "kth-sp2", "-H", "easy", "--days", "2", "--out", "c",
+        ],
+    );
+    let cmp = svg("c/figures/compare-percent-of-bound.svg");
+    assert!(
+        cmp.contains("sdsc-sp2 (") && cmp.contains("% of tasks fit no cluster)"),
+        "caveat"
+    );
+}

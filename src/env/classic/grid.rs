@@ -746,14 +746,35 @@ pub fn charts(layout: &Layout, cells: &[ClassicCell]) -> Vec<(String, BarChart)>
     for l in &layout.logs {
         let mine: Vec<&ClassicCell> = cells.iter().filter(|c| c.log == l.key).collect();
         let Some(first) = mine.first() else { continue };
+        // Without priorities (no Catalina here) the priority-weighted
+        // average is the unweighted one: its group is left out, and said.
+        let weighted = mine.iter().any(|c| {
+            c.summary.wait_pw_mean_s != c.summary.wait_mean_s
+                || c.summary.xfactor_pw_mean != c.summary.xfactor_mean
+        });
+        let keep: Vec<usize> = if weighted { vec![0, 1, 2] } else { vec![0, 2] };
+        let levels: Vec<String> = keep.iter().map(|&i| levels[i].clone()).collect();
+        let x_label = if weighted {
+            "average".to_string()
+        } else {
+            "average (priority-weighted left out: no scheduler here has priorities, so it equals the unweighted)".to_string()
+        };
         let series = |f: fn(&ClassicSummary) -> [f64; 3]| {
             mine.iter()
-                .map(|c| BarSeries {
-                    name: c.summary.heuristic.clone(),
-                    bars: f(&c.summary)
-                        .iter()
-                        .map(|&mean| Some(Bar { mean, ci95: None }))
-                        .collect(),
+                .map(|c| {
+                    let v = f(&c.summary);
+                    BarSeries {
+                        name: c.summary.heuristic.clone(),
+                        bars: keep
+                            .iter()
+                            .map(|&i| {
+                                Some(Bar {
+                                    mean: v[i],
+                                    ci95: None,
+                                })
+                            })
+                            .collect(),
+                    }
                 })
                 .collect::<Vec<_>>()
         };
@@ -766,7 +787,7 @@ pub fn charts(layout: &Layout, cells: &[ClassicCell]) -> Vec<(String, BarChart)>
             format!("{}-wait", l.key),
             BarChart {
                 title: format!("Average queue wait ({what})"),
-                x_label: "average".into(),
+                x_label: x_label.clone(),
                 y_label: "queue wait, s (suspended time included)".into(),
                 levels: levels.clone(),
                 series: series(|s| [s.wait_mean_s, s.wait_pw_mean_s, s.wait_nsw_mean_s]),
@@ -778,7 +799,7 @@ pub fn charts(layout: &Layout, cells: &[ClassicCell]) -> Vec<(String, BarChart)>
             format!("{}-xfactor", l.key),
             BarChart {
                 title: format!("Average expansion factor ({what})"),
-                x_label: "average".into(),
+                x_label,
                 y_label: "expansion factor (wait + run) / run, log scale".into(),
                 levels: levels.clone(),
                 series: series(|s| [s.xfactor_mean, s.xfactor_pw_mean, s.xfactor_nsw_mean]),

@@ -414,18 +414,43 @@ pub fn compare_figure(
     layout: &Layout,
     variants: &[Variant],
     rows: &[AggRow],
+    cells: &[CellResult],
     fig: &Figure,
     stem: &Path,
 ) -> Result<Vec<PathBuf>, ExperimentError> {
     let variant = variants.first().copied().unwrap_or_default();
+    // A log whose tasks often fit no cluster earns less for that reason
+    // alone: its share is written under its name.
+    let levels = layout
+        .logs
+        .iter()
+        .map(|l| {
+            let (wide, counted) = cells
+                .iter()
+                .filter(|c| c.log == l.key)
+                .fold((0, 0), |(w, n), c| {
+                    (w + c.summary.tasks_too_wide, n + c.summary.tasks_counted)
+                });
+            let share = if counted > 0 {
+                100.0 * wide as f64 / counted as f64
+            } else {
+                0.0
+            };
+            if share >= 1.0 {
+                format!("{} ({share:.1} % of tasks fit no cluster)", l.key)
+            } else {
+                l.key.clone()
+            }
+        })
+        .collect();
     let chart = percent_chart(
         format!(
             "value earned across logs ({} variant; mean of {}, 95 % CI)",
             variant.label(),
             days_phrase(rows)
         ),
-        "log (system sized from its own MaxProcs)".into(),
-        layout.logs.iter().map(|l| l.key.clone()).collect(),
+        "log (each system sized from its own MaxProcs)".into(),
+        levels,
         &layout.heuristics,
         |i, h| bar_of(find(rows, &layout.logs[i].key, &variant, h)),
     );

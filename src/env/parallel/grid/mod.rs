@@ -441,6 +441,7 @@ impl Grid for Parallel {
                 layout,
                 &variants,
                 &rows,
+                cells,
                 &figure_style(),
                 &dir.join("compare-percent-of-bound"),
             )

@@ -335,17 +335,23 @@ fn gantt_figure(
         return Ok(Vec::new());
     }
     let hours = |t: f64| (t - WARMUP_SECONDS) / 3600.0;
+    // The Gantt heuristic may not be in the grid: say which one is shown.
+    let fallback = if g.heuristic == super::GANTT_HEURISTIC {
+        String::new()
+    } else {
+        format!(" ({} not in the grid)", super::GANTT_HEURISTIC)
+    };
+    let preempted = g.preemptions > 0;
     let chart = CategoryGantt {
         title: format!(
-            "{key} {}, {}: cluster {} ({} cores), hours {:.0}–{:.0} of the 24 h window, {} preemption{}",
+            "{key} {}, {}{fallback}: cluster {} ({} cores), hours {:.0}–{:.0} of the 24 h window, {}",
             cell.summary.scenario,
             g.heuristic,
             g.cluster,
             g.cores,
             hours(g.window.0),
             hours(g.window.1),
-            g.preemptions,
-            if g.preemptions == 1 { "" } else { "s" },
+            crate::words::count(g.preemptions as u64, "preemption", "preemptions"),
         ),
         x_label: "time since the start of the 24 h window (h)".into(),
         y_label: "core".into(),
@@ -356,8 +362,17 @@ fn gantt_figure(
             .iter()
             .map(|(name, c)| ((*name).to_string(), *c))
             .collect(),
-        start_mark_key: "start of a piece that\nresumes a preempted task".into(),
-        end_mark_key: "end of a piece\nthat was preempted".into(),
+        // The marks' keys only where there are marks.
+        start_mark_key: if preempted {
+            "start of a piece that\nresumes a preempted task".into()
+        } else {
+            String::new()
+        },
+        end_mark_key: if preempted {
+            "end of a piece\nthat was preempted".into()
+        } else {
+            String::new()
+        },
         bars: g
             .pieces
             .iter()
