@@ -16,9 +16,9 @@ use swftool::catalog;
 use swftool::env::Environment;
 use swftool::env::classic::clean::CleanOptions;
 use swftool::env::classic::environment::Classic;
+use swftool::env::classic::grid::ClassicSection;
 use swftool::env::classic::machine_of;
 use swftool::env::classic::{self, Policy};
-use swftool::experiment::ExperimentConfig;
 use swftool::swf::{ReadOptions, read_log};
 
 fn bench(c: &mut Criterion) {
@@ -95,7 +95,9 @@ fn bench(c: &mut Criterion) {
 
     let mut g = c.benchmark_group("margo2008_datastar_preset");
     g.sample_size(10);
-    let config = ExperimentConfig::preset("margo2008-datastar").expect("preset");
+    let preset = swftool::env::configs::preset("margo2008-datastar").expect("preset");
+    let section: ClassicSection = preset.section().expect("its section");
+    let heuristics = preset.heuristics.clone();
     g.bench_function("parse_clean_window_two_runs", |b| {
         b.iter(|| {
             let log = read_log(&path, &ReadOptions::default()).expect("log parses");
@@ -104,17 +106,17 @@ fn bench(c: &mut Criterion) {
                     log: &log,
                     path: std::path::Path::new("datastar"),
                 }),
-                &config.classic,
+                &section.classic,
             )
             .expect("window");
-            for h in Classic::heuristics(&config.heuristics, &config.classic).expect("schedulers") {
+            for h in Classic::heuristics(&heuristics, &section.classic).expect("schedulers") {
                 let run = Classic::simulate(&scenarios[0], &h);
                 black_box(Classic::summarize(
                     &p,
                     &scenarios[0],
                     &h,
                     &run,
-                    &config.classic,
+                    &section.classic,
                 ));
             }
         })

@@ -684,9 +684,10 @@ mod tests {
         assert_eq!(done, Some(4.0));
     }
 
-    #[test]
-    fn wall_clock_columns_stay_out_of_the_tables_and_reach_the_mean_rows() {
-        let rows = [
+    /// Two runs of key `a`: 1 of 2 earned and 3 done, then `earned` of
+    /// `max` and 5 done.
+    fn two_runs(earned: f64, max: f64) -> [Run; 2] {
+        [
             Run {
                 key: "a",
                 earned: 1.0,
@@ -695,11 +696,16 @@ mod tests {
             },
             Run {
                 key: "a",
-                earned: 3.0,
-                max: 4.0,
+                earned,
+                max,
                 done: 5,
             },
-        ];
+        ]
+    }
+
+    #[test]
+    fn wall_clock_columns_stay_out_of_the_tables_and_reach_the_mean_rows() {
+        let rows = two_runs(3.0, 4.0);
         let refs: Vec<&Run> = rows.iter().collect();
         let mut cols = columns();
         cols.push(
@@ -729,20 +735,7 @@ mod tests {
     /// the mean rows and the Markdown, with nothing else changed.
     #[test]
     fn a_metric_declared_once_reaches_every_table() {
-        let rows = [
-            Run {
-                key: "a",
-                earned: 1.0,
-                max: 2.0,
-                done: 3,
-            },
-            Run {
-                key: "a",
-                earned: 2.0,
-                max: 2.0,
-                done: 5,
-            },
-        ];
+        let rows = two_runs(2.0, 2.0);
         let refs: Vec<&Run> = rows.iter().collect();
         let mut cols = columns();
         cols.push(
