@@ -574,8 +574,24 @@ impl Drawable for GanttChart {
                 (right + 10, ty),
             )?;
         }
+        // Below the gradient: idle (nothing drawn: the background), then
+        // bars whose value is unknown, if any.
+        let mut uy = y0 + grad_h + line_h;
+        key.draw(&Rectangle::new(
+            [(gx, uy), (gx + bar_w as i32, uy + line_h)],
+            WHITE.filled(),
+        ))?;
+        key.draw(&Rectangle::new(
+            [(gx, uy), (gx + bar_w as i32, uy + line_h)],
+            BLACK.stroke_width(1),
+        ))?;
+        key.draw_text(
+            "idle",
+            &tick_style,
+            (gx + bar_w as i32 + 10, uy + line_h / 2),
+        )?;
         if any_unknown {
-            let uy = y0 + grad_h + line_h;
+            uy += line_h + line_h / 2;
             key.draw(&Rectangle::new(
                 [(gx, uy), (gx + bar_w as i32, uy + line_h)],
                 UNKNOWN_FILL.filled(),

@@ -529,6 +529,7 @@ fn an_experiment_draws_its_figures_with_titles_and_axis_labels() {
                 "maxvpr-ph: cluster",
                 "time since midnight of the day, local (h)",
                 "node",
+                "\nidle\n",
             ],
         ),
     ];
