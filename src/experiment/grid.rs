@@ -904,3 +904,57 @@ pub fn metric_figures<S>(
     }
     Ok(files)
 }
+
+/// What a grid of run summaries adds to its report from the summary
+/// columns alone: the "Every metric" section of its Markdown (grouped by
+/// `keys`) and the figure of each column marked `.figure()`.
+pub struct Metrics<'a, S> {
+    /// The environment's summary columns.
+    pub columns: Vec<crate::metrics::columns::SummaryColumn<S>>,
+    /// The keys the Markdown groups by (columns of the `aggregate` table).
+    pub keys: &'a [&'a str],
+    /// The log key of a table without a `log_key` column.
+    pub log: &'a str,
+    /// The palette of the figures.
+    pub fig: crate::report::Figure,
+}
+
+/// The report of a grid of run summaries (environments A, B, C): its
+/// tables `t`, its Markdown `markdown` followed by the "Every metric"
+/// section, and with `figures` the environment's own (`draw`, given the
+/// aggregated rows) then every metric figure ([`metric_figures`]), written
+/// by [`write_report`] as `aggregate.md`.
+///
+/// # Errors
+/// A table, the Markdown or a figure that cannot be built or written.
+pub fn write_runs_report<R, S>(
+    out: &Path,
+    t: &mut crate::metrics::columns::GridTables<R>,
+    mut markdown: String,
+    metrics: &Metrics<'_, S>,
+    figures: bool,
+    draw: impl FnOnce(&[R], &Path) -> Result<Vec<PathBuf>, ExperimentError>,
+) -> Result<GridReport, ExperimentError> {
+    let aggregate = t.get("aggregate").cloned();
+    if let Some(g) = &aggregate {
+        markdown.push_str(&crate::metrics::columns::every_metric(
+            g,
+            metrics.keys,
+            &metrics.columns,
+        )?);
+    }
+    let (rows, tables) = t.split();
+    write_report(out, tables, "aggregate.md", markdown, figures, |dir| {
+        let mut files = draw(rows, dir)?;
+        if let Some(g) = &aggregate {
+            files.extend(metric_figures(
+                g,
+                metrics.log,
+                &metrics.columns,
+                &metrics.fig,
+                dir,
+            )?);
+        }
+        Ok(files)
+    })
+}

@@ -28,7 +28,7 @@ use crate::env::{EnvError, Environment};
 use crate::experiment::ExperimentError;
 use crate::experiment::config::{ConfigError, ExperimentConfig};
 use crate::experiment::grid::{CellSpec, DayLayout, Grid, GridReport, Layout, LogLayout, Plan};
-use crate::experiment::grid::{Preset, VariantRecord, metric_figures, write_compare, write_report};
+use crate::experiment::grid::{Metrics, Preset, VariantRecord, write_compare, write_runs_report};
 use crate::metrics::aggregate::{
     Stat, f64_column, mean_ci, n_column, pm, stat_column, str_column, timing_table,
 };
@@ -383,28 +383,15 @@ impl Grid for Energy {
         figures: bool,
     ) -> Result<GridReport, ExperimentError> {
         let mut t = tables(cells)?;
-        let mut md = markdown(layout, &layout_variants(layout)?, config, cells, &t.rows);
-        if let Some(g) = t.get("aggregate") {
-            md.push_str(&columns::every_metric(
-                g,
-                &["variant", "heuristic"],
-                &summary_columns(),
-            )?);
-        }
-        let agg = t.get("aggregate").cloned();
-        let (rows, tables) = t.split();
-        write_report(out, tables, "aggregate.md", md, figures, |dir| {
-            let mut files = experiment_figures(layout, cells, rows, dir)?;
-            if let Some(g) = &agg {
-                files.extend(metric_figures(
-                    g,
-                    SYNTHETIC_KEY,
-                    &summary_columns(),
-                    &Figure::with_palette(&HEURISTICS.names()),
-                    dir,
-                )?);
-            }
-            Ok(files)
+        let md = markdown(layout, &layout_variants(layout)?, config, cells, &t.rows);
+        let metrics = Metrics {
+            columns: summary_columns(),
+            keys: &["variant", "heuristic"],
+            log: SYNTHETIC_KEY,
+            fig: Figure::with_palette(&HEURISTICS.names()),
+        };
+        write_runs_report(out, &mut t, md, &metrics, figures, |rows, dir| {
+            experiment_figures(layout, cells, rows, dir)
         })
     }
 

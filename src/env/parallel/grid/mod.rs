@@ -31,7 +31,7 @@ use crate::experiment::ExperimentError;
 use crate::experiment::config::{ConfigError, DEFAULT_DAYS, ExperimentConfig};
 use crate::experiment::grid::{CellSpec, DayLayout, DaySetRecord, Layout, LogLayout, Plan};
 use crate::experiment::grid::{Grid, GridReport, Preset, VariantRecord, fewer_days_notes};
-use crate::experiment::grid::{metric_figures, write_compare, write_report};
+use crate::experiment::grid::{Metrics, write_compare, write_runs_report};
 use crate::report::Figure;
 use crate::swf::SwfLog;
 use crate::workload::{DayError, Scenario, Workload};
@@ -267,30 +267,16 @@ impl Grid for Parallel {
         figures: bool,
     ) -> Result<GridReport, ExperimentError> {
         let mut t = aggregate::tables(cells)?;
-        let mut md = aggregate::markdown(&t.rows);
-        if let Some(g) = t.get("aggregate") {
-            md.push_str(&crate::metrics::columns::every_metric(
-                g,
-                &["log_key", "variant", "heuristic"],
-                &super::tables::summary_columns(),
-            )?);
-        }
+        let md = aggregate::markdown(&t.rows);
         let variants = layout.variants_as::<Variant>()?;
-        let agg = t.get("aggregate").cloned();
-        let (rows, tables) = t.split();
-        write_report(out, tables, "aggregate.md", md, figures, |dir| {
-            let mut files =
-                figures::experiment_figures(layout, &variants, rows, cells, dir, &figure_style())?;
-            if let Some(g) = &agg {
-                files.extend(metric_figures(
-                    g,
-                    "",
-                    &super::tables::summary_columns(),
-                    &figure_style(),
-                    dir,
-                )?);
-            }
-            Ok(files)
+        let metrics = Metrics {
+            columns: super::tables::summary_columns(),
+            keys: &["log_key", "variant", "heuristic"],
+            log: "",
+            fig: figure_style(),
+        };
+        write_runs_report(out, &mut t, md, &metrics, figures, |rows, dir| {
+            figures::experiment_figures(layout, &variants, rows, cells, dir, &figure_style())
         })
     }
 

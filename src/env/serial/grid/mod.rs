@@ -30,7 +30,7 @@ use crate::experiment::ExperimentError;
 use crate::experiment::config::{ConfigError, ExperimentConfig};
 use crate::experiment::grid::{CellSpec, DayLayout, DaySetRecord, Layout, LogLayout, Plan};
 use crate::experiment::grid::{Grid, GridReport, Preset, VariantRecord};
-use crate::experiment::grid::{metric_figures, write_compare, write_report};
+use crate::experiment::grid::{Metrics, write_compare, write_runs_report};
 use crate::report::Figure;
 use crate::swf::SwfLog;
 use crate::workload::DayError;
@@ -527,29 +527,15 @@ impl Grid for Serial {
     ) -> Result<GridReport, ExperimentError> {
         let mut t = aggregate::tables(cells)?;
         let view = SerialView::new(layout, config)?;
-        let mut md = aggregate::markdown(layout, &view, &t.rows);
-        if let Some(g) = t.get("aggregate") {
-            md.push_str(&crate::metrics::columns::every_metric(
-                g,
-                &["log_key", "variant", "heuristic"],
-                &super::tables::summary_columns(),
-            )?);
-        }
-        let agg = t.get("aggregate").cloned();
-        let (rows, tables) = t.split();
-        write_report(out, tables, "aggregate.md", md, figures, |dir| {
-            let mut files =
-                figures::experiment_figures(layout, &view, rows, cells, dir, &figure_style())?;
-            if let Some(g) = &agg {
-                files.extend(metric_figures(
-                    g,
-                    SYNTHETIC_KEY,
-                    &super::tables::summary_columns(),
-                    &figure_style(),
-                    dir,
-                )?);
-            }
-            Ok(files)
+        let md = aggregate::markdown(layout, &view, &t.rows);
+        let metrics = Metrics {
+            columns: super::tables::summary_columns(),
+            keys: &["log_key", "variant", "heuristic"],
+            log: SYNTHETIC_KEY,
+            fig: figure_style(),
+        };
+        write_runs_report(out, &mut t, md, &metrics, figures, |rows, dir| {
+            figures::experiment_figures(layout, &view, rows, cells, dir, &figure_style())
         })
     }
 
