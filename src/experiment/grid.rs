@@ -339,6 +339,33 @@ pub struct LogLayout {
     pub days: Vec<DayLayout>,
 }
 
+/// The `log` key of a synthetic workload (no log) in cell ids and tables.
+pub const SYNTHETIC_KEY: &str = "synthetic";
+
+impl LogLayout {
+    /// The layout of `trials` synthetic trials (no log file): one
+    /// scenario per trial, dated `trial-N`, starting at 0 s, seeded from
+    /// the user `seed` and the trial number; `max_procs` is the synthetic
+    /// system's size in cores or machines (0 where it has none).
+    pub fn synthetic_trials(seed: u64, trials: u64, max_procs: f64) -> LogLayout {
+        use crate::workload::seeds::{ScenarioKey, scenario_seed};
+        LogLayout {
+            key: SYNTHETIC_KEY.to_string(),
+            file: String::new(),
+            max_procs,
+            candidate_days: trials as usize,
+            day_set: None,
+            days: (0..trials)
+                .map(|t| DayLayout {
+                    date: format!("trial-{t}"),
+                    start: 0.0,
+                    scenario_seed: scenario_seed(seed, ScenarioKey::Trial(t)),
+                })
+                .collect(),
+        }
+    }
+}
+
 /// How environment A's days were chosen, as recorded in the manifest.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct DaySetRecord {

@@ -156,6 +156,32 @@ impl<S> SummaryColumn<S> {
     }
 }
 
+/// The two wall-clock columns of a heuristic's time per mapping event, in
+/// seconds: `heuristic_seconds_mean` (aggregated as mean ± 95 % CI, printed
+/// as "mean <unit>/event" scaled by `scale` with `digits` decimals) and
+/// `heuristic_seconds_max` (aggregated by its largest value, printed as
+/// "max ms/event", 3 decimals).
+pub fn heuristic_time_columns<S: 'static>(
+    mean: fn(&S) -> f64,
+    max: fn(&S) -> f64,
+    unit: &str,
+    scale: f64,
+    digits: usize,
+) -> [SummaryColumn<S>; 2] {
+    [
+        SummaryColumn::new("heuristic_seconds_mean", move |r: &S| Value::F64(mean(r)))
+            .wall_clock()
+            .mean_ci()
+            .shown(format!("mean {unit}/event"), "", digits)
+            .print_scaled(scale),
+        SummaryColumn::new("heuristic_seconds_max", move |r: &S| Value::F64(max(r)))
+            .wall_clock()
+            .max_over_scenarios()
+            .shown("max ms/event", "", 3)
+            .print_scaled(1e3),
+    ]
+}
+
 /// A named column of `v` (one value per row), the building block of every
 /// table an environment writes beside its declared summary columns.
 pub fn column<T>(name: &str, v: Vec<T>) -> Column

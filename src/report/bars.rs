@@ -1,7 +1,8 @@
 //! Grouped bar charts: for every level (x category) one bar per series,
 //! side by side in the series' order and coloured by [`heuristic_color`],
 //! each with a 95 % confidence-interval error bar, on a linear or a
-//! logarithmic y axis.
+//! logarithmic y axis. A chart of one unnamed level names each bar on the
+//! x axis by its series.
 
 use std::path::{Path, PathBuf};
 
@@ -50,7 +51,8 @@ pub struct BarChart {
     /// bound" or "seconds per mapping event".
     pub y_label: String,
     /// The x categories, left to right, e.g. `["lower", "intermediate",
-    /// "higher"]`.
+    /// "higher"]`. One empty level (`[""]`): the bars are the categories,
+    /// each named on the axis by its series.
     pub levels: Vec<String>,
     /// The series; inside each level group their bars stand in this order.
     pub series: Vec<BarSeries>,
@@ -226,10 +228,20 @@ impl Drawable for BarChart {
         let (plot, legend) = layout::frame(root, &self.title, side, &sizes)?;
 
         let n = self.levels.len();
+        let slot = 0.8 / self.series.len().max(1) as f64;
+        // One unnamed level: the bars themselves are the categories, each
+        // named under its bar by its series.
+        let bars_named = n == 1 && self.levels[0].is_empty();
         let x = Axis {
             lo: 0.0,
             hi: n.max(1) as f64,
-            ticks: (0..n).map(|i| i as f64 + 0.5).collect(),
+            ticks: if bars_named {
+                (0..self.series.len())
+                    .map(|j| 0.1 + (j as f64 + 0.5) * slot)
+                    .collect()
+            } else {
+                (0..n).map(|i| i as f64 + 0.5).collect()
+            },
             minor: Vec::new(),
             step: 1.0,
         };
@@ -249,12 +261,18 @@ impl Drawable for BarChart {
             self.x_label.clone()
         };
         let levels = &self.levels;
+        let series = &self.series;
         let fx = |v: &f64| {
-            let i = (v - 0.5).round();
-            if i >= 0.0 {
-                levels.get(i as usize).cloned().unwrap_or_default()
+            let i = if bars_named {
+                ((v - 0.1) / slot - 0.5).round()
             } else {
-                String::new()
+                (v - 0.5).round()
+            };
+            let i = if i >= 0.0 { i as usize } else { usize::MAX };
+            if bars_named {
+                series.get(i).map(|s| s.name.clone()).unwrap_or_default()
+            } else {
+                levels.get(i).cloned().unwrap_or_default()
             }
         };
         let step = y.step;
@@ -274,7 +292,6 @@ impl Drawable for BarChart {
         let area = chart.plotting_area();
         let base = if self.log_y { axes.y.lo } else { 0.0 };
 
-        let slot = 0.8 / self.series.len().max(1) as f64;
         let gap = slot * 0.06;
         let na_style = text(sizes.tick * 0.75)
             .color(&RGBColor(0x70, 0x70, 0x70))

@@ -70,7 +70,7 @@ pub struct SharedArgs {
 impl SharedArgs {
     /// The flags given, as `--name`, in declaration order.
     pub fn given(&self) -> Vec<&'static str> {
-        [
+        given([
             (self.seed.is_some(), "--seed"),
             (self.day.is_some(), "--day"),
             (self.days.is_some(), "--days"),
@@ -78,11 +78,17 @@ impl SharedArgs {
             (self.trial.is_some(), "--trial"),
             (self.trials.is_some(), "--trials"),
             (self.theta.is_some(), "--theta"),
-        ]
+        ])
+    }
+}
+
+/// The names of the flags whose `set` is true, in the order given: the
+/// `given()` of every flag group.
+pub fn given<const N: usize>(flags: [(bool, &'static str); N]) -> Vec<&'static str> {
+    flags
         .into_iter()
         .filter_map(|(set, name)| set.then_some(name))
         .collect()
-    }
 }
 
 /// The shared keys of an experiment configuration besides `seed`, as

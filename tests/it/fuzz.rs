@@ -1276,11 +1276,11 @@ fn accepted_replay(a: &ReplayArgs, flag: &str, value: &str) {
     match a.env.as_str() {
         "parallel" => {
             let p = a.env_flags.args::<Parallel>(&a.shared).unwrap();
-            let pick = match (&p.days, &p.day) {
+            let pick = match (&p.shared.days, &p.shared.day) {
                 (Some(n), _) => DayPick::Count(*n),
                 (None, d) => DayPick::One(d.as_deref()),
             };
-            match pick_days(w, pick, p.day_arrivals.unwrap_or_default()) {
+            match pick_days(w, pick, p.shared.day_arrivals.unwrap_or_default()) {
                 Err(e) => refused(e.to_string()),
                 Ok((set, days)) => assert!(days.len() <= set.eligible.len().max(1)),
             }

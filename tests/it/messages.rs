@@ -173,7 +173,7 @@ fn counts_and_ranges_read_as_words() {
 /// Figures say what they leave out or fall back to (read in their SVG):
 /// the Gantt heuristic missing from a grid, the priority-weighted average
 /// that equals the unweighted one without priorities, a log whose tasks
-/// often fit no cluster.
+/// often fit no cluster; bars of one group are named on the axis.
 #[test]
 fn figures_say_what_they_leave_out() {
     let dir = tempfile::tempdir().unwrap();
@@ -193,6 +193,13 @@ fn figures_say_what_they_leave_out() {
         !gantt.contains("that was preempted"),
         "a key of marks not drawn"
     );
+    // One group of bars: each bar is named on the x axis by its heuristic
+    // (and again in the legend), in the grid's three distinct colours.
+    let time = svg("b/figures/synthetic-heuristic-time.svg");
+    for h in ["fcfs", "maxutil", "maxutil-preempt-pair"] {
+        let line = format!("\n{h}\n");
+        assert_eq!(time.matches(&line).count(), 2, "{h}");
+    }
     ok(
         d,
         &[

@@ -210,10 +210,7 @@ impl Environment for Energy {
     type Summary = EnergySummary;
 
     fn take_shared(args: &mut EnergyArgs, shared: &SharedArgs) {
-        args.seed = shared.seed;
-        args.trial = shared.trial;
-        args.trials = shared.trials;
-        args.theta = shared.theta;
+        args.shared = shared.clone();
     }
 
     fn check_args(args: &EnergyArgs, log: bool) -> Result<(), EnvError> {

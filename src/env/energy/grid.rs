@@ -8,6 +8,7 @@
 //! utility of Max Utility over the day (Fig. 6), and cumulative energy of
 //! Max Utility against the budget.
 
+use crate::workload::flags::SharedArgs;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -36,10 +37,9 @@ use crate::metrics::columns;
 use crate::metrics::columns::GridTables;
 use crate::report::{self, Bar, BarChart, BarSeries, Figure, LineChart, LineSeries, Reference};
 use crate::swf::SwfLog;
-use crate::workload::seeds::{ScenarioKey, scenario_seed};
 
 /// The key of the pseudo-log of a grid of synthetic trials.
-pub const SYNTHETIC_KEY: &str = "synthetic";
+pub use crate::experiment::grid::SYNTHETIC_KEY;
 
 /// The heuristic of the cumulative figures (Khemka et al., Fig. 6), when
 /// in the grid (else the grid's first).
@@ -123,8 +123,11 @@ pub struct EnergyCell {
 /// `[energy]` flags with the shared keys (`seed`, `theta`) filled in.
 fn grid_energy_args(config: &ExperimentConfig, section: &EnergySection) -> EnergyArgs {
     EnergyArgs {
-        seed: Some(config.seed),
-        theta: config.theta,
+        shared: SharedArgs {
+            seed: Some(config.seed),
+            theta: config.theta,
+            ..SharedArgs::default()
+        },
         ..section.energy.clone()
     }
 }
@@ -287,20 +290,7 @@ impl Grid for Energy {
             * WINDOW_SECONDS;
         budget_leaves_energy(&budget, floor, base.static_all_day_w)
             .map_err(ExperimentError::Env)?;
-        let layout = LogLayout {
-            key: SYNTHETIC_KEY.to_string(),
-            file: String::new(),
-            max_procs: 100.0,
-            candidate_days: trials as usize,
-            day_set: None,
-            days: (0..trials)
-                .map(|t| DayLayout {
-                    date: format!("trial-{t}"),
-                    start: 0.0,
-                    scenario_seed: scenario_seed(config.seed, ScenarioKey::Trial(t)),
-                })
-                .collect(),
-        };
+        let layout = LogLayout::synthetic_trials(config.seed, trials, 100.0);
         Ok(Some((
             EnergySource {
                 params: Some(params),
@@ -412,7 +402,7 @@ impl Grid for Energy {
             heuristics: names.clone(),
             seed: args.seed(),
             trials: Some(cases.len() as u64),
-            theta: args.theta,
+            theta: args.shared.theta,
             ..ExperimentConfig::empty(Energy::NAME, "<replay>")
         }
         .with_section(&EnergySection {

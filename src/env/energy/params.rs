@@ -5,6 +5,7 @@
 //! `--trial`, `--trials` and `--theta` (shared with B) are filled in by the
 //! command.
 
+use crate::workload::flags::{self, SharedArgs};
 use serde::{Deserialize, Serialize};
 
 use super::matrices::{MAX_STATIC_POWER_W, STATIC_POWER_W};
@@ -123,28 +124,19 @@ pub struct EnergyArgs {
     #[arg(long, allow_hyphen_values = true, value_name = "N", value_parser = parse_positive)]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub tasks_per_day: Option<f64>,
-    /// Synthetic trial (`--trial`, shared with environment B).
+    /// The shared flags (`--seed`, `--day`, `--days`, `--day-arrivals`,
+    /// `--trial`, `--trials`, `--theta`; [`crate::workload::flags`]), as
+    /// the command line or a configuration gives them; those this
+    /// environment does not take are refused before they reach it.
     #[arg(skip)]
     #[serde(skip)]
-    pub trial: Option<u64>,
-    /// Synthetic trials 0..N (`--trials`, shared with environment B).
-    #[arg(skip)]
-    #[serde(skip)]
-    pub trials: Option<u64>,
-    /// θ, minutes (`--theta`, shared; `theta` in a configuration).
-    #[arg(skip)]
-    #[serde(skip)]
-    pub theta: Option<f64>,
-    /// The user seed (`--seed`, shared).
-    #[arg(skip)]
-    #[serde(skip)]
-    pub seed: Option<u64>,
+    pub shared: SharedArgs,
 }
 
 impl EnergyArgs {
     /// The flags of this group given on the command line, as `--name`.
     pub fn given(&self) -> Vec<&'static str> {
-        [
+        flags::given([
             (self.management.is_some(), "--management"),
             (self.filter.is_some(), "--filter"),
             (self.budget.is_some(), "--budget"),
@@ -153,10 +145,7 @@ impl EnergyArgs {
             (self.static_counted.is_some(), "--static-counted"),
             (self.event_interval.is_some(), "--event-interval"),
             (self.tasks_per_day.is_some(), "--tasks-per-day"),
-        ]
-        .into_iter()
-        .filter_map(|(set, name)| set.then_some(name))
-        .collect()
+        ])
     }
 
     /// The flags that shape the workload (refused for a written workload,
@@ -164,11 +153,11 @@ impl EnergyArgs {
     pub fn workload_flags(&self) -> Vec<&'static str> {
         [
             (self.tasks_per_day.is_some(), "--tasks-per-day"),
-            (self.theta.is_some(), "--theta"),
+            (self.shared.theta.is_some(), "--theta"),
             (self.event_interval.is_some(), "--event-interval"),
-            (self.trial.is_some(), "--trial"),
-            (self.trials.is_some(), "--trials"),
-            (self.seed.is_some(), "--seed"),
+            (self.shared.trial.is_some(), "--trial"),
+            (self.shared.trials.is_some(), "--trials"),
+            (self.shared.seed.is_some(), "--seed"),
         ]
         .into_iter()
         .filter_map(|(set, name)| set.then_some(name))
@@ -177,12 +166,12 @@ impl EnergyArgs {
 
     /// The user seed (default [`DEFAULT_SEED`]).
     pub fn seed(&self) -> u64 {
-        self.seed.unwrap_or(DEFAULT_SEED)
+        self.shared.seed.unwrap_or(DEFAULT_SEED)
     }
 
     /// The trials to run ([`trial_list`]).
     pub fn trial_list(&self) -> Vec<u64> {
-        trial_list(self.trials, self.trial)
+        trial_list(self.shared.trials, self.shared.trial)
     }
 
     /// The workload's parameters, defaults filled in.
@@ -190,7 +179,7 @@ impl EnergyArgs {
         let d = SyntheticParams::default();
         SyntheticParams {
             tasks_per_day: self.tasks_per_day.unwrap_or(d.tasks_per_day),
-            theta_s: self.theta.map(|m| m * 60.0).or(d.theta_s),
+            theta_s: self.shared.theta.map(|m| m * 60.0).or(d.theta_s),
             event_interval_s: self.event_interval.unwrap_or(d.event_interval_s),
         }
     }

@@ -128,22 +128,14 @@ pub fn summary_columns() -> Vec<SummaryColumn<EnergySummary>> {
             pct
         });
     }
-    cols.extend([
-        SummaryColumn::new("heuristic_seconds_mean", |r: &S| {
-            Value::F64(r.heuristic_seconds_mean)
-        })
-        .wall_clock()
-        .mean_ci()
-        .shown("mean µs/event", "", 1)
-        .print_scaled(1e6),
-        SummaryColumn::new("heuristic_seconds_max", |r: &S| {
-            Value::F64(r.heuristic_seconds_max)
-        })
-        .wall_clock()
-        .max_over_scenarios()
-        .shown("max ms/event", "", 3)
-        .print_scaled(1e3),
-    ]);
+    cols.extend([]);
+    cols.extend(columns::heuristic_time_columns(
+        |r: &S| r.heuristic_seconds_mean,
+        |r: &S| r.heuristic_seconds_max,
+        "µs",
+        1e6,
+        1,
+    ));
     cols
 }
 

@@ -39,10 +39,7 @@ impl Environment for Parallel {
     type Summary = RunSummary;
 
     fn take_shared(args: &mut ParallelArgs, shared: &SharedArgs) {
-        args.seed = shared.seed;
-        args.day = shared.day.clone();
-        args.days = shared.days;
-        args.day_arrivals = shared.day_arrivals;
+        args.shared = shared.clone();
     }
 
     fn registry() -> Registry<Build> {
@@ -55,11 +52,11 @@ impl Environment for Parallel {
     ) -> Result<(Workload, Vec<Scenario>), EnvError> {
         let log = input.ok_or(EnvError::NoLog(Self::NAME))?.log;
         let w = Workload::from_log(log);
-        let pick = match args.days {
+        let pick = match args.shared.days {
             Some(n) => DayPick::Count(n),
-            None => DayPick::One(args.day.as_deref()),
+            None => DayPick::One(args.shared.day.as_deref()),
         };
-        let (_, days) = pick_days(&w, pick, args.day_arrivals.unwrap_or_default())?;
+        let (_, days) = pick_days(&w, pick, args.shared.day_arrivals.unwrap_or_default())?;
         let params = args.scenario_params();
         check_system_size(&w, &params)?;
         let scenarios = days
@@ -106,7 +103,7 @@ impl Environment for Parallel {
             params.correlation,
             params.heterogeneity,
         ));
-        let set = w.day_set(args.day_arrivals.unwrap_or_default());
+        let set = w.day_set(args.shared.day_arrivals.unwrap_or_default());
         let days: Vec<_> = scenarios.iter().map(|s| s.day.clone()).collect();
         match scenarios {
             [s] => {

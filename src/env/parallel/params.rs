@@ -5,10 +5,9 @@
 //! `--days`, `--day-arrivals`) are declared once in
 //! [`crate::workload::flags`] and filled in here.
 
+use crate::workload::flags::SharedArgs;
 use crate::workload::seeds::DEFAULT_SEED;
-use crate::workload::{
-    ArrivalRange, Correlation, Heterogeneity, Oversubscription, ScenarioParams, Workload,
-};
+use crate::workload::{Correlation, Heterogeneity, Oversubscription, ScenarioParams, Workload};
 
 /// Flags of environment A (`--env parallel`).
 #[derive(Debug, Clone, Default, clap::Args, serde::Serialize)]
@@ -16,18 +15,6 @@ use crate::workload::{
     next_help_heading = "Environment A: --env parallel (value-based, heterogeneous clusters)"
 )]
 pub struct ParallelArgs {
-    /// One day (`--day`, shared; [`crate::workload::flags`]).
-    #[arg(skip)]
-    pub day: Option<String>,
-    /// Evenly spaced days (`--days`, shared).
-    #[arg(skip)]
-    pub days: Option<usize>,
-    /// Days that may enter the set (`--day-arrivals`, shared).
-    #[arg(skip)]
-    pub day_arrivals: Option<ArrivalRange>,
-    /// The user seed (`--seed`, shared).
-    #[arg(skip)]
-    pub seed: Option<u64>,
     /// System size: lower = 25 %, intermediate = 20 %, higher = 15 % of the log's MaxProcs [default: intermediate].
     #[arg(long, value_enum)]
     pub oversubscription: Option<Oversubscription>,
@@ -40,12 +27,19 @@ pub struct ParallelArgs {
     /// Base of the system size in cores [default: the log's MaxProcs].
     #[arg(long, allow_hyphen_values = true)]
     pub cores_base: Option<f64>,
+    /// The shared flags (`--seed`, `--day`, `--days`, `--day-arrivals`,
+    /// `--trial`, `--trials`, `--theta`; [`crate::workload::flags`]), as
+    /// the command line or a configuration gives them; those this
+    /// environment does not take are refused before they reach it.
+    #[arg(skip)]
+    #[serde(skip)]
+    pub shared: SharedArgs,
 }
 
 impl ParallelArgs {
     /// The user seed (default [`DEFAULT_SEED`]).
     pub fn seed(&self) -> u64 {
-        self.seed.unwrap_or(DEFAULT_SEED)
+        self.shared.seed.unwrap_or(DEFAULT_SEED)
     }
 
     /// The scenario parameters these flags give, defaults filled in.

@@ -187,21 +187,16 @@ pub fn summary_columns() -> Vec<SummaryColumn<RunSummary>> {
         .mean_ci()
         .shown("% of max", "%", 2),
         SummaryColumn::new("mapping_events", count(|x| x.mapping_events)).shown("events", "", 0),
-        SummaryColumn::new("heuristic_seconds_mean", |x: &S| {
-            Value::F64(x.heuristic_seconds_mean)
-        })
-        .wall_clock()
-        .mean_ci()
-        .shown("mean ms/event", "", 3)
-        .print_scaled(1e3),
-        SummaryColumn::new("heuristic_seconds_max", |x: &S| {
-            Value::F64(x.heuristic_seconds_max)
-        })
-        .wall_clock()
-        .max_over_scenarios()
-        .shown("max ms/event", "", 3)
-        .print_scaled(1e3),
     ]
+    .into_iter()
+    .chain(columns::heuristic_time_columns(
+        |x: &S| x.heuristic_seconds_mean,
+        |x: &S| x.heuristic_seconds_max,
+        "ms",
+        1e3,
+        3,
+    ))
+    .collect()
 }
 
 /// The `summary` table: one row per run, the columns of

@@ -66,13 +66,7 @@ impl Environment for Serial {
     type Summary = SerialSummary;
 
     fn take_shared(args: &mut SerialArgs, shared: &SharedArgs) {
-        args.seed = shared.seed;
-        args.day = shared.day.clone();
-        args.days = shared.days;
-        args.day_arrivals = shared.day_arrivals;
-        args.trial = shared.trial;
-        args.trials = shared.trials;
-        args.theta = shared.theta;
+        args.shared = shared.clone();
     }
 
     fn check_args(args: &SerialArgs, log: bool) -> Result<(), EnvError> {
@@ -121,7 +115,11 @@ impl Environment for Serial {
                 .into_iter()
                 .filter(|f| *f != "--seed")
                 .collect();
-            if let Some(flag) = given.first().copied().or(args.seed.map(|_| "--seed")) {
+            if let Some(flag) = given
+                .first()
+                .copied()
+                .or(args.shared.seed.map(|_| "--seed"))
+            {
                 return Err(SerialArgsError::Written {
                     flag,
                     file: path.display().to_string(),
@@ -131,11 +129,11 @@ impl Environment for Serial {
             return Ok((SerialSource::File(path.to_path_buf()), vec![s]));
         }
         let w = Workload::from_log(log);
-        let pick = match args.days {
+        let pick = match args.shared.days {
             Some(n) => DayPick::Count(n),
-            None => DayPick::One(args.day.as_deref()),
+            None => DayPick::One(args.shared.day.as_deref()),
         };
-        let (_, days) = pick_days(&w, pick, args.day_arrivals.unwrap_or_default())?;
+        let (_, days) = pick_days(&w, pick, args.shared.day_arrivals.unwrap_or_default())?;
         let params = args.log_params();
         let scenarios = days
             .iter()

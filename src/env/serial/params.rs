@@ -4,11 +4,11 @@
 //! workload (a synthetic trial or a log), can be named and refused; the
 //! defaults are those of Machovec et al. (§IV) and are applied here.
 
+use crate::workload::flags::{self, SharedArgs};
 use serde::{Deserialize, Serialize};
 
 use super::workload::{LogParams, SyntheticParams};
 use crate::model::utility::Shape;
-use crate::workload::ArrivalRange;
 use crate::workload::seeds::{DEFAULT_SEED, trial_list};
 
 /// Parses `--flag-probability`: a fraction in [0, 1] or a percentage
@@ -48,14 +48,6 @@ fn parse_positive(s: &str) -> Result<f64, String> {
 )]
 #[serde(default, deny_unknown_fields)]
 pub struct SerialArgs {
-    /// Synthetic trial number (`--trial`, shared; [`crate::workload::flags`]).
-    #[arg(skip)]
-    #[serde(skip)]
-    pub trial: Option<u64>,
-    /// Synthetic trials 0..N (`--trials`, shared; `trials` in a configuration).
-    #[arg(skip)]
-    #[serde(skip)]
-    pub trials: Option<u64>,
     /// Mean burst size B̄ of the synthetic workload: bursts of ⌈B̄/2⌉..⌊1.5·B̄⌋ identical tasks [default: 64].
     #[arg(long, allow_hyphen_values = true)]
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -80,27 +72,13 @@ pub struct SerialArgs {
     #[arg(long, allow_hyphen_values = true, value_parser = parse_positive)]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub load: Option<f64>,
-    /// A fixed urgency time constant θ, minutes (`--theta`, shared; `theta`
-    /// in a configuration).
+    /// The shared flags (`--seed`, `--day`, `--days`, `--day-arrivals`,
+    /// `--trial`, `--trials`, `--theta`; [`crate::workload::flags`]), as
+    /// the command line or a configuration gives them; those this
+    /// environment does not take are refused before they reach it.
     #[arg(skip)]
     #[serde(skip)]
-    pub theta: Option<f64>,
-    /// The user seed (`--seed`, shared with environment A).
-    #[arg(skip)]
-    #[serde(skip)]
-    pub seed: Option<u64>,
-    /// A log's day (`--day`, shared with environment A).
-    #[arg(skip)]
-    #[serde(skip)]
-    pub day: Option<String>,
-    /// A log's number of days (`--days`, shared with environment A).
-    #[arg(skip)]
-    #[serde(skip)]
-    pub days: Option<usize>,
-    /// Which days of a log may be picked (`--day-arrivals`, shared).
-    #[arg(skip)]
-    #[serde(skip)]
-    pub day_arrivals: Option<ArrivalRange>,
+    pub shared: SharedArgs,
 }
 
 /// Flags of environment B that apply to synthetic trials only.
@@ -116,49 +94,36 @@ pub const SYNTHETIC_ONLY: &[&str] = &[
 pub const LOG_ONLY: &[&str] = &["--load", "--day", "--days", "--day-arrivals"];
 
 impl SerialArgs {
-    /// The flags of this group given on the command line, as `--name`.
+    /// The flags given, the shared ones first, as `--name`.
     pub fn given(&self) -> Vec<&'static str> {
-        [
-            (self.trial.is_some(), "--trial"),
-            (self.trials.is_some(), "--trials"),
+        let mut given = self.shared.given();
+        given.extend(flags::given([
             (self.burst_size.is_some(), "--burst-size"),
             (self.shape.is_some(), "--shape"),
             (self.flag_probability.is_some(), "--flag-probability"),
             (self.critical_etc.is_some(), "--critical-etc"),
             (self.fixed_cores, "--fixed-cores"),
             (self.load.is_some(), "--load"),
-            (self.theta.is_some(), "--theta"),
-        ]
-        .into_iter()
-        .filter_map(|(set, name)| set.then_some(name))
-        .collect()
+        ]));
+        given
     }
 
     /// The given flags that do not apply to a synthetic trial (`log`
     /// false) or to a log (`log` true).
     pub fn misplaced(&self, log: bool) -> Vec<&'static str> {
-        let mut given = self.given();
-        given.extend(
-            [
-                (self.day.is_some(), "--day"),
-                (self.days.is_some(), "--days"),
-                (self.day_arrivals.is_some(), "--day-arrivals"),
-            ]
-            .into_iter()
-            .filter_map(|(set, name)| set.then_some(name)),
-        );
+        let given = self.given();
         let wrong = if log { SYNTHETIC_ONLY } else { LOG_ONLY };
         given.into_iter().filter(|f| wrong.contains(f)).collect()
     }
 
     /// The user seed (default [`DEFAULT_SEED`]).
     pub fn seed(&self) -> u64 {
-        self.seed.unwrap_or(DEFAULT_SEED)
+        self.shared.seed.unwrap_or(DEFAULT_SEED)
     }
 
     /// The synthetic trials to run ([`trial_list`]).
     pub fn trial_list(&self) -> Vec<u64> {
-        trial_list(self.trials, self.trial)
+        trial_list(self.shared.trials, self.shared.trial)
     }
 
     /// The synthetic workload's parameters, defaults filled in.
@@ -170,7 +135,7 @@ impl SerialArgs {
             flag_probability: self.flag_probability.unwrap_or(d.flag_probability),
             critical_etc_s: self.critical_etc.map_or(d.critical_etc_s, |m| m * 60.0),
             fixed_cores: self.fixed_cores || d.fixed_cores,
-            theta_s: self.theta.map(|m| m * 60.0).or(d.theta_s),
+            theta_s: self.shared.theta.map(|m| m * 60.0).or(d.theta_s),
             ..d
         }
     }
@@ -182,7 +147,7 @@ impl SerialArgs {
             load: self.load.unwrap_or(d.load),
             shape: self.shape.unwrap_or(d.shape),
             flag_probability: self.flag_probability.unwrap_or(d.flag_probability),
-            theta_s: self.theta.map(|m| m * 60.0).or(d.theta_s),
+            theta_s: self.shared.theta.map(|m| m * 60.0).or(d.theta_s),
             ..d
         }
     }
@@ -205,7 +170,10 @@ mod tests {
     #[test]
     fn synthetic_flags_are_refused_with_a_log_and_log_flags_without() {
         let a = SerialArgs {
-            trial: Some(2),
+            shared: SharedArgs {
+                trial: Some(2),
+                ..SharedArgs::default()
+            },
             load: Some(2.0),
             ..SerialArgs::default()
         };

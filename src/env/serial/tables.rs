@@ -114,21 +114,14 @@ pub fn summary_columns() -> Vec<SummaryColumn<SerialSummary>> {
         SummaryColumn::new("mapping_events", |r: &SerialSummary| Value::U64(r.events))
             .shown("events", "", 0),
         SummaryColumn::new("end_s", |r: &SerialSummary| Value::F64(r.end_s)),
-        SummaryColumn::new("heuristic_seconds_mean", |r: &SerialSummary| {
-            Value::F64(r.heuristic_seconds_mean)
-        })
-        .wall_clock()
-        .mean_ci()
-        .shown("mean ms/event", "", 4)
-        .print_scaled(1e3),
-        SummaryColumn::new("heuristic_seconds_max", |r: &SerialSummary| {
-            Value::F64(r.heuristic_seconds_max)
-        })
-        .wall_clock()
-        .max_over_scenarios()
-        .shown("max ms/event", "", 3)
-        .print_scaled(1e3),
     ]);
+    cols.extend(columns::heuristic_time_columns(
+        |r: &SerialSummary| r.heuristic_seconds_mean,
+        |r: &SerialSummary| r.heuristic_seconds_max,
+        "ms",
+        1e3,
+        4,
+    ));
     cols
 }
 

@@ -14,6 +14,7 @@
 //! busiest 4 hours, opening on a whole hour of the day (for the Gantt
 //! chart).
 
+use crate::workload::flags::SharedArgs;
 use std::path::Path;
 
 use serde::{Deserialize, Serialize};
@@ -181,7 +182,10 @@ impl Grid for Parallel {
 
     fn grid_args(config: &ExperimentConfig, section: &ParallelSection) -> ParallelArgs {
         ParallelArgs {
-            seed: Some(config.seed),
+            shared: SharedArgs {
+                seed: Some(config.seed),
+                ..SharedArgs::default()
+            },
             cores_base: section.cores_base,
             ..ParallelArgs::default()
         }
@@ -299,7 +303,7 @@ impl Grid for Parallel {
             logs: vec![spec.to_string()],
             heuristics: names.clone(),
             dates: Some(scenarios.iter().map(|s| s.day.date.clone()).collect()),
-            day_arrivals: args.day_arrivals,
+            day_arrivals: args.shared.day_arrivals,
             seed: args.seed(),
             ..ExperimentConfig::empty(Parallel::NAME, "<replay>")
         }
@@ -317,7 +321,7 @@ impl Grid for Parallel {
                 candidate_days: w.candidates.len(),
                 day_set: Some(DaySetRecord::new(
                     w,
-                    &w.day_set(args.day_arrivals.unwrap_or_default()),
+                    &w.day_set(args.shared.day_arrivals.unwrap_or_default()),
                     &scenarios.iter().map(|s| s.day.clone()).collect::<Vec<_>>(),
                 )),
                 days: scenarios
@@ -356,8 +360,8 @@ impl Grid for Parallel {
             name: format!("compare-{}", keys.join("-")),
             logs: logs.to_vec(),
             heuristics: heuristics.to_vec(),
-            days: Some(args.days.unwrap_or(crate::workload::STANDARD_DAYS)),
-            day_arrivals: args.day_arrivals,
+            days: Some(args.shared.days.unwrap_or(crate::workload::STANDARD_DAYS)),
+            day_arrivals: args.shared.day_arrivals,
             seed: args.seed(),
             ..ExperimentConfig::empty(Parallel::NAME, "<command line>")
         }

@@ -14,6 +14,7 @@
 //! of the window (the hour with the most preemptions, then the most pieces
 //! started).
 
+use crate::workload::flags::SharedArgs;
 use std::path::Path;
 
 use serde::{Deserialize, Serialize};
@@ -35,7 +36,6 @@ use crate::report::Figure;
 use crate::swf::SwfLog;
 use crate::workload::DayError;
 use crate::workload::Workload;
-use crate::workload::seeds::{ScenarioKey, scenario_seed};
 
 pub mod aggregate;
 pub mod figures;
@@ -116,7 +116,7 @@ pub const GANTT_HEURISTIC: &str = "maxupt-preempt-greedy";
 pub const GANTT_WINDOW_SECONDS: f64 = 3600.0;
 
 /// The key of the pseudo-log of a grid of synthetic trials.
-pub const SYNTHETIC_KEY: &str = "synthetic";
+pub use crate::experiment::grid::SYNTHETIC_KEY;
 
 fn figure_style() -> Figure {
     Figure::with_palette(&HEURISTICS.names())
@@ -399,10 +399,13 @@ impl Grid for Serial {
 
     fn grid_args(config: &ExperimentConfig, section: &SerialSection) -> SerialArgs {
         SerialArgs {
-            seed: Some(config.seed),
-            days: config.days,
-            day_arrivals: config.day_arrivals,
-            theta: config.theta,
+            shared: SharedArgs {
+                seed: Some(config.seed),
+                days: config.days,
+                day_arrivals: config.day_arrivals,
+                theta: config.theta,
+                ..SharedArgs::default()
+            },
             ..section.serial.clone()
         }
     }
@@ -421,20 +424,7 @@ impl Grid for Serial {
         args: &SerialArgs,
     ) -> Result<Option<(SerialSource, LogLayout)>, ExperimentError> {
         let trials = config.trial_count();
-        let layout = LogLayout {
-            key: SYNTHETIC_KEY.to_string(),
-            file: String::new(),
-            max_procs: 0.0,
-            candidate_days: trials as usize,
-            day_set: None,
-            days: (0..trials)
-                .map(|t| DayLayout {
-                    date: format!("trial-{t}"),
-                    start: 0.0,
-                    scenario_seed: scenario_seed(config.seed, ScenarioKey::Trial(t)),
-                })
-                .collect(),
-        };
+        let layout = LogLayout::synthetic_trials(config.seed, trials, 0.0);
         Ok(Some((SerialSource::Synthetic(args.synthetic()), layout)))
     }
 
@@ -548,13 +538,7 @@ impl Grid for Serial {
     ) -> (ExperimentConfig, Layout) {
         let names: Vec<String> = heuristics.iter().map(|h| h.name.to_string()).collect();
         let mut serial = args.clone();
-        serial.seed = None;
-        serial.day = None;
-        serial.days = None;
-        serial.day_arrivals = None;
-        serial.trial = None;
-        serial.trials = None;
-        serial.theta = None;
+        serial.shared = SharedArgs::default();
         let synthetic = matches!(source, SerialSource::Synthetic(_));
         let config = ExperimentConfig {
             name: "replay".into(),
@@ -570,10 +554,10 @@ impl Grid for Serial {
                 }
                 _ => None,
             },
-            day_arrivals: args.day_arrivals,
+            day_arrivals: args.shared.day_arrivals,
             seed: args.seed(),
             trials: synthetic.then_some(scenarios.len() as u64),
-            theta: args.theta,
+            theta: args.shared.theta,
             ..ExperimentConfig::empty(Serial::NAME, "<replay>")
         }
         .with_section(&SerialSection {
@@ -590,7 +574,7 @@ impl Grid for Serial {
                 candidate_days: w.candidates.len(),
                 day_set: Some(DaySetRecord::new(
                     w,
-                    &w.day_set(args.day_arrivals.unwrap_or_default()),
+                    &w.day_set(args.shared.day_arrivals.unwrap_or_default()),
                     days,
                 )),
                 days: days
@@ -651,19 +635,15 @@ impl Grid for Serial {
         }
         let keys: Vec<String> = logs.iter().map(|l| log_key(l)).collect();
         let mut serial = args.clone();
-        serial.seed = None;
-        serial.day = None;
-        serial.days = None;
-        serial.day_arrivals = None;
-        serial.theta = None;
+        serial.shared = SharedArgs::default();
         Ok(ExperimentConfig {
             name: format!("compare-{}-{}", Serial::NAME, keys.join("-")),
             logs: logs.to_vec(),
             heuristics: heuristics.to_vec(),
-            days: Some(args.days.unwrap_or(crate::workload::STANDARD_DAYS)),
-            day_arrivals: args.day_arrivals,
+            days: Some(args.shared.days.unwrap_or(crate::workload::STANDARD_DAYS)),
+            day_arrivals: args.shared.day_arrivals,
             seed: args.seed(),
-            theta: args.theta,
+            theta: args.shared.theta,
             ..ExperimentConfig::empty(Serial::NAME, "<command line>")
         }
         .with_section(&SerialSection {
