@@ -43,6 +43,19 @@ pub fn requested() -> bool {
     REQUESTED.load(Ordering::SeqCst)
 }
 
+/// Asks the run under way to stop, as a first Ctrl-C does: the Python
+/// package calls it when the interpreter receives `KeyboardInterrupt`.
+pub fn request() {
+    REQUESTED.store(true, Ordering::SeqCst);
+}
+
+/// Clears an earlier request, before the next run of a process that lives
+/// on after one was interrupted (the Python interpreter).
+pub fn clear() {
+    REQUESTED.store(false, Ordering::SeqCst);
+    SECOND.store(false, Ordering::SeqCst);
+}
+
 /// Held while an output folder is committed: an interrupt waits for it to
 /// be dropped.
 #[derive(Debug)]

@@ -151,7 +151,7 @@ impl ReplayFlagsGiven {
             ("--env", "environment = \"NAME\"", self.env.is_some()),
         ];
         if let Some((flag, key, _)) = given.iter().find(|g| g.2) {
-            bail!(
+            refuse!(
                 "{flag} is a flag of replay; an experiment takes it from its configuration: set `{key}` in a TOML file (start from `swftool experiment --dump-preset NAME > grid.toml`) and run `swftool experiment grid.toml`"
             );
         }
@@ -175,14 +175,34 @@ pub fn run(args: &ExperimentArgs) -> anyhow::Result<()> {
         say_raw!("{}", configs::config_toml(&configs::preset(name)?)?);
         return Ok(());
     }
-    let mut config = match (&args.preset, &args.config) {
+    run_config(args, load_config(args)?).map(|_| ())
+}
+
+/// The configuration `args` name: its `--preset`, or its CONFIG file.
+///
+/// # Errors
+/// An unknown preset; a file that cannot be read or is not a valid
+/// configuration; neither given.
+pub fn load_config(args: &ExperimentArgs) -> anyhow::Result<ExperimentConfig> {
+    Ok(match (&args.preset, &args.config) {
         (Some(p), _) => configs::preset(p)?,
         (None, Some(path)) => configs::config_from_file(path)?,
         (None, None) => bail!(
             "give a CONFIG.toml or --preset NAME (presets: {})",
             configs::preset_names().join(", ")
         ),
-    };
+    })
+}
+
+/// Runs the grid `config` with the flags of `args` (its `config` and
+/// `preset` are not read): what `swftool experiment` does once it has the
+/// configuration, and what the Python package calls with a configuration
+/// given as a dict. Gives the output directory.
+///
+/// # Errors
+/// As [`run`], but for reading the configuration.
+pub fn run_config(args: &ExperimentArgs, mut config: ExperimentConfig) -> anyhow::Result<PathBuf> {
+    args.replay_flags.refuse()?;
     args.grid_flags.refuse_foreign(config.environment_name())?;
     let name = config.environment_name().to_string();
     env::visit(&name, ApplyGridFlags(&mut config, &args.grid_flags))??;
@@ -192,7 +212,8 @@ pub fn run(args: &ExperimentArgs) -> anyhow::Result<()> {
         .clone()
         .unwrap_or_else(|| default_out(&config.name));
     if let Some(dir) = &args.slurm {
-        return write_slurm(args, &config, dir, &out);
+        write_slurm(args, &config, dir, &out)?;
+        return Ok(dir.clone());
     }
     let opts = GridOptions {
         shard,
@@ -218,7 +239,8 @@ pub fn run(args: &ExperimentArgs) -> anyhow::Result<()> {
             },
         )?
         .map(|_| ())
-    })
+    })?;
+    Ok(out)
 }
 
 struct ApplyGridFlags<'a>(&'a mut ExperimentConfig, &'a GridFlags);

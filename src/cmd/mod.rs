@@ -9,7 +9,9 @@
 macro_rules! say {
     ($($arg:tt)*) => {{
         use std::io::Write as _;
-        let _ = writeln!(std::io::stdout(), $($arg)*);
+        if !$crate::cmd::quiet() {
+            let _ = writeln!(std::io::stdout(), $($arg)*);
+        }
     }};
 }
 
@@ -17,8 +19,38 @@ macro_rules! say {
 macro_rules! say_raw {
     ($($arg:tt)*) => {{
         use std::io::Write as _;
-        let _ = write!(std::io::stdout(), $($arg)*);
+        if !$crate::cmd::quiet() {
+            let _ = write!(std::io::stdout(), $($arg)*);
+        }
     }};
+}
+
+/// Returns a [`Refused`] error (`return Err(Refused(format!(…)).into())`).
+macro_rules! refuse {
+    ($($arg:tt)*) => {
+        return Err($crate::cmd::Refused(format!($($arg)*)).into())
+    };
+}
+
+/// A flag, name or value a command refuses before any work (a flag of
+/// another environment, a missing LOG, …): usage, not a failure of the
+/// run. The Python package raises it as `UsageError`.
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub struct Refused(pub String);
+
+static QUIET: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Whether the commands' standard-output reports ([`say!`]) are silenced.
+pub fn quiet() -> bool {
+    QUIET.load(std::sync::atomic::Ordering::Relaxed)
+}
+
+/// Silences (or restores) the commands' standard-output reports for the
+/// whole process: the Python package runs commands quietly and returns
+/// their tables instead. Warnings and notes on standard error are kept.
+pub fn set_quiet(quiet: bool) {
+    QUIET.store(quiet, std::sync::atomic::Ordering::Relaxed);
 }
 
 pub mod aggregate;
@@ -296,7 +328,7 @@ impl EnvFlags {
         let infos = env_infos_given(&self.matches);
         for info in infos.iter().filter(|i| i.name != env) {
             if let Some(flag) = info.given.first() {
-                bail!(
+                refuse!(
                     "{flag} belongs to --env {} ({}); it does not apply to --env {env}",
                     info.name,
                     info.title
@@ -304,7 +336,7 @@ impl EnvFlags {
             }
         }
         let Some(mine) = infos.iter().find(|i| i.name == env) else {
-            bail!("unknown environment `{env}`");
+            refuse!("unknown environment `{env}`");
         };
         if let Some(flag) = shared
             .given()
@@ -320,7 +352,7 @@ impl EnvFlags {
                 Some((last, rest)) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
                 _ => takers.join(""),
             };
-            bail!(
+            refuse!(
                 "{flag} does not apply to --env {env} ({}); it applies to --env {takers}",
                 mine.title
             );
@@ -398,7 +430,7 @@ impl GridFlags {
             if owner != env
                 && let Some(flag) = given.first()
             {
-                bail!(
+                refuse!(
                     "{flag} applies to environment = \"{owner}\" grids only ({title}); this configuration is environment = \"{env}\""
                 );
             }

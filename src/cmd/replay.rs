@@ -267,14 +267,14 @@ fn replay<E: Grid>(args: &ReplayArgs, env_args: &E::Args) -> anyhow::Result<()> 
         }
         None if E::LOG != LogUse::Required => {
             if args.lenient {
-                bail!(
+                refuse!(
                     "--lenient applies to reading a LOG; without LOG, replay --env {} runs a synthetic trial",
                     E::NAME
                 );
             }
             None
         }
-        None => bail!(
+        None => refuse!(
             "--env {} replays a log: give LOG (a path, or a short name such as curie)",
             E::NAME
         ),

@@ -318,6 +318,12 @@ pub struct SwfHeader {
     open: Open,
 }
 
+/// The SWF names of the single-valued keys [`SwfHeader::get`] knows, in
+/// the order of the PWA SWF v2.2 "Header Comments".
+pub fn typed_keys() -> impl Iterator<Item = &'static str> {
+    TypedKey::ALL.into_iter().map(TypedKey::name)
+}
+
 impl SwfHeader {
     /// An empty header.
     pub fn new() -> SwfHeader {

@@ -10,11 +10,13 @@
 //! * [`simulation_jobs`]: which jobs a simulation can use, with a
 //!   [`FilterReport`] of what was removed and why (docs/parallel.md, "Which jobs are used").
 //! * [`parser`]: the nom line parsers, usable on their own.
+//! * [`frame::jobs_frame`]: the jobs as a polars DataFrame (unknown as null).
 //!
 //! Errors are [`SwfError`]s naming the file, the 1-based line and the reason.
 
 pub mod error;
 pub mod filter;
+pub mod frame;
 pub mod header;
 pub mod parser;
 pub mod reader;

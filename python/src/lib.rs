@@ -1,0 +1,322 @@
+//! `swftool._swftool`: the Rust side of swftool's Python package (pyo3,
+//! abi3). It stays thin: every function runs the same code as the
+//! `swftool` command (the same flag parser, the same checks, the same
+//! writers), with the interpreter's lock released while the engine works,
+//! and hands tables over as Parquet bytes or files that the Python side
+//! (`python/swftool/__init__.py`) reads with polars. Errors become the
+//! exceptions of `swftool.errors`; a panic becomes `SwftoolError`, never a
+//! crashed interpreter.
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use clap::Parser;
+use polars::prelude::*;
+use pyo3::exceptions::PyKeyboardInterrupt;
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyDict, PyList};
+
+use swftool::cmd;
+use swftool::env::configs;
+use swftool::swf::{self, HeaderValue, ReadOptions, SkipKind, SwfError, SwfHeader};
+
+/// The exception class `name` of `swftool.errors`, raised with `message`
+/// and keyword attributes.
+fn error(py: Python<'_>, name: &str, message: String, attrs: &[(&str, Py<PyAny>)]) -> PyErr {
+    let build = || -> PyResult<PyErr> {
+        let class = py.import("swftool.errors")?.getattr(name)?;
+        let kwargs = PyDict::new(py);
+        for (k, v) in attrs {
+            kwargs.set_item(k, v)?;
+        }
+        let value = class.call((message.clone(),), Some(&kwargs))?;
+        Ok(PyErr::from_value(value))
+    };
+    build().unwrap_or_else(|e| e)
+}
+
+/// An error of the engine as the exception of its kind: a log that does
+/// not parse ([`SwfError`]) is `LogError` with `file` and `line`; a log not
+/// found is `LogNotFoundError`; a flag, name or configuration refused is
+/// `UsageError`; anything else `SwftoolError`.
+fn engine_error(py: Python<'_>, e: &anyhow::Error) -> PyErr {
+    let message = cmd::error_message(e);
+    if let Some(s) = e.chain().find_map(|c| c.downcast_ref::<SwfError>()) {
+        return swf_error(py, s, message);
+    }
+    let refused = e.chain().any(|c| {
+        c.is::<swftool::catalog::CatalogError>()
+            || c.is::<swftool::experiment::ConfigError>()
+            || c.is::<swftool::env::EnvError>()
+            || c.is::<clap::Error>()
+            || c.is::<cmd::Refused>()
+    });
+    let not_found = e.chain().any(|c| {
+        matches!(
+            c.downcast_ref::<swftool::catalog::CatalogError>(),
+            Some(swftool::catalog::CatalogError::NotFound { .. })
+                | Some(swftool::catalog::CatalogError::UnknownName { .. })
+        )
+    });
+    let kind = if not_found {
+        "LogNotFoundError"
+    } else if refused {
+        "UsageError"
+    } else {
+        "SwftoolError"
+    };
+    error(py, kind, message, &[])
+}
+
+fn swf_error(py: Python<'_>, e: &SwfError, message: String) -> PyErr {
+    let kind = match e {
+        SwfError::NotFound { .. } => "LogNotFoundError",
+        _ => "LogError",
+    };
+    let file = e.file().into_pyobject(py).map(|f| f.into_any().unbind());
+    let line = e.line().into_pyobject(py).map(|l| l.into_any().unbind());
+    match (file, line) {
+        (Ok(file), Ok(line)) => error(py, kind, message, &[("file", file), ("line", line)]),
+        _ => error(py, kind, message, &[]),
+    }
+}
+
+/// Runs `work` on its own thread with the interpreter's lock released,
+/// checking for `KeyboardInterrupt` every 50 ms: an interrupt asks the run
+/// to stop as a first Ctrl-C does (it finishes the runs under way and
+/// commits nothing half-written), then is raised. A panic in `work` is
+/// raised as `SwftoolError`.
+fn run_detached<T: Send>(
+    py: Python<'_>,
+    work: impl FnOnce() -> anyhow::Result<T> + Send,
+) -> PyResult<T> {
+    swftool::interrupt::clear();
+    let mut interrupted: Option<PyErr> = None;
+    let outcome = std::thread::scope(|s| {
+        let handle = s.spawn(work);
+        while !handle.is_finished() {
+            if interrupted.is_none()
+                && let Err(e) = py.check_signals()
+            {
+                swftool::interrupt::request();
+                interrupted = Some(e);
+            }
+            py.detach(|| std::thread::sleep(Duration::from_millis(50)));
+        }
+        handle.join()
+    });
+    swftool::interrupt::clear();
+    match outcome {
+        Err(panic) => {
+            let what = panic
+                .downcast_ref::<String>()
+                .cloned()
+                .or_else(|| panic.downcast_ref::<&str>().map(|s| (*s).to_string()))
+                .unwrap_or_default();
+            Err(error(
+                py,
+                "SwftoolError",
+                format!("internal error (a bug in swftool; please report it): {what}"),
+                &[],
+            ))
+        }
+        Ok(result) => {
+            if let Some(e) = interrupted {
+                return Err(e);
+            }
+            result.map_err(|e| {
+                if e.is::<swftool::interrupt::Interrupted>() {
+                    PyKeyboardInterrupt::new_err("interrupted")
+                } else {
+                    engine_error(py, &e)
+                }
+            })
+        }
+    }
+}
+
+/// A DataFrame as Parquet bytes (the Python side reads them with
+/// `polars.read_parquet`).
+fn parquet_bytes(df: &mut DataFrame) -> anyhow::Result<Vec<u8>> {
+    let mut buf = Vec::new();
+    polars_io::parquet::write::ParquetWriter::new(&mut buf).finish(df)?;
+    Ok(buf)
+}
+
+fn header_value<'py>(py: Python<'py>, v: &HeaderValue) -> PyResult<Bound<'py, PyDict>> {
+    let d = PyDict::new(py);
+    d.set_item("raw", &v.raw)?;
+    d.set_item("number", v.number)?;
+    d.set_item("text", &v.text)?;
+    Ok(d)
+}
+
+/// The header as a dict: each single-valued key present under its SWF
+/// name (`MaxProcs`, …) as a dict {raw, number, text}; the lists under
+/// snake_case names.
+fn header_dict<'py>(py: Python<'py>, h: &SwfHeader) -> PyResult<Bound<'py, PyDict>> {
+    let d = PyDict::new(py);
+    let keys = PyDict::new(py);
+    for key in swf::header::typed_keys() {
+        if let Some(v) = h.get(key) {
+            keys.set_item(key, header_value(py, v)?)?;
+        }
+    }
+    d.set_item("keys", keys)?;
+    d.set_item("information", PyList::new(py, &h.information)?)?;
+    d.set_item("queues", PyList::new(py, &h.queue_list)?)?;
+    d.set_item("partitions", PyList::new(py, &h.partition_list)?)?;
+    d.set_item("notes", PyList::new(py, &h.notes)?)?;
+    d.set_item("other", PyList::new(py, &h.other)?)?;
+    d.set_item("free_text", PyList::new(py, &h.free_text)?)?;
+    d.set_item("lines", PyList::new(py, &h.lines)?)?;
+    Ok(d)
+}
+
+/// Reads a log (a path or a short name), strict or lenient: a dict with
+/// `jobs` (Parquet bytes of [`swf::frame::jobs_frame`]), `header`, `name`,
+/// `path`, `sha256`, `skipped` ({reason label: count}), `skipped_examples`
+/// ([(line, reason)]), `blank_lines`. Raises `LogNotFoundError`,
+/// `LogError` (file, line).
+#[pyfunction]
+#[pyo3(signature = (log, lenient = false))]
+fn read_swf<'py>(py: Python<'py>, log: String, lenient: bool) -> PyResult<Bound<'py, PyDict>> {
+    let (path, read, jobs) = run_detached(py, move || {
+        let path = swftool::catalog::resolve(&log)?;
+        let opts = if lenient {
+            ReadOptions::lenient()
+        } else {
+            ReadOptions::strict()
+        };
+        let read = swf::read_log(&path, &opts)?;
+        let jobs = parquet_bytes(&mut swf::frame::jobs_frame(&read.jobs)?)?;
+        Ok((path, read, jobs))
+    })?;
+    let d = PyDict::new(py);
+    d.set_item("jobs", PyBytes::new(py, &jobs))?;
+    d.set_item("header", header_dict(py, &read.header)?)?;
+    d.set_item("name", &read.name)?;
+    d.set_item("path", path.display().to_string())?;
+    d.set_item("sha256", &read.sha256)?;
+    let skipped = PyDict::new(py);
+    for kind in SkipKind::ALL {
+        let n = read.skipped.count(kind);
+        if n > 0 {
+            skipped.set_item(kind.label(), n)?;
+        }
+    }
+    d.set_item("skipped", skipped)?;
+    d.set_item("skipped_examples", PyList::new(py, &read.skipped.examples)?)?;
+    d.set_item("blank_lines", read.blank_lines)?;
+    Ok(d)
+}
+
+/// Every environment with its heuristics: a list of dicts {env, title,
+/// log ("required", "optional", "synthetic"), heuristics: [(name,
+/// summary)], presets: [(name, summary)]}.
+#[pyfunction]
+fn environments<'py>(py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+    let out = PyList::empty(py);
+    for info in cmd::env_infos() {
+        let d = PyDict::new(py);
+        d.set_item("env", info.name)?;
+        d.set_item("title", info.title)?;
+        d.set_item(
+            "log",
+            match info.log {
+                swftool::env::LogUse::Required => "required",
+                swftool::env::LogUse::Optional => "optional",
+                swftool::env::LogUse::Synthetic => "synthetic",
+            },
+        )?;
+        d.set_item("heuristics", PyList::new(py, &info.heuristics)?)?;
+        d.set_item("presets", PyList::new(py, &info.presets)?)?;
+        out.append(d)?;
+    }
+    Ok(out)
+}
+
+#[derive(Debug, Parser)]
+#[command(name = "swftool replay", no_binary_name = true)]
+struct ReplayCli {
+    #[command(flatten)]
+    args: cmd::replay::ReplayArgs,
+}
+
+#[derive(Debug, Parser)]
+#[command(name = "swftool experiment", no_binary_name = true)]
+struct ExperimentCli {
+    #[command(flatten)]
+    args: cmd::experiment::ExperimentArgs,
+}
+
+/// Parses `argv` (the words after `swftool <command>`) as the command
+/// does; a refused or unknown flag is `UsageError` with clap's message.
+fn parse<C: Parser>(py: Python<'_>, argv: &[String]) -> PyResult<C> {
+    let matches = C::command()
+        .color(clap::ColorChoice::Never)
+        .try_get_matches_from(argv)
+        .map_err(|e| error(py, "UsageError", e.render().to_string(), &[]))?;
+    C::from_arg_matches(&matches).map_err(|e| error(py, "UsageError", e.to_string(), &[]))
+}
+
+/// `swftool replay` with `argv` (its words, `--out` included), quietly:
+/// the tables are written to the output directory, which the Python side
+/// reads. Raises as [`engine_error`].
+#[pyfunction]
+fn replay(py: Python<'_>, argv: Vec<String>) -> PyResult<()> {
+    let cli: ReplayCli = parse(py, &argv)?;
+    cmd::set_quiet(true);
+    let result = run_detached(py, move || cmd::replay::run(&cli.args));
+    cmd::set_quiet(false);
+    result
+}
+
+/// `swftool experiment` with `argv`; with `config_toml`, the configuration
+/// is that TOML text (named `origin` in messages) instead of the file or
+/// preset `argv` names. Gives the output directory.
+#[pyfunction]
+#[pyo3(signature = (argv, config_toml = None, origin = None))]
+fn experiment(
+    py: Python<'_>,
+    argv: Vec<String>,
+    config_toml: Option<String>,
+    origin: Option<String>,
+) -> PyResult<String> {
+    let cli: ExperimentCli = parse(py, &argv)?;
+    cmd::set_quiet(true);
+    let result = run_detached(py, move || {
+        let config = match config_toml {
+            Some(text) => {
+                let origin = PathBuf::from(origin.unwrap_or_else(|| "<dict>".into()));
+                configs::config_from_toml(&text, Path::new(&origin))?
+            }
+            None => cmd::experiment::load_config(&cli.args)?,
+        };
+        let out = cmd::experiment::run_config(&cli.args, config)?;
+        Ok(out.display().to_string())
+    });
+    cmd::set_quiet(false);
+    result
+}
+
+/// A JSON text (a configuration given as a dict) as TOML text. Raises
+/// `UsageError` for a value TOML cannot hold (null, mixed arrays).
+#[pyfunction]
+fn json_to_toml(py: Python<'_>, json: &str) -> PyResult<String> {
+    let value: toml::Table = serde_json::from_str(json)
+        .map_err(|e| error(py, "UsageError", format!("configuration: {e}"), &[]))?;
+    toml::to_string(&value).map_err(|e| error(py, "UsageError", format!("configuration: {e}"), &[]))
+}
+
+/// The module `swftool._swftool`.
+#[pymodule]
+fn _swftool(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(read_swf, m)?)?;
+    m.add_function(wrap_pyfunction!(environments, m)?)?;
+    m.add_function(wrap_pyfunction!(replay, m)?)?;
+    m.add_function(wrap_pyfunction!(experiment, m)?)?;
+    m.add_function(wrap_pyfunction!(json_to_toml, m)?)?;
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    Ok(())
+}
