@@ -16,7 +16,11 @@ use pyo3::exceptions::PyKeyboardInterrupt;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList};
 
+use numpy::{PyArray1, PyReadonlyArray1};
 use swftool::cmd;
+use swftool::env::classic::custom;
+use swftool::env::classic::environment::Classic;
+use swftool::env::classic::policies::scored::{PassView, Scorer};
 use swftool::env::configs;
 use swftool::swf::{self, HeaderValue, ReadOptions, SkipKind, SwfError, SwfHeader};
 
@@ -46,6 +50,10 @@ fn engine_error(py: Python<'_>, e: &anyhow::Error) -> PyErr {
     }
     let refused = e.chain().any(|c| {
         c.is::<swftool::catalog::CatalogError>()
+            || matches!(
+                c.downcast_ref::<custom::CustomError>(),
+                Some(custom::CustomError::Refused { .. } | custom::CustomError::Env(_))
+            )
             || c.is::<swftool::experiment::ConfigError>()
             || c.is::<swftool::env::EnvError>()
             || c.is::<clap::Error>()
@@ -300,6 +308,127 @@ fn experiment(
     result
 }
 
+/// A Python priority policy as a [`Scorer`]: at each pass, the waiting
+/// jobs as numpy arrays go through `swftool.policy._score` (which builds
+/// the `Queue` the user's function sees and checks the answer's shape) to
+/// the user's function. The first Python exception is kept, to be the
+/// cause of the `PolicyError` (or re-raised as is when it is a
+/// `KeyboardInterrupt`).
+struct PyScorer<'py> {
+    adapter: Bound<'py, PyAny>,
+    policy: Bound<'py, PyAny>,
+    error: Option<PyErr>,
+}
+
+impl PyScorer<'_> {
+    fn call(&self, v: &PassView<'_>) -> PyResult<Vec<f64>> {
+        let py = self.adapter.py();
+        let n = v.queue.len();
+        let mut job_number = Vec::with_capacity(n);
+        let mut submit = Vec::with_capacity(n);
+        let mut wait = Vec::with_capacity(n);
+        let mut requested_time = Vec::with_capacity(n);
+        let mut processors = Vec::with_capacity(n);
+        let mut units = Vec::with_capacity(n);
+        let mut user = Vec::with_capacity(n);
+        let mut queue = Vec::with_capacity(n);
+        for &i in v.queue {
+            let j = &v.jobs[i];
+            job_number.push(j.job_number);
+            submit.push(j.submit);
+            wait.push(v.now - j.submit);
+            requested_time.push(j.estimate);
+            processors.push(i64::from(j.processors));
+            units.push(i64::from(j.size));
+            user.push(j.user);
+            queue.push(j.queue);
+        }
+        let cols = PyDict::new(py);
+        cols.set_item("job_number", PyArray1::from_vec(py, job_number))?;
+        cols.set_item("submit", PyArray1::from_vec(py, submit))?;
+        cols.set_item("wait", PyArray1::from_vec(py, wait))?;
+        cols.set_item("requested_time", PyArray1::from_vec(py, requested_time))?;
+        cols.set_item("processors", PyArray1::from_vec(py, processors))?;
+        cols.set_item("units", PyArray1::from_vec(py, units))?;
+        cols.set_item("user", PyArray1::from_vec(py, user))?;
+        cols.set_item("queue", PyArray1::from_vec(py, queue))?;
+        let out = self
+            .adapter
+            .call1((&self.policy, v.now, v.free, v.capacity, v.pass, cols))?;
+        let scores: PyReadonlyArray1<'_, f64> = out.extract()?;
+        Ok(scores.as_slice()?.to_vec())
+    }
+}
+
+impl Scorer for PyScorer<'_> {
+    fn scores(&mut self, v: &PassView<'_>) -> Result<Vec<f64>, String> {
+        self.call(v).map_err(|e| {
+            let message = e.to_string();
+            self.error = Some(e);
+            message
+        })
+    }
+}
+
+/// Replays a log in environment D under a Python priority policy
+/// (`swftool.PriorityPolicy`): `argv` are `replay`'s words (its classic
+/// flags checked as `replay` checks them), `policy` the user's function,
+/// `depth` the reservation depth (`None`: no backfilling). Gives the
+/// tables `jobs`, `summary`, `clean` as Parquet bytes. Raises
+/// `PolicyError` (the policy's own exception as its cause), `UsageError`,
+/// `LogError`, `LogNotFoundError`.
+#[pyfunction]
+#[pyo3(signature = (argv, name, policy, depth))]
+fn replay_scored<'py>(
+    py: Python<'py>,
+    argv: Vec<String>,
+    name: String,
+    policy: Bound<'py, PyAny>,
+    depth: Option<usize>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let cli: ReplayCli = parse(py, &argv)?;
+    let (args, read) =
+        cmd::replay::checked_input::<Classic>(&cli.args).map_err(|e| engine_error(py, &e))?;
+    let Some((_, log)) = read else {
+        return Err(error(
+            py,
+            "UsageError",
+            "--env classic replays a log: give LOG".into(),
+            &[],
+        ));
+    };
+    let mut scorer = PyScorer {
+        adapter: py.import("swftool.policy")?.getattr("_score")?,
+        policy,
+        error: None,
+    };
+    let replay = match custom::replay_scored(&log, &args, &name, &mut scorer, depth) {
+        Ok(r) => r,
+        Err(custom::CustomError::Policy(message)) => {
+            let cause = scorer.error.take();
+            if let Some(c) = &cause
+                && c.is_instance_of::<PyKeyboardInterrupt>(py)
+            {
+                return Err(cause.unwrap_or_else(|| PyKeyboardInterrupt::new_err("interrupted")));
+            }
+            let e = error(py, "PolicyError", message, &[]);
+            e.set_cause(py, cause);
+            return Err(e);
+        }
+        Err(e @ custom::CustomError::Invariants { .. }) => {
+            return Err(error(py, "PolicyError", e.to_string(), &[]));
+        }
+        Err(e) => return Err(engine_error(py, &anyhow::Error::new(e))),
+    };
+    let tables = custom::tables(&replay, &args).map_err(|e| engine_error(py, &e.into()))?;
+    let d = PyDict::new(py);
+    for (name, mut df) in tables {
+        let bytes = parquet_bytes(&mut df).map_err(|e| engine_error(py, &e))?;
+        d.set_item(name, PyBytes::new(py, &bytes))?;
+    }
+    Ok(d)
+}
+
 /// A JSON text (a configuration given as a dict) as TOML text. Raises
 /// `UsageError` for a value TOML cannot hold (null, mixed arrays).
 #[pyfunction]
@@ -316,6 +445,7 @@ fn _swftool(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(environments, m)?)?;
     m.add_function(wrap_pyfunction!(replay, m)?)?;
     m.add_function(wrap_pyfunction!(experiment, m)?)?;
+    m.add_function(wrap_pyfunction!(replay_scored, m)?)?;
     m.add_function(wrap_pyfunction!(json_to_toml, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())

@@ -36,8 +36,9 @@ from typing import Any, Dict, Iterator, List, Mapping, Optional, Sequence, Tuple
 
 import polars as pl
 
-from . import _swftool
-from .errors import LogError, LogNotFoundError, SwftoolError, UsageError
+from . import _swftool, policy
+from .errors import LogError, LogNotFoundError, PolicyError, SwftoolError, UsageError
+from .policy import PriorityPolicy
 
 __version__: str = _swftool.__version__
 
@@ -52,7 +53,9 @@ __all__ = [
     "HeaderValue",
     "Environment",
     "Result",
+    "PriorityPolicy",
     "SwftoolError",
+    "PolicyError",
     "UsageError",
     "LogError",
     "LogNotFoundError",
@@ -343,7 +346,7 @@ def _flag_words(flags: Mapping[str, Any]) -> List[str]:
 def replay(
     log: Optional[PathLike] = None,
     *,
-    heuristic: Union[str, Sequence[str]],
+    heuristic: Union[str, PriorityPolicy, Sequence[Union[str, PriorityPolicy]]],
     env: str = "parallel",
     out: Optional[PathLike] = None,
     **flags: Any,
@@ -353,7 +356,10 @@ def replay(
     Args:
         log: a path or short name (as :func:`read_swf`); ``None`` for
             environment B's and C's synthetic trials.
-        heuristic: a name, a list of names, or ``"all"`` (:func:`heuristics`).
+        heuristic: a name, ``"all"`` (:func:`heuristics`), a
+            :class:`PriorityPolicy` of your own (environment D), or a list
+            of these. Your policies run after the built-in heuristics; their
+            rows follow in every table.
         env: ``parallel`` (A), ``serial`` (B), ``energy`` (C) or ``classic`` (D).
         out: a directory to write the tables to as the command does (kept);
             ``None``: a temporary one, removed once read.
@@ -374,15 +380,31 @@ def replay(
         LogNotFoundError, LogError: as :func:`read_swf`.
         SwftoolError: a schedule that breaks an invariant, an output
             folder holding files swftool did not write, …
+        PolicyError: your policy raised (its exception is the cause) or
+            gave unusable scores.
         KeyboardInterrupt: Ctrl-C; the runs under way finish first and
             nothing is left half-written.
     """
-    names = [heuristic] if isinstance(heuristic, str) else list(heuristic)
-    if not names:
+    given = [heuristic] if isinstance(heuristic, (str, PriorityPolicy)) else list(heuristic)
+    if not given:
         raise UsageError("give at least one heuristic")
+    names = [h for h in given if isinstance(h, str)]
+    policies = [h for h in given if isinstance(h, PriorityPolicy)]
+    if len(names) + len(policies) != len(given):
+        odd = next(h for h in given if not isinstance(h, (str, PriorityPolicy)))
+        raise UsageError(f"heuristic {odd!r}: give names or swftool.PriorityPolicy objects")
     argv = [] if log is None else [os.fspath(log)]
-    argv += ["--env", env, "--heuristic", ",".join(names)]
-    argv += _flag_words(flags)
+    argv += ["--env", env]
+    words = _flag_words(flags)
+    if policies:
+        if env != "classic":
+            raise UsageError(
+                f"a PriorityPolicy runs in environment D: give env=\"classic\" (not {env!r})"
+            )
+        if out is not None:
+            raise UsageError("out= is not taken with a PriorityPolicy: the tables are returned, not written")
+        return _replay_policies(log, names, policies, flags)
+    argv += ["--heuristic", ",".join(names)] + words
     if out is not None:
         _swftool.replay(argv + ["--out", os.fspath(out)])
         return _read_tables(Path(out), keep=True)
@@ -392,6 +414,28 @@ def replay(
         return _read_tables(tmp / "replay", keep=False)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
+
+
+def _replay_policies(
+    log: Optional[PathLike], names: List[str], policies: List[PriorityPolicy], flags: Dict[str, Any]
+) -> Result:
+    """The built-in heuristics `names` (if any), then each policy, their
+    tables concatenated row-wise (the `clean` table is the log's, once)."""
+    parts: List[Dict[str, pl.DataFrame]] = []
+    if names:
+        parts.append(dict(replay(log, heuristic=names, env="classic", **flags).tables))
+    argv = ([] if log is None else [os.fspath(log)]) + ["--env", "classic"]
+    # `backfill` only satisfies the parser; the policy's order replaces it.
+    argv += ["--heuristic", "backfill"] + _flag_words(flags)
+    for p in policies:
+        raw = _swftool.replay_scored(argv, p.name, p, p.depth)
+        parts.append({k: pl.read_parquet(io.BytesIO(v)) for k, v in raw.items()})
+    tables: Dict[str, pl.DataFrame] = {}
+    for name in ["jobs", "summary", "clean", "suspensions"]:
+        frames = [t[name] for t in parts if name in t]
+        if frames:
+            tables[name] = frames[0] if name == "clean" else pl.concat(frames, how="vertical")
+    return Result(tables, {}, None)
 
 
 def experiment(

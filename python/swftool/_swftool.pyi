@@ -30,5 +30,13 @@ def experiment(
     configuration (named ``origin`` in messages). Returns the output
     directory."""
 
+def replay_scored(argv: List[str], name: str, policy: Any, depth: Optional[int]) -> Dict[str, bytes]:
+    """Replays a log in environment D under a PriorityPolicy (``policy``;
+    ``depth`` None: no backfilling, else the reservation depth, 2**64-1 for
+    all); ``argv`` are replay's words. Returns the tables jobs, summary,
+    clean, suspensions as Parquet bytes. Raises PolicyError (the policy's
+    own exception as its __cause__), UsageError, LogError,
+    LogNotFoundError; KeyboardInterrupt as is."""
+
 def json_to_toml(json: str) -> str:
     """A configuration given as JSON, as TOML text. Raises UsageError."""

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Optional
 
-__all__ = ["SwftoolError", "UsageError", "LogError", "LogNotFoundError"]
+__all__ = ["SwftoolError", "UsageError", "LogError", "LogNotFoundError", "PolicyError"]
 
 
 class SwftoolError(Exception):
@@ -59,3 +59,9 @@ class LogNotFoundError(SwftoolError, FileNotFoundError):
         self.file = file
         self.line = line
 
+
+class PolicyError(SwftoolError):
+    """A Python scheduling policy that raised (its exception is this one's
+    ``__cause__``), returned something that is not one number per waiting
+    job, or a NaN; the message names the pass (its time) and, for a bad
+    score, the job."""

@@ -245,9 +245,25 @@ pub fn default_out(env: &str) -> PathBuf {
     }
 }
 
-fn replay<E: Grid>(args: &ReplayArgs, env_args: &E::Args) -> anyhow::Result<()> {
-    let heuristics = E::heuristics(&args.heuristic, env_args)?;
-    let read = match &args.log {
+/// What a replay in environment `E` starts from: its flags checked as
+/// `replay` checks them ([`check`]) and its log read as `replay` reads it
+/// (skipped lines and order notes said on standard error; an empty log
+/// refused). The Python package's replays under its own policies start
+/// here.
+///
+/// # Errors
+/// As [`check`]; a log that cannot be found or read; `--lenient` without
+/// a log; no log where `E` needs one.
+pub fn checked_input<E: Grid>(
+    args: &ReplayArgs,
+) -> anyhow::Result<(E::Args, Option<(PathBuf, crate::swf::SwfLog)>)> {
+    let env_args = checked::<E>(args)?;
+    let read = read_input::<E>(args)?;
+    Ok((env_args, read))
+}
+
+fn read_input<E: Grid>(args: &ReplayArgs) -> anyhow::Result<Option<(PathBuf, crate::swf::SwfLog)>> {
+    Ok(match &args.log {
         Some(spec) => {
             let path = catalog::resolve(spec)?;
             let log = crate::swf::read_log(
@@ -278,7 +294,12 @@ fn replay<E: Grid>(args: &ReplayArgs, env_args: &E::Args) -> anyhow::Result<()> 
             "--env {} replays a log: give LOG (a path, or a short name such as curie)",
             E::NAME
         ),
-    };
+    })
+}
+
+fn replay<E: Grid>(args: &ReplayArgs, env_args: &E::Args) -> anyhow::Result<()> {
+    let heuristics = E::heuristics(&args.heuristic, env_args)?;
+    let read = read_input::<E>(args)?;
     let input = read.as_ref().map(|(path, log)| Input { log, path });
     let (prepared, scenarios) = E::scenarios(input, env_args)?;
     let out = args.out.clone().unwrap_or_else(|| default_out(E::NAME));

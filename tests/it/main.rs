@@ -33,6 +33,7 @@ mod env_d_bad_input;
 mod env_d_classic;
 mod env_d_preemption;
 mod env_d_promise;
+mod env_d_scored;
 mod experiment;
 mod fuzz;
 mod golden_outputs;

@@ -23,6 +23,7 @@
 pub mod catalina;
 pub mod check;
 pub mod clean;
+pub mod custom;
 pub mod engine;
 pub mod environment;
 pub mod grid;

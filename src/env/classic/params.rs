@@ -210,6 +210,18 @@ impl ClassicArgs {
         out
     }
 
+    /// The given flags that set a built-in scheduler's parameters
+    /// (`--reservation-depth` and the preemption marks), which a policy
+    /// given from outside ([`super::custom`]) does not take.
+    pub fn scheduler_flags(&self) -> Vec<&'static str> {
+        let mut out = Vec::new();
+        if self.reservation_depth.is_some() {
+            out.push("--reservation-depth");
+        }
+        out.extend(self.preemption_flags());
+        out
+    }
+
     fn preemption_flags(&self) -> Vec<&'static str> {
         [
             (self.preempting_above.is_some(), "--preempting-above"),

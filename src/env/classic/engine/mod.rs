@@ -37,6 +37,30 @@ use super::{ClassicJob, Policy};
 /// Jobs larger than the machine must have been removed (cleaning does it);
 /// such a job would never start, and is given start = end = +∞.
 pub fn simulate(jobs: &[ClassicJob], capacity: u32, policy: Policy) -> ClassicRun {
+    let mut scheduler = policies::build(policy);
+    run(jobs, capacity, scheduler.as_mut())
+}
+
+/// Replays `jobs` on a machine of `capacity` units under a policy object
+/// built elsewhere (a [`policies::scored::Scored`] policy of the Python
+/// package), the same event loop as [`simulate`].
+///
+/// # Errors
+/// The policy's [`Scheduler::failure`](policies::Scheduler::failure): the
+/// replay ends at the pass that failed.
+pub fn simulate_with(
+    jobs: &[ClassicJob],
+    capacity: u32,
+    scheduler: &mut dyn policies::Scheduler,
+) -> Result<ClassicRun, String> {
+    let run = run(jobs, capacity, scheduler);
+    match scheduler.failure() {
+        Some(f) => Err(f.to_string()),
+        None => Ok(run),
+    }
+}
+
+fn run(jobs: &[ClassicJob], capacity: u32, scheduler: &mut dyn policies::Scheduler) -> ClassicRun {
     let n = jobs.len();
     let mut order: Vec<usize> = (0..n).collect();
     order.sort_by(|&a, &b| {
@@ -46,7 +70,6 @@ pub fn simulate(jobs: &[ClassicJob], capacity: u32, policy: Policy) -> ClassicRu
             .then(jobs[a].job_number.cmp(&jobs[b].job_number))
             .then(a.cmp(&b))
     });
-    let mut scheduler = policies::build(policy);
     let mut m = MachineState::new(jobs, capacity, scheduler.tracks_units());
     let mut queue: Vec<usize> = Vec::new();
     let mut next = 0;
@@ -72,6 +95,9 @@ pub fn simulate(jobs: &[ClassicJob], capacity: u32, policy: Policy) -> ClassicRu
         }
         passes += 1;
         scheduler.pass(&mut queue, now, &mut m);
+        if scheduler.failure().is_some() {
+            break;
+        }
     }
     m.into_run(passes)
 }

@@ -14,7 +14,10 @@
 //!   1995; all: Conservative, Mu'alem & Feitelson 2001);
 //! - [`catalina`]: the queue in Catalina's priority order (Margo et al.),
 //!   then conservative backfilling with every reservation rebuilt at each
-//!   pass in that order, with suspension preemption as an option.
+//!   pass in that order, with suspension preemption as an option;
+//! - [`scored`]: the queue in the order of scores given from outside (the
+//!   Python package's priority policies), then served as `fcfs` or
+//!   `backfill`.
 //!
 //! The [`super::Policy`] enum stays the configuration (the registry's
 //! payload); [`build`] turns it into a policy object. Adding a policy is
@@ -24,6 +27,7 @@
 pub mod backfill;
 pub mod catalina;
 pub mod fcfs;
+pub mod scored;
 
 use super::Policy;
 pub use super::engine::machine::MachineState;
@@ -43,6 +47,13 @@ pub trait Scheduler {
     /// [`MachineState`] counts free units only, which is faster.
     fn tracks_units(&self) -> bool {
         false
+    }
+
+    /// Why the policy cannot go on (a policy given from outside that
+    /// failed: [`scored`]); the engine ends the replay at the pass that
+    /// set it. The native policies never fail.
+    fn failure(&self) -> Option<&str> {
+        None
     }
 }
 

@@ -1,0 +1,181 @@
+"""Your own scheduler in environment D (the whole log on its own machine).
+
+A :class:`PriorityPolicy` is a Python function that, at every scheduling
+pass (never once per job), receives the waiting jobs as numpy arrays (a
+:class:`Queue`) and returns one score per job. swftool orders the queue by
+score, lowest first (ties to the earlier submit, then the lower job
+number), and serves it as its native schedulers do: without backfilling
+(``reservation_depth=None``: in order while jobs fit, the first that does
+not blocks the rest, as ``fcfs``) or with backfilling at a reservation
+depth (0 greedy, 1 EASY after Lifka 1995, ``"all"`` Conservative after
+Mu'alem & Feitelson 2001; reservations are kept from pass to pass and
+compressed, docs/classic.md). A policy scoring by submit time is therefore
+swftool's ``fcfs``, ``easy`` or ``conservative``, job for job.
+
+Run one with :func:`swftool.replay`::
+
+    import swftool
+    from swftool.policy import PriorityPolicy, sjf
+
+    r = swftool.replay("kth-sp2", env="classic",
+                       heuristic=["easy", PriorityPolicy(sjf, reservation_depth=1)])
+    r.summary.select("heuristic", "wait_mean_s", "bsld_mean")
+
+The baselines of RLScheduler (Zhang et al., SC 2020) are here as examples:
+:func:`fcfs`, :func:`sjf`, :func:`wfp3`, :func:`unicep`, :func:`f1`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable, Optional, Union
+
+import numpy as np
+
+from .errors import PolicyError, UsageError
+
+__all__ = ["Queue", "PriorityPolicy", "fcfs", "sjf", "wfp3", "unicep", "f1"]
+
+
+@dataclass(frozen=True)
+class Queue:
+    """The waiting jobs at one scheduling pass, each array of shape (jobs,),
+    in queue order (read-only).
+
+    Attributes:
+        now: the pass's time, s on the log's clock.
+        free: units free now.
+        capacity: units of the machine (processors, or nodes with
+            ``whole_nodes=True``).
+        pass_number: the pass's number, 1 for the first.
+        job_number: SWF job numbers (int64).
+        submit: submit times, s (float64).
+        wait: seconds waited so far, ``now - submit`` (float64).
+        requested_time: the run time the scheduler plans with, s: the
+            user's estimate (SWF field 9 after cleaning), or the run time
+            with ``exact_estimates=True`` (float64).
+        processors: processors requested (int64).
+        units: units the job holds: processors, or whole nodes (int64).
+        user: SWF user ids (int64).
+        queue: SWF queue numbers (int64).
+    """
+
+    now: float
+    free: int
+    capacity: int
+    pass_number: int
+    job_number: np.ndarray
+    submit: np.ndarray
+    wait: np.ndarray
+    requested_time: np.ndarray
+    processors: np.ndarray
+    units: np.ndarray
+    user: np.ndarray
+    queue: np.ndarray
+
+    def __len__(self) -> int:
+        return len(self.job_number)
+
+
+Score = Callable[[Queue], "np.typing.ArrayLike"]
+
+
+class PriorityPolicy:
+    """A priority policy for environment D: ``score(queue)`` gives one
+    number per waiting job (lowest runs first); swftool orders and serves
+    the queue.
+
+    Args:
+        score: called once per scheduling pass with a :class:`Queue`;
+            returns a sequence or array of ``len(queue)`` numbers (±inf
+            allowed, NaN not).
+        reservation_depth: ``None`` for no backfilling; 0, 1, … or
+            ``"all"`` for backfilling with that many reservations.
+        name: the name in the ``heuristic`` column (default: the
+            function's name).
+
+    Raises:
+        UsageError: a depth that is not None, a non-negative int or "all";
+            a name that is empty or has a comma.
+    """
+
+    def __init__(
+        self,
+        score: Score,
+        reservation_depth: Union[int, str, None] = 1,
+        name: Optional[str] = None,
+    ) -> None:
+        if not callable(score):
+            raise UsageError(f"score must be a function of a Queue; got {type(score).__name__}")
+        if reservation_depth == "all":
+            depth: Optional[int] = 2**64 - 1
+        elif reservation_depth is None:
+            depth = None
+        elif isinstance(reservation_depth, (int, np.integer)) and not isinstance(reservation_depth, bool) and reservation_depth >= 0:
+            depth = int(reservation_depth)
+        else:
+            raise UsageError(
+                f"reservation_depth={reservation_depth!r}: give None (no backfilling), 0, 1, … or \"all\""
+            )
+        name = name if name is not None else getattr(score, "__name__", "policy")
+        if not name or "," in name:
+            raise UsageError(f"policy name {name!r}: give a non-empty name without commas")
+        self.score = score
+        self.reservation_depth = reservation_depth
+        self.depth = depth
+        self.name = name
+
+    def __repr__(self) -> str:
+        return f"PriorityPolicy({self.name}, reservation_depth={self.reservation_depth!r})"
+
+
+def _score(policy: PriorityPolicy, now: float, free: int, capacity: int, pass_number: int, cols: dict) -> np.ndarray:
+    """Called by the engine at each pass: builds the Queue, calls the
+    user's function, checks that the answer is one-dimensional numbers."""
+    for a in cols.values():
+        a.flags.writeable = False
+    q = Queue(now=now, free=free, capacity=capacity, pass_number=pass_number, **cols)
+    out = policy.score(q)
+    if out is None:
+        raise PolicyError(f"policy {policy.name} returned None, not numbers: return one score per waiting job")
+    try:
+        scores = np.asarray(out, dtype=np.float64)
+    except (TypeError, ValueError) as e:
+        raise PolicyError(f"policy {policy.name} returned {type(out).__name__}, not numbers: {e}") from e
+    if scores.ndim != 1:
+        raise PolicyError(
+            f"policy {policy.name} returned scores of shape {scores.shape}; give one number per waiting job, shape ({len(q)},)"
+        )
+    return np.ascontiguousarray(scores)
+
+
+def fcfs(q: Queue) -> np.ndarray:
+    """First come, first served: the submit time."""
+    return q.submit
+
+
+def sjf(q: Queue) -> np.ndarray:
+    """Shortest job first: the requested time (ties to the earlier submit)."""
+    return q.requested_time
+
+
+def wfp3(q: Queue) -> np.ndarray:
+    """WFP3 (Tang et al., 2009, as RLScheduler uses it): −(wait / requested
+    time)³ × processors: long-waiting, short and wide jobs first."""
+    return -np.power(q.wait / q.requested_time, 3) * q.processors
+
+
+def unicep(q: Queue) -> np.ndarray:
+    """UNICEP (Tang et al., 2009, as RLScheduler uses it): −wait /
+    (log2(processors) × requested time), with RLScheduler's 1e-15 guards
+    (serial jobs, log2(1) = 0, come first)."""
+    return -(q.wait + 1e-15) / (np.log2(q.processors + 1e-15) * q.requested_time)
+
+
+def f1(q: Queue) -> np.ndarray:
+    """F1 (Carastan-Santos & de Camargo, SC 2017): log10(requested time) ×
+    processors + 870 × log10(submit), times ≤ 0 taken as 0.1 as
+    RLScheduler does."""
+    r = np.where(q.requested_time > 0, q.requested_time, 0.1)
+    s = np.where(q.submit > 0, q.submit, 0.1)
+    return np.log10(r) * q.processors + 870 * np.log10(s)

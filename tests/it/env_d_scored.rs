@@ -1,0 +1,158 @@
+//! Environment D under a priority order given from outside
+//! (`policies::scored`, what the Python package's `PriorityPolicy` runs):
+//! ordered by submit time it is the native scheduler job for job, on whole
+//! real logs; a score that grows with waiting reorders the queue as worked
+//! out on paper; a policy that fails or gives unusable scores stops the
+//! replay with a message naming the pass and the job.
+
+use crate::common;
+
+use swftool::env::classic::custom::{CustomError, replay_scored};
+use swftool::env::classic::policies::scored::{PassView, Scored, Scorer};
+use swftool::env::classic::{self, ClassicArgs, Policy, engine};
+use swftool::swf::{ReadOptions, read_log};
+
+use common::classic_job as job;
+
+/// Scores every waiting job by its submit time: the native order.
+struct BySubmit;
+
+impl Scorer for BySubmit {
+    fn scores(&mut self, v: &PassView<'_>) -> Result<Vec<f64>, String> {
+        Ok(v.queue.iter().map(|&i| v.jobs[i].submit).collect())
+    }
+}
+
+/// Shortest estimate first (RLScheduler's SJF).
+struct Sjf;
+
+impl Scorer for Sjf {
+    fn scores(&mut self, v: &PassView<'_>) -> Result<Vec<f64>, String> {
+        Ok(v.queue.iter().map(|&i| v.jobs[i].estimate).collect())
+    }
+}
+
+#[test]
+fn submit_order_reproduces_fcfs_easy_and_conservative_on_real_logs() {
+    for log in [
+        "KTH-SP2-1996-2.1-cln.swf.gz",
+        "SDSC-SP2-1998-4.2-cln.swf.gz",
+    ] {
+        let log = read_log(&common::traces_dir().join(log), &ReadOptions::strict()).unwrap();
+        let args = ClassicArgs::default();
+        let machine = args.machine(&log).unwrap();
+        let jobs = classic::clean(&log.jobs, &machine, &args.clean_options()).0;
+        let cap = machine.capacity;
+        for (depth, native) in [
+            (None, Policy::Fcfs),
+            (Some(1), Policy::Backfill { depth: 1 }),
+            (Some(usize::MAX), Policy::Backfill { depth: usize::MAX }),
+        ] {
+            let want = classic::simulate(&jobs, cap, native);
+            let mut scorer = BySubmit;
+            let mut policy = Scored::new(&mut scorer, depth, cap);
+            let got = engine::simulate_with(&jobs, cap, &mut policy).unwrap();
+            assert_eq!(got.outcomes, want.outcomes, "{} {native:?}", log.name);
+            assert_eq!(got.first_reservation, want.first_reservation);
+            assert_eq!(got.passes, want.passes);
+        }
+    }
+}
+
+/// 4 processors. J1 (4 procs, 100 s) runs from 0. Waiting at 100: J2
+/// (4 procs, 500 s, submitted 1), J3 (2 procs, 50 s, submitted 2), J4
+/// (2 procs, 60 s, submitted 3). SJF without backfilling starts J3 and J4
+/// at 100, J2 at 160 (when J4 ends); by submit order J2 runs first, 100–600,
+/// then J3 and J4 at 600.
+#[test]
+fn sjf_reorders_the_queue_worked_on_paper() {
+    let jobs = [
+        job(1, 0.0, 4, 100.0, 100.0),
+        job(2, 1.0, 4, 500.0, 500.0),
+        job(3, 2.0, 2, 50.0, 50.0),
+        job(4, 3.0, 2, 60.0, 60.0),
+    ];
+    let mut sjf = Sjf;
+    let mut policy = Scored::new(&mut sjf, None, 4);
+    let r = engine::simulate_with(&jobs, 4, &mut policy).unwrap();
+    let starts: Vec<f64> = r.outcomes.iter().map(|o| o.start).collect();
+    assert_eq!(starts, [0.0, 160.0, 100.0, 100.0]);
+    let mut fifo = BySubmit;
+    let mut policy = Scored::new(&mut fifo, None, 4);
+    let r = engine::simulate_with(&jobs, 4, &mut policy).unwrap();
+    let starts: Vec<f64> = r.outcomes.iter().map(|o| o.start).collect();
+    assert_eq!(starts, [0.0, 100.0, 600.0, 600.0]);
+}
+
+/// Gives what it is told to, at the second pass.
+struct Broken(&'static str);
+
+impl Scorer for Broken {
+    fn scores(&mut self, v: &PassView<'_>) -> Result<Vec<f64>, String> {
+        if v.pass < 2 {
+            return Ok(vec![0.0; v.queue.len()]);
+        }
+        match self.0 {
+            "short" => Ok(vec![0.0; v.queue.len() - 1]),
+            "nan" => Ok(v.queue.iter().map(|_| f64::NAN).collect()),
+            _ => Err("ValueError: no".into()),
+        }
+    }
+}
+
+#[test]
+fn a_failing_policy_stops_the_replay_naming_the_pass_and_job() {
+    let jobs = [
+        job(1, 0.0, 4, 100.0, 100.0),
+        job(2, 1.0, 4, 10.0, 10.0),
+        job(3, 2.0, 4, 10.0, 10.0),
+    ];
+    for (kind, says) in [
+        // Pass 1 at 0 s starts job 1; pass 2 at 1 s sees job 2 waiting.
+        (
+            "short",
+            "gave 0 scores at the scheduling pass at t = 1 s (pass 2) for 1 waiting jobs",
+        ),
+        (
+            "nan",
+            "gave job 2 (position 0 of the queue) the score NaN at the scheduling pass at t = 1 s",
+        ),
+        (
+            "err",
+            "the policy failed at the scheduling pass at t = 1 s (pass 2): ValueError: no",
+        ),
+    ] {
+        let mut scorer = Broken(kind);
+        let mut policy = Scored::new(&mut scorer, Some(1), 4);
+        let e = engine::simulate_with(&jobs, 4, &mut policy).unwrap_err();
+        assert!(e.contains(says), "{kind}: {e}");
+    }
+}
+
+#[test]
+fn a_whole_log_replay_takes_the_classic_flags_and_refuses_the_schedulers() {
+    let log = read_log(
+        &common::traces_dir().join("KTH-SP2-1996-2.1-cln.swf.gz"),
+        &ReadOptions::strict(),
+    )
+    .unwrap();
+    let args = ClassicArgs::default();
+    let r = replay_scored(&log, &args, "by-submit", &mut BySubmit, Some(1)).unwrap();
+    assert_eq!(r.summary.heuristic, "by-submit");
+    assert_eq!(r.summary.reservation_depth, Some(1));
+    assert!(r.summary.backfilling);
+    let args = ClassicArgs {
+        reservation_depth: Some(4),
+        ..ClassicArgs::default()
+    };
+    let e = replay_scored(&log, &args, "x", &mut BySubmit, Some(1)).unwrap_err();
+    assert!(
+        matches!(
+            e,
+            CustomError::Refused {
+                flag: "--reservation-depth"
+            }
+        ),
+        "{e}"
+    );
+}
