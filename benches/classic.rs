@@ -148,6 +148,7 @@ fn at_once(n: usize, capacity: u32) -> Vec<classic::ClassicJob> {
                 processors: size,
                 size,
                 user: 1,
+                group: 1,
                 queue: 1,
             }
         })

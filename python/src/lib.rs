@@ -20,9 +20,11 @@ use numpy::{PyArray1, PyReadonlyArray1};
 use swftool::cmd;
 use swftool::env::classic::custom;
 use swftool::env::classic::environment::Classic;
+use swftool::env::classic::policies::control::{Action, ControlView, Controller};
 use swftool::env::classic::policies::scored::{PassView, Scorer};
+use swftool::env::classic::{ClassicArgs, ClassicJob};
 use swftool::env::configs;
-use swftool::swf::{self, HeaderValue, ReadOptions, SkipKind, SwfError, SwfHeader};
+use swftool::swf::{self, HeaderValue, ReadOptions, SkipKind, SwfError, SwfHeader, SwfLog};
 
 /// The exception class `name` of `swftool.errors`, raised with `message`
 /// and keyword attributes.
@@ -320,38 +322,53 @@ struct PyScorer<'py> {
     error: Option<PyErr>,
 }
 
+/// The waiting jobs `queue` at `now` as the numpy arrays of a
+/// `swftool.policy.Queue` (shape (jobs,) each).
+fn queue_columns<'py>(
+    py: Python<'py>,
+    now: f64,
+    queue: &[usize],
+    jobs: &[ClassicJob],
+) -> PyResult<Bound<'py, PyDict>> {
+    let n = queue.len();
+    let mut job_number = Vec::with_capacity(n);
+    let mut submit = Vec::with_capacity(n);
+    let mut wait = Vec::with_capacity(n);
+    let mut requested_time = Vec::with_capacity(n);
+    let mut processors = Vec::with_capacity(n);
+    let mut units = Vec::with_capacity(n);
+    let mut user = Vec::with_capacity(n);
+    let mut group = Vec::with_capacity(n);
+    let mut swf_queue = Vec::with_capacity(n);
+    for &i in queue {
+        let j = &jobs[i];
+        job_number.push(j.job_number);
+        submit.push(j.submit);
+        wait.push(now - j.submit);
+        requested_time.push(j.estimate);
+        processors.push(i64::from(j.processors));
+        units.push(i64::from(j.size));
+        user.push(j.user);
+        group.push(j.group);
+        swf_queue.push(j.queue);
+    }
+    let cols = PyDict::new(py);
+    cols.set_item("job_number", PyArray1::from_vec(py, job_number))?;
+    cols.set_item("submit", PyArray1::from_vec(py, submit))?;
+    cols.set_item("wait", PyArray1::from_vec(py, wait))?;
+    cols.set_item("requested_time", PyArray1::from_vec(py, requested_time))?;
+    cols.set_item("processors", PyArray1::from_vec(py, processors))?;
+    cols.set_item("units", PyArray1::from_vec(py, units))?;
+    cols.set_item("user", PyArray1::from_vec(py, user))?;
+    cols.set_item("group", PyArray1::from_vec(py, group))?;
+    cols.set_item("queue", PyArray1::from_vec(py, swf_queue))?;
+    Ok(cols)
+}
+
 impl PyScorer<'_> {
     fn call(&self, v: &PassView<'_>) -> PyResult<Vec<f64>> {
         let py = self.adapter.py();
-        let n = v.queue.len();
-        let mut job_number = Vec::with_capacity(n);
-        let mut submit = Vec::with_capacity(n);
-        let mut wait = Vec::with_capacity(n);
-        let mut requested_time = Vec::with_capacity(n);
-        let mut processors = Vec::with_capacity(n);
-        let mut units = Vec::with_capacity(n);
-        let mut user = Vec::with_capacity(n);
-        let mut queue = Vec::with_capacity(n);
-        for &i in v.queue {
-            let j = &v.jobs[i];
-            job_number.push(j.job_number);
-            submit.push(j.submit);
-            wait.push(v.now - j.submit);
-            requested_time.push(j.estimate);
-            processors.push(i64::from(j.processors));
-            units.push(i64::from(j.size));
-            user.push(j.user);
-            queue.push(j.queue);
-        }
-        let cols = PyDict::new(py);
-        cols.set_item("job_number", PyArray1::from_vec(py, job_number))?;
-        cols.set_item("submit", PyArray1::from_vec(py, submit))?;
-        cols.set_item("wait", PyArray1::from_vec(py, wait))?;
-        cols.set_item("requested_time", PyArray1::from_vec(py, requested_time))?;
-        cols.set_item("processors", PyArray1::from_vec(py, processors))?;
-        cols.set_item("units", PyArray1::from_vec(py, units))?;
-        cols.set_item("user", PyArray1::from_vec(py, user))?;
-        cols.set_item("queue", PyArray1::from_vec(py, queue))?;
+        let cols = queue_columns(py, v.now, v.queue, v.jobs)?;
         let out = self
             .adapter
             .call1((&self.policy, v.now, v.free, v.capacity, v.pass, cols))?;
@@ -370,6 +387,165 @@ impl Scorer for PyScorer<'_> {
     }
 }
 
+/// A Python full-control policy as a [`Controller`]: at each pass the
+/// queue, the running jobs and the availability profile go through
+/// `swftool.policy._decide` (which builds the `State` the user's function
+/// sees and collects its `start` / `reserve` calls) to the user's
+/// function; the actions come back as (kind, queue position, time).
+struct PyController<'py> {
+    adapter: Bound<'py, PyAny>,
+    policy: Bound<'py, PyAny>,
+    error: Option<PyErr>,
+}
+
+impl PyController<'_> {
+    fn call(&self, v: &ControlView<'_>) -> PyResult<Result<Vec<Action>, String>> {
+        let py = self.adapter.py();
+        let cols = queue_columns(py, v.now, v.queue, v.jobs)?;
+        let running = PyDict::new(py);
+        let of =
+            |f: &dyn Fn(&(usize, f64, f64)) -> f64| v.running.iter().map(f).collect::<Vec<f64>>();
+        running.set_item(
+            "job_number",
+            PyArray1::from_vec(
+                py,
+                v.running.iter().map(|r| v.jobs[r.0].job_number).collect(),
+            ),
+        )?;
+        running.set_item("start", PyArray1::from_vec(py, of(&|r| r.1)))?;
+        running.set_item("predicted_end", PyArray1::from_vec(py, of(&|r| r.2)))?;
+        running.set_item(
+            "units",
+            PyArray1::from_vec(
+                py,
+                v.running
+                    .iter()
+                    .map(|r| i64::from(v.jobs[r.0].size))
+                    .collect(),
+            ),
+        )?;
+        let profile = PyDict::new(py);
+        profile.set_item(
+            "time",
+            PyArray1::from_vec(py, v.profile.iter().map(|p| p.0).collect()),
+        )?;
+        profile.set_item(
+            "free",
+            PyArray1::from_vec(py, v.profile.iter().map(|p| p.1).collect()),
+        )?;
+        let out = self.adapter.call1((
+            &self.policy,
+            v.now,
+            v.free,
+            v.capacity,
+            v.pass,
+            cols,
+            running,
+            profile,
+        ))?;
+        let raw: Vec<(u8, usize, f64)> = out.extract()?;
+        let mut actions = Vec::with_capacity(raw.len());
+        for (kind, pos, at) in raw {
+            let Some(&i) = v.queue.get(pos) else {
+                return Ok(Err(format!(
+                    "queue position {pos} does not exist: {} jobs wait (positions 0 to {})",
+                    v.queue.len(),
+                    v.queue.len().saturating_sub(1)
+                )));
+            };
+            actions.push(if kind == 0 {
+                Action::Start(i)
+            } else {
+                Action::Reserve(i, at)
+            });
+        }
+        Ok(Ok(actions))
+    }
+}
+
+impl Controller for PyController<'_> {
+    fn decide(&mut self, v: &ControlView<'_>) -> Result<Vec<Action>, String> {
+        match self.call(v) {
+            Ok(r) => r,
+            Err(e) => {
+                let message = e.to_string();
+                self.error = Some(e);
+                Err(message)
+            }
+        }
+    }
+}
+
+/// Replays a log in environment D under a Python full-control policy
+/// (`swftool.ControlPolicy`): as [`replay_scored`], every pass handed to
+/// `policy`.
+#[pyfunction]
+fn replay_controlled<'py>(
+    py: Python<'py>,
+    argv: Vec<String>,
+    name: String,
+    policy: Bound<'py, PyAny>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let (args, log) = classic_input(py, &argv)?;
+    let mut controller = PyController {
+        adapter: py.import("swftool.policy")?.getattr("_decide")?,
+        policy,
+        error: None,
+    };
+    let result = custom::replay_controlled(&log, &args, &name, &mut controller);
+    custom_tables(py, result, &args, controller.error.take())
+}
+
+/// `replay`'s classic flags from `argv`, checked, and its log, read.
+fn classic_input(py: Python<'_>, argv: &[String]) -> PyResult<(ClassicArgs, SwfLog)> {
+    let cli: ReplayCli = parse(py, argv)?;
+    let (args, read) =
+        cmd::replay::checked_input::<Classic>(&cli.args).map_err(|e| engine_error(py, &e))?;
+    match read {
+        Some((_, log)) => Ok((args, log)),
+        None => Err(error(
+            py,
+            "UsageError",
+            "--env classic replays a log: give LOG".into(),
+            &[],
+        )),
+    }
+}
+
+/// The tables of a replay under a Python policy as Parquet bytes, or its
+/// error as the exception of its kind (`cause`: the policy's own).
+fn custom_tables<'py>(
+    py: Python<'py>,
+    result: Result<custom::CustomReplay, custom::CustomError>,
+    args: &ClassicArgs,
+    cause: Option<PyErr>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let replay = match result {
+        Ok(r) => r,
+        Err(custom::CustomError::Policy(message)) => {
+            if let Some(c) = &cause
+                && c.is_instance_of::<PyKeyboardInterrupt>(py)
+            {
+                return Err(cause.unwrap_or_else(|| PyKeyboardInterrupt::new_err("interrupted")));
+            }
+            let e = error(py, "PolicyError", message, &[]);
+            e.set_cause(py, cause);
+            return Err(e);
+        }
+        Err(e @ custom::CustomError::Invariants { .. }) => {
+            return Err(error(py, "PolicyError", e.to_string(), &[]));
+        }
+        Err(e) => return Err(engine_error(py, &anyhow::Error::new(e))),
+    };
+    let tables = custom::tables(&replay, args).map_err(|e| engine_error(py, &e.into()))?;
+    let d = PyDict::new(py);
+    for (name, mut df) in tables {
+        let bytes = parquet_bytes(&mut df).map_err(|e| engine_error(py, &e))?;
+        d.set_item(name, PyBytes::new(py, &bytes))?;
+    }
+    Ok(d)
+}
+
 /// Replays a log in environment D under a Python priority policy
 /// (`swftool.PriorityPolicy`): `argv` are `replay`'s words (its classic
 /// flags checked as `replay` checks them), `policy` the user's function,
@@ -386,47 +562,14 @@ fn replay_scored<'py>(
     policy: Bound<'py, PyAny>,
     depth: Option<usize>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let cli: ReplayCli = parse(py, &argv)?;
-    let (args, read) =
-        cmd::replay::checked_input::<Classic>(&cli.args).map_err(|e| engine_error(py, &e))?;
-    let Some((_, log)) = read else {
-        return Err(error(
-            py,
-            "UsageError",
-            "--env classic replays a log: give LOG".into(),
-            &[],
-        ));
-    };
+    let (args, log) = classic_input(py, &argv)?;
     let mut scorer = PyScorer {
         adapter: py.import("swftool.policy")?.getattr("_score")?,
         policy,
         error: None,
     };
-    let replay = match custom::replay_scored(&log, &args, &name, &mut scorer, depth) {
-        Ok(r) => r,
-        Err(custom::CustomError::Policy(message)) => {
-            let cause = scorer.error.take();
-            if let Some(c) = &cause
-                && c.is_instance_of::<PyKeyboardInterrupt>(py)
-            {
-                return Err(cause.unwrap_or_else(|| PyKeyboardInterrupt::new_err("interrupted")));
-            }
-            let e = error(py, "PolicyError", message, &[]);
-            e.set_cause(py, cause);
-            return Err(e);
-        }
-        Err(e @ custom::CustomError::Invariants { .. }) => {
-            return Err(error(py, "PolicyError", e.to_string(), &[]));
-        }
-        Err(e) => return Err(engine_error(py, &anyhow::Error::new(e))),
-    };
-    let tables = custom::tables(&replay, &args).map_err(|e| engine_error(py, &e.into()))?;
-    let d = PyDict::new(py);
-    for (name, mut df) in tables {
-        let bytes = parquet_bytes(&mut df).map_err(|e| engine_error(py, &e))?;
-        d.set_item(name, PyBytes::new(py, &bytes))?;
-    }
-    Ok(d)
+    let result = custom::replay_scored(&log, &args, &name, &mut scorer, depth);
+    custom_tables(py, result, &args, scorer.error.take())
 }
 
 /// A JSON text (a configuration given as a dict) as TOML text. Raises
@@ -446,6 +589,7 @@ fn _swftool(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(replay, m)?)?;
     m.add_function(wrap_pyfunction!(experiment, m)?)?;
     m.add_function(wrap_pyfunction!(replay_scored, m)?)?;
+    m.add_function(wrap_pyfunction!(replay_controlled, m)?)?;
     m.add_function(wrap_pyfunction!(json_to_toml, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())

@@ -38,7 +38,7 @@ import polars as pl
 
 from . import _swftool, policy
 from .errors import LogError, LogNotFoundError, PolicyError, SwftoolError, UsageError
-from .policy import PriorityPolicy
+from .policy import ControlPolicy, PriorityPolicy
 
 __version__: str = _swftool.__version__
 
@@ -54,6 +54,7 @@ __all__ = [
     "Environment",
     "Result",
     "PriorityPolicy",
+    "ControlPolicy",
     "SwftoolError",
     "PolicyError",
     "UsageError",
@@ -346,7 +347,7 @@ def _flag_words(flags: Mapping[str, Any]) -> List[str]:
 def replay(
     log: Optional[PathLike] = None,
     *,
-    heuristic: Union[str, PriorityPolicy, Sequence[Union[str, PriorityPolicy]]],
+    heuristic: Union[str, PriorityPolicy, ControlPolicy, Sequence[Union[str, PriorityPolicy, ControlPolicy]]],
     env: str = "parallel",
     out: Optional[PathLike] = None,
     **flags: Any,
@@ -357,8 +358,8 @@ def replay(
         log: a path or short name (as :func:`read_swf`); ``None`` for
             environment B's and C's synthetic trials.
         heuristic: a name, ``"all"`` (:func:`heuristics`), a
-            :class:`PriorityPolicy` of your own (environment D), or a list
-            of these. Your policies run after the built-in heuristics; their
+            :class:`PriorityPolicy` or :class:`ControlPolicy` of your own
+            (environment D; docs/python.md), or a list of these. Your policies run after the built-in heuristics; their
             rows follow in every table.
         env: ``parallel`` (A), ``serial`` (B), ``energy`` (C) or ``classic`` (D).
         out: a directory to write the tables to as the command does (kept);
@@ -385,24 +386,25 @@ def replay(
         KeyboardInterrupt: Ctrl-C; the runs under way finish first and
             nothing is left half-written.
     """
-    given = [heuristic] if isinstance(heuristic, (str, PriorityPolicy)) else list(heuristic)
+    own = (PriorityPolicy, ControlPolicy)
+    given = [heuristic] if isinstance(heuristic, (str,) + own) else list(heuristic)
     if not given:
         raise UsageError("give at least one heuristic")
     names = [h for h in given if isinstance(h, str)]
-    policies = [h for h in given if isinstance(h, PriorityPolicy)]
+    policies = [h for h in given if isinstance(h, own)]
     if len(names) + len(policies) != len(given):
-        odd = next(h for h in given if not isinstance(h, (str, PriorityPolicy)))
-        raise UsageError(f"heuristic {odd!r}: give names or swftool.PriorityPolicy objects")
+        odd = next(h for h in given if not isinstance(h, (str,) + own))
+        raise UsageError(f"heuristic {odd!r}: give names, swftool.PriorityPolicy or swftool.ControlPolicy objects")
     argv = [] if log is None else [os.fspath(log)]
     argv += ["--env", env]
     words = _flag_words(flags)
     if policies:
         if env != "classic":
             raise UsageError(
-                f"a PriorityPolicy runs in environment D: give env=\"classic\" (not {env!r})"
+                f"{type(policies[0]).__name__} runs in environment D: give env=\"classic\" (not {env!r})"
             )
         if out is not None:
-            raise UsageError("out= is not taken with a PriorityPolicy: the tables are returned, not written")
+            raise UsageError("out= is not taken with a policy of your own: the tables are returned, not written")
         return _replay_policies(log, names, policies, flags)
     argv += ["--heuristic", ",".join(names)] + words
     if out is not None:
@@ -417,7 +419,7 @@ def replay(
 
 
 def _replay_policies(
-    log: Optional[PathLike], names: List[str], policies: List[PriorityPolicy], flags: Dict[str, Any]
+    log: Optional[PathLike], names: List[str], policies: List[Union[PriorityPolicy, ControlPolicy]], flags: Dict[str, Any]
 ) -> Result:
     """The built-in heuristics `names` (if any), then each policy, their
     tables concatenated row-wise (the `clean` table is the log's, once)."""
@@ -428,7 +430,10 @@ def _replay_policies(
     # `backfill` only satisfies the parser; the policy's order replaces it.
     argv += ["--heuristic", "backfill"] + _flag_words(flags)
     for p in policies:
-        raw = _swftool.replay_scored(argv, p.name, p, p.depth)
+        if isinstance(p, PriorityPolicy):
+            raw = _swftool.replay_scored(argv, p.name, p, p.depth)
+        else:
+            raw = _swftool.replay_controlled(argv, p.name, p)
         parts.append({k: pl.read_parquet(io.BytesIO(v)) for k, v in raw.items()})
     tables: Dict[str, pl.DataFrame] = {}
     for name in ["jobs", "summary", "clean", "suspensions"]:

@@ -38,5 +38,9 @@ def replay_scored(argv: List[str], name: str, policy: Any, depth: Optional[int])
     own exception as its __cause__), UsageError, LogError,
     LogNotFoundError; KeyboardInterrupt as is."""
 
+def replay_controlled(argv: List[str], name: str, policy: Any) -> Dict[str, bytes]:
+    """Replays a log in environment D under a ControlPolicy (``policy``);
+    as replay_scored, every pass handed to the policy's decide()."""
+
 def json_to_toml(json: str) -> str:
     """A configuration given as JSON, as TOML text. Raises UsageError."""

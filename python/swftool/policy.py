@@ -34,7 +34,7 @@ import numpy as np
 
 from .errors import PolicyError, UsageError
 
-__all__ = ["Queue", "PriorityPolicy", "fcfs", "sjf", "wfp3", "unicep", "f1"]
+__all__ = ["Queue", "PriorityPolicy", "State", "ControlPolicy", "fcfs", "sjf", "wfp3", "unicep", "f1"]
 
 
 @dataclass(frozen=True)
@@ -57,6 +57,7 @@ class Queue:
         processors: processors requested (int64).
         units: units the job holds: processors, or whole nodes (int64).
         user: SWF user ids (int64).
+        group: SWF group ids (int64).
         queue: SWF queue numbers (int64).
     """
 
@@ -71,6 +72,7 @@ class Queue:
     processors: np.ndarray
     units: np.ndarray
     user: np.ndarray
+    group: np.ndarray
     queue: np.ndarray
 
     def __len__(self) -> int:
@@ -147,6 +149,134 @@ def _score(policy: PriorityPolicy, now: float, free: int, capacity: int, pass_nu
             f"policy {policy.name} returned scores of shape {scores.shape}; give one number per waiting job, shape ({len(q)},)"
         )
     return np.ascontiguousarray(scores)
+
+
+class State:
+    """What a :class:`ControlPolicy` sees at one scheduling pass, and how it
+    acts: :meth:`start` and :meth:`reserve`, by position in the queue.
+
+    Attributes:
+        queue: the waiting jobs (a :class:`Queue`: arrays of shape (jobs,)
+            in submit order, then job number), with ``now``, ``capacity``
+            and ``pass_number``.
+        free: units free now, less the units of the jobs started so far in
+            this pass.
+        running_job_number, running_start, running_predicted_end,
+        running_units: the running jobs (shape (running,), by predicted
+            end): their start (s), their end as the scheduler predicts it
+            from the estimate (s; doubled past it when a job outruns its
+            estimate, docs/classic.md), their units.
+        profile_time, profile_free: the availability profile of the running
+            jobs as a step function: ``profile_free[i]`` units are free from
+            ``profile_time[i]`` (s) on, ``profile_time[0]`` being now (jobs
+            started in this pass not included).
+    """
+
+    def __init__(self, queue: Queue, running: dict, profile: dict) -> None:
+        self.queue = queue
+        self.now = queue.now
+        self.capacity = queue.capacity
+        self.pass_number = queue.pass_number
+        self.free = queue.free
+        self.running_job_number = running["job_number"]
+        self.running_start = running["start"]
+        self.running_predicted_end = running["predicted_end"]
+        self.running_units = running["units"]
+        self.profile_time = profile["time"]
+        self.profile_free = profile["free"]
+        self._actions: list = []
+        self._started: set = set()
+
+    def _position(self, k: int) -> int:
+        if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or not 0 <= k < len(self.queue):
+            raise PolicyError(
+                f"queue position {k!r} does not exist: {len(self.queue)} jobs wait (positions 0 to {len(self.queue) - 1})"
+            )
+        k = int(k)
+        if k in self._started:
+            raise PolicyError(f"job {self.queue.job_number[k]} (position {k}) was already started in this pass")
+        return k
+
+    def start(self, k: int) -> None:
+        """Starts the waiting job at queue position ``k`` now.
+
+        Raises:
+            PolicyError: no such position, a job already started in this
+                pass, or one that needs more units than are free.
+        """
+        k = self._position(k)
+        units = int(self.queue.units[k])
+        if units > self.free:
+            raise PolicyError(
+                f"job {self.queue.job_number[k]} (position {k}) needs {units} units and {self.free} are free "
+                f"at t = {self.now} s: a job starts only where it fits"
+            )
+        self.free -= units
+        self._started.add(k)
+        self._actions.append((0, k, 0.0))
+
+    def reserve(self, k: int, at: float) -> None:
+        """Promises that the job at queue position ``k`` starts by ``at``
+        (s, after now). The first promise a job gets is recorded
+        (``first_reservation_s``) and a scheduling pass is held at that
+        time; the policy itself starts the job (swftool does not). Like the
+        native backfilling's, the promise is checked on the finished
+        schedule: a job started later, while no job ran past its estimate,
+        is a ``PolicyError`` naming it.
+
+        Raises:
+            PolicyError: no such position, a job started in this pass, a
+                time that is not finite and after now.
+        """
+        k = self._position(k)
+        at = float(at)
+        if not np.isfinite(at) or at <= self.now:
+            raise PolicyError(f"reserve job {self.queue.job_number[k]} at t = {at} s: give a finite time after now ({self.now} s)")
+        self._actions.append((1, k, at))
+
+
+class ControlPolicy:
+    """A full-control policy for environment D: ``decide(state)`` is called
+    once per scheduling pass with a :class:`State` and starts jobs with
+    ``state.start(k)`` (and plans with ``state.reserve(k, at)``); whatever
+    it does not start waits for the next pass (at the next arrival, end,
+    or reservation time). swftool applies the actions in order, refuses
+    one that breaks a rule (a job that does not fit, one not waiting) with
+    a :class:`~swftool.errors.PolicyError` naming the job, stops a policy
+    that never starts the waiting jobs, and checks the finished schedule
+    with its invariant checker (capacity, and every promise of
+    :meth:`State.reserve` kept).
+
+    Args:
+        decide: called with a :class:`State`; its return value is ignored.
+        name: the name in the ``heuristic`` column (default: the
+            function's name).
+    """
+
+    def __init__(self, decide: Callable[[State], object], name: Optional[str] = None) -> None:
+        if not callable(decide):
+            raise UsageError(f"decide must be a function of a State; got {type(decide).__name__}")
+        name = name if name is not None else getattr(decide, "__name__", "policy")
+        if not name or "," in name:
+            raise UsageError(f"policy name {name!r}: give a non-empty name without commas")
+        self.decide = decide
+        self.name = name
+
+    def __repr__(self) -> str:
+        return f"ControlPolicy({self.name})"
+
+
+def _decide(policy: ControlPolicy, now: float, free: int, capacity: int, pass_number: int,
+            cols: dict, running: dict, profile: dict) -> list:
+    """Called by the engine at each pass: builds the State, calls the
+    user's function, gives back its actions as (kind, position, time)."""
+    for d in (cols, running, profile):
+        for a in d.values():
+            a.flags.writeable = False
+    q = Queue(now=now, free=free, capacity=capacity, pass_number=pass_number, **cols)
+    state = State(q, running, profile)
+    policy.decide(state)
+    return state._actions
 
 
 def fcfs(q: Queue) -> np.ndarray:

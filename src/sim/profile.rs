@@ -48,6 +48,12 @@ impl Profile {
         p
     }
 
+    /// The step function as (time, free units from then on), from the
+    /// clock on.
+    pub fn steps(&self) -> impl Iterator<Item = (f64, i64)> + '_ {
+        self.time.iter().copied().zip(self.free.iter().copied())
+    }
+
     /// Number of breakpoints.
     pub fn len(&self) -> usize {
         self.time.len()

@@ -24,6 +24,7 @@ pub fn classic_job(
         processors: size,
         size,
         user: 1,
+        group: 1,
         queue: 1,
     }
 }

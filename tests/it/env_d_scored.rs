@@ -1,13 +1,16 @@
-//! Environment D under a priority order given from outside
-//! (`policies::scored`, what the Python package's `PriorityPolicy` runs):
-//! ordered by submit time it is the native scheduler job for job, on whole
+//! Environment D under policies given from outside: a priority order
+//! (`policies::scored`, what the Python package's `PriorityPolicy` runs)
+//! ordered by submit time is the native scheduler job for job, on whole
 //! real logs; a score that grows with waiting reorders the queue as worked
 //! out on paper; a policy that fails or gives unusable scores stops the
-//! replay with a message naming the pass and the job.
+//! replay with a message naming the pass and the job. Full control
+//! (`policies::control`, `ControlPolicy`) in queue order is `fcfs`, and an
+//! action that breaks a rule is named.
 
 use crate::common;
 
 use swftool::env::classic::custom::{CustomError, replay_scored};
+use swftool::env::classic::policies::control::{Action, ControlView, Controlled, Controller};
 use swftool::env::classic::policies::scored::{PassView, Scored, Scorer};
 use swftool::env::classic::{self, ClassicArgs, Policy, engine};
 use swftool::swf::{ReadOptions, read_log};
@@ -153,6 +156,72 @@ fn a_whole_log_replay_takes_the_classic_flags_and_refuses_the_schedulers() {
                 flag: "--reservation-depth"
             }
         ),
+        "{e}"
+    );
+}
+
+/// Full control from outside (`policies::control`): starts in queue order
+/// while jobs fit, as `fcfs`; or, with `greedy`, every waiting job.
+struct Starter {
+    greedy: bool,
+    extra: Option<usize>,
+}
+
+impl Controller for Starter {
+    fn decide(&mut self, v: &ControlView<'_>) -> Result<Vec<Action>, String> {
+        let mut free = v.free;
+        let mut out = Vec::new();
+        for &i in v.queue {
+            let size = i64::from(v.jobs[i].size);
+            if size > free && !self.greedy {
+                break;
+            }
+            free -= size;
+            out.push(Action::Start(i));
+        }
+        out.extend(self.extra.map(Action::Start));
+        Ok(out)
+    }
+}
+
+#[test]
+fn a_controller_in_queue_order_is_fcfs_and_its_rules_are_checked() {
+    let log = read_log(
+        &common::traces_dir().join("KTH-SP2-1996-2.1-cln.swf.gz"),
+        &ReadOptions::strict(),
+    )
+    .unwrap();
+    let args = ClassicArgs::default();
+    let machine = args.machine(&log).unwrap();
+    let jobs = classic::clean(&log.jobs, &machine, &args.clean_options()).0;
+    let cap = machine.capacity;
+    let want = classic::simulate(&jobs, cap, Policy::Fcfs);
+    let mut c = Starter {
+        greedy: false,
+        extra: None,
+    };
+    let got = engine::simulate_with(&jobs, cap, &mut Controlled::new(&mut c, cap)).unwrap();
+    assert_eq!(got.outcomes, want.outcomes);
+    // Every waiting job at once: the first that does not fit is named.
+    let small = [job(1, 0.0, 3, 10.0, 10.0), job(2, 0.0, 3, 10.0, 10.0)];
+    let mut c = Starter {
+        greedy: true,
+        extra: None,
+    };
+    let e = engine::simulate_with(&small, 4, &mut Controlled::new(&mut c, 4)).unwrap_err();
+    assert!(
+        e.contains("job 2 needs 3 units and 1 are free (capacity 4"),
+        "{e}"
+    );
+    // A job that has not arrived yet.
+    let later = [job(1, 0.0, 1, 10.0, 10.0), job(2, 5.0, 1, 10.0, 10.0)];
+    let mut c = Starter {
+        greedy: false,
+        extra: Some(1),
+    };
+    let e = engine::simulate_with(&later, 4, &mut Controlled::new(&mut c, 4)).unwrap_err();
+    assert!(
+        e.contains("job 2 is not waiting (it is submitted at t = 5 s)"),
         "{e}"
     );
 }

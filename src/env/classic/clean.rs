@@ -277,6 +277,7 @@ pub fn clean(
             processors: procs as u32,
             size: units as u32,
             user: r.user_id,
+            group: r.group_id,
             queue: r.queue_number,
         });
     }

@@ -1,15 +1,18 @@
-//! A replay of a log under a priority policy given from outside
-//! ([`super::policies::scored`]; the Python package's `PriorityPolicy`):
+//! A replay of a log under a policy given from outside: a priority order
+//! ([`super::policies::scored`]; the Python package's `PriorityPolicy`) or
+//! full control of every pass ([`super::policies::control`];
+//! `ControlPolicy`):
 //! the same machine, cleaning and window as `swftool replay --env classic`,
 //! the same event loop, the same capacity check on the schedule, the same
 //! summary and tables, with the policy's name in the `heuristic` column.
-//! Only the order of the queue comes from outside.
+//! Only the decisions come from outside.
 
 use thiserror::Error;
 
 use super::check as capacity;
 use super::environment::{ClassicPrepared, prepare};
 use super::params::ClassicArgs;
+use super::policies::control::{Controlled, Controller};
 use super::policies::scored::{Scored, Scorer};
 use super::summary::{ClassicSummary, RunLabel, summarize};
 use super::tables::{clean_frame, jobs_frame, summary_frame, suspensions_frame};
@@ -35,9 +38,11 @@ pub enum CustomError {
     /// The policy failed, or gave scores that cannot order the queue.
     #[error("{0}")]
     Policy(String),
-    /// The schedule breaks the capacity rules (a bug of the engine: the
-    /// order of the queue cannot break them).
-    #[error("the schedule of policy {name} breaks {} rule(s): {}", .violations.len(), .violations.join("; "))]
+    /// The schedule breaks a rule of [`capacity::check`]: for a
+    /// full-control policy, a job started after the reservation it was
+    /// given though no job ran past its estimate (a broken promise); for a
+    /// priority policy, a bug of the engine. The first five are named.
+    #[error("the schedule of policy {name} breaks {} rule(s): {}{}", .violations.len(), .violations.iter().take(5).cloned().collect::<Vec<_>>().join("; "), if .violations.len() > 5 { format!("; … and {} more", .violations.len() - 5) } else { String::new() })]
     Invariants {
         /// The policy's name.
         name: String,
@@ -74,14 +79,63 @@ pub fn replay_scored(
     scorer: &mut dyn Scorer,
     depth: Option<usize>,
 ) -> Result<CustomReplay, CustomError> {
+    let label = match depth {
+        None => Policy::Fcfs,
+        Some(depth) => Policy::Backfill { depth },
+    };
+    replay_with(log, args, name, label, |jobs, capacity| {
+        let mut policy = Scored::new(scorer, depth, capacity);
+        super::engine::simulate_with(jobs, capacity, &mut policy)
+    })
+}
+
+/// Replays `log` as `args` prepare it with every pass handed to
+/// `controller` ([`super::policies::control`]). In the summary it counts
+/// as backfilling with unlimited reservations (it may start any job).
+///
+/// # Errors
+/// As [`replay_scored`]; also an action that breaks a rule, a policy that
+/// makes no progress, a job never started.
+pub fn replay_controlled(
+    log: &SwfLog,
+    args: &ClassicArgs,
+    name: &str,
+    controller: &mut dyn Controller,
+) -> Result<CustomReplay, CustomError> {
+    let label = Policy::Backfill { depth: usize::MAX };
+    replay_with(log, args, name, label, |jobs, capacity| {
+        let mut policy = Controlled::new(controller, capacity);
+        let run = super::engine::simulate_with(jobs, capacity, &mut policy)?;
+        let never: Vec<i64> = run
+            .outcomes
+            .iter()
+            .zip(jobs)
+            .filter(|(o, _)| o.start.is_infinite())
+            .map(|(_, j)| j.job_number)
+            .collect();
+        if let Some(first) = never.first() {
+            return Err(format!(
+                "the replay ended with {} job(s) never started (first: job {first}): a policy must start every job",
+                never.len()
+            ));
+        }
+        Ok(run)
+    })
+}
+
+fn replay_with(
+    log: &SwfLog,
+    args: &ClassicArgs,
+    name: &str,
+    label: Policy,
+    simulate: impl FnOnce(&[super::ClassicJob], u32) -> Result<ClassicRun, String>,
+) -> Result<CustomReplay, CustomError> {
     if let Some(flag) = args.scheduler_flags().first() {
         return Err(CustomError::Refused { flag });
     }
     let prepared = prepare(log, args)?;
     let s = &prepared.scenario;
-    let mut policy = Scored::new(scorer, depth, s.machine.capacity);
-    let run = super::engine::simulate_with(&s.jobs, s.machine.capacity, &mut policy)
-        .map_err(CustomError::Policy)?;
+    let run = simulate(&s.jobs, s.machine.capacity).map_err(CustomError::Policy)?;
     let violations: Vec<String> = capacity::check(&s.jobs, &run, s.machine.capacity)
         .iter()
         .map(ToString::to_string)
@@ -96,10 +150,7 @@ pub fn replay_scored(
         RunLabel {
             log: &prepared.log,
             heuristic: name,
-            policy: match depth {
-                None => Policy::Fcfs,
-                Some(depth) => Policy::Backfill { depth },
-            },
+            policy: label,
             estimates: args.estimates(),
             clean: args.clean_preset().to_string(),
         },

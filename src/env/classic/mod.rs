@@ -58,6 +58,11 @@ pub struct ClassicJob {
     pub size: u32,
     /// SWF user id (field 12).
     pub user: i64,
+    /// SWF group id (field 13), as the Python package's policies see it.
+    /// Not written to a grid's cell files (they keep what the tables
+    /// need), so a job read back from a cell has group 0.
+    #[serde(default, skip_serializing)]
+    pub group: i64,
     /// SWF queue number (field 15).
     pub queue: i64,
 }

@@ -301,6 +301,7 @@ mod tests {
             processors: size,
             size,
             user: 1,
+            group: 1,
             queue: 1,
         }
     }

@@ -84,6 +84,8 @@ enum Class {
     /// A suspended job's resume reservation falls due (cancelled when it
     /// resumed earlier).
     Resume,
+    /// A pass a policy asked for ([`MachineState::wake_at`]).
+    Wake,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -383,6 +385,30 @@ impl<'a> MachineState<'a> {
         });
     }
 
+    /// Asks for a scheduling pass at `t` (s; after now): a policy given
+    /// from outside that placed a reservation there
+    /// ([`crate::env::classic::policies::control`]). The native policies
+    /// never need one: their reservations fall on predicted ends.
+    pub fn wake_at(&mut self, t: f64) {
+        self.events.push(t, Class::Wake, 0);
+    }
+
+    /// Running jobs at `now` as (job, start of its current piece, predicted
+    /// end), by predicted end.
+    pub fn running_plan(&self, now: f64) -> Vec<(usize, f64, f64)> {
+        self.predicted
+            .iter()
+            .map(|k| {
+                let end = if k.time > now {
+                    k.time
+                } else {
+                    self.predicted_end(k.task, now)
+                };
+                (k.task, self.piece_start[k.task], end)
+            })
+            .collect()
+    }
+
     /// Predicted end of running job `i`, seen at `now` ([`extended_end`]).
     pub fn predicted_end(&self, i: usize, now: f64) -> f64 {
         extended_end(self.piece_start[i], self.piece_est[i], now)
@@ -496,6 +522,7 @@ impl<'a> MachineState<'a> {
             Class::Resume => {
                 state[e.task] == State::Suspended && resume_at.is_some_and(|r| r[e.task] == e.time)
             }
+            Class::Wake => true,
         })
     }
 }

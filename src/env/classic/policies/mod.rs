@@ -17,7 +17,9 @@
 //!   pass in that order, with suspension preemption as an option;
 //! - [`scored`]: the queue in the order of scores given from outside (the
 //!   Python package's priority policies), then served as `fcfs` or
-//!   `backfill`.
+//!   `backfill`;
+//! - [`control`]: every pass handed to a controller from outside (the
+//!   Python package's full-control policies), its actions checked.
 //!
 //! The [`super::Policy`] enum stays the configuration (the registry's
 //! payload); [`build`] turns it into a policy object. Adding a policy is
@@ -26,6 +28,7 @@
 
 pub mod backfill;
 pub mod catalina;
+pub mod control;
 pub mod fcfs;
 pub mod scored;
 
