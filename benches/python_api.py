@@ -8,6 +8,9 @@ Prints, each as the best of --repeat runs (wall clock, this process):
   file (the usual way into Python);
 - replay of the main job (one Curie day, maxvpr-ph) from Python, against
   the command;
+- environment A on the main job's day: the heuristic's time per mapping
+  event of native maxvpr-ph and of the same loop with its objective in
+  Python (MinMinPolicy);
 - environment D on the whole KTH-SP2 log: native EASY, and a Python
   PriorityPolicy scoring by submit time (the same schedule), with the cost
   of a scheduling pass in Python.
@@ -21,7 +24,7 @@ import time
 from pathlib import Path
 
 import swftool
-from swftool.policy import PriorityPolicy, fcfs, sjf
+from swftool.policy import MinMinPolicy, PriorityPolicy, fcfs, max_vpr, sjf
 
 ROOT = Path(__file__).resolve().parents[1]
 BIN = ROOT / "target" / "release" / "swftool"
@@ -67,6 +70,10 @@ def main() -> None:
             best(lambda: subprocess.run([str(BIN), "replay", "curie", "-H", "maxvpr-ph", "--out", "/tmp/swftool-bench-replay"], capture_output=True, check=True), a.repeat),
             "",
         ))
+    r = swftool.replay("curie", heuristic=["maxvpr-ph", MinMinPolicy(max_vpr, place_holders=True)])
+    per_event = r.timing["heuristic_seconds_mean"].to_list()
+    rows.append(("Curie day, maxvpr-ph native: heuristic per event", per_event[0], f"{per_event[0] * 1e3:.3f} ms/event"))
+    rows.append(("Curie day, MinMinPolicy(max_vpr, ph): per event", per_event[1], f"{per_event[1] * 1e3:.3f} ms/event"))
     native = swftool.replay("kth-sp2", env="classic", heuristic="easy")
     passes = native.summary["passes"][0]
     rows.append(("KTH-SP2 whole log, native easy", best(lambda: swftool.replay("kth-sp2", env="classic", heuristic="easy"), a.repeat), f"{passes} passes"))

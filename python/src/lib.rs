@@ -18,12 +18,17 @@ use pyo3::types::{PyBytes, PyDict, PyList};
 
 use numpy::{PyArray1, PyReadonlyArray1};
 use swftool::cmd;
+use swftool::env::classic::ClassicArgs;
 use swftool::env::classic::custom;
 use swftool::env::classic::environment::Classic;
 use swftool::env::classic::policies::control::{Action, ControlView, Controller};
 use swftool::env::classic::policies::scored::{PassView, Scorer};
-use swftool::env::classic::{ClassicArgs, ClassicJob};
 use swftool::env::configs;
+use swftool::env::parallel::MappingEvent;
+use swftool::env::parallel::custom as parallel_custom;
+use swftool::env::parallel::environment::Parallel;
+use swftool::env::parallel::max_value::{Candidate, Mode, Objectives};
+use swftool::env::{Environment, Input};
 use swftool::swf::{self, HeaderValue, ReadOptions, SkipKind, SwfError, SwfHeader, SwfLog};
 
 /// The exception class `name` of `swftool.errors`, raised with `message`
@@ -324,12 +329,8 @@ struct PyScorer<'py> {
 
 /// The waiting jobs `queue` at `now` as the numpy arrays of a
 /// `swftool.policy.Queue` (shape (jobs,) each).
-fn queue_columns<'py>(
-    py: Python<'py>,
-    now: f64,
-    queue: &[usize],
-    jobs: &[ClassicJob],
-) -> PyResult<Bound<'py, PyDict>> {
+fn queue_columns<'py>(py: Python<'py>, v: &PassView<'_>) -> PyResult<Bound<'py, PyDict>> {
+    let (now, queue, jobs) = (v.now, v.queue, v.jobs);
     let n = queue.len();
     let mut job_number = Vec::with_capacity(n);
     let mut submit = Vec::with_capacity(n);
@@ -368,7 +369,7 @@ fn queue_columns<'py>(
 impl PyScorer<'_> {
     fn call(&self, v: &PassView<'_>) -> PyResult<Vec<f64>> {
         let py = self.adapter.py();
-        let cols = queue_columns(py, v.now, v.queue, v.jobs)?;
+        let cols = queue_columns(py, v)?;
         let out = self
             .adapter
             .call1((&self.policy, v.now, v.free, v.capacity, v.pass, cols))?;
@@ -401,7 +402,8 @@ struct PyController<'py> {
 impl PyController<'_> {
     fn call(&self, v: &ControlView<'_>) -> PyResult<Result<Vec<Action>, String>> {
         let py = self.adapter.py();
-        let cols = queue_columns(py, v.now, v.queue, v.jobs)?;
+        let p = &v.pass;
+        let cols = queue_columns(py, p)?;
         let running = PyDict::new(py);
         let of =
             |f: &dyn Fn(&(usize, f64, f64)) -> f64| v.running.iter().map(f).collect::<Vec<f64>>();
@@ -409,7 +411,10 @@ impl PyController<'_> {
             "job_number",
             PyArray1::from_vec(
                 py,
-                v.running.iter().map(|r| v.jobs[r.0].job_number).collect(),
+                v.running
+                    .iter()
+                    .map(|r| v.pass.jobs[r.0].job_number)
+                    .collect(),
             ),
         )?;
         running.set_item("start", PyArray1::from_vec(py, of(&|r| r.1)))?;
@@ -420,7 +425,7 @@ impl PyController<'_> {
                 py,
                 v.running
                     .iter()
-                    .map(|r| i64::from(v.jobs[r.0].size))
+                    .map(|r| i64::from(v.pass.jobs[r.0].size))
                     .collect(),
             ),
         )?;
@@ -435,10 +440,10 @@ impl PyController<'_> {
         )?;
         let out = self.adapter.call1((
             &self.policy,
-            v.now,
-            v.free,
-            v.capacity,
-            v.pass,
+            p.now,
+            p.free,
+            p.capacity,
+            p.pass,
             cols,
             running,
             profile,
@@ -446,11 +451,11 @@ impl PyController<'_> {
         let raw: Vec<(u8, usize, f64)> = out.extract()?;
         let mut actions = Vec::with_capacity(raw.len());
         for (kind, pos, at) in raw {
-            let Some(&i) = v.queue.get(pos) else {
+            let Some(&i) = v.pass.queue.get(pos) else {
                 return Ok(Err(format!(
                     "queue position {pos} does not exist: {} jobs wait (positions 0 to {})",
-                    v.queue.len(),
-                    v.queue.len().saturating_sub(1)
+                    v.pass.queue.len(),
+                    v.pass.queue.len().saturating_sub(1)
                 )));
             };
             actions.push(if kind == 0 {
@@ -522,28 +527,159 @@ fn custom_tables<'py>(
 ) -> PyResult<Bound<'py, PyDict>> {
     let replay = match result {
         Ok(r) => r,
-        Err(custom::CustomError::Policy(message)) => {
-            if let Some(c) = &cause
-                && c.is_instance_of::<PyKeyboardInterrupt>(py)
-            {
-                return Err(cause.unwrap_or_else(|| PyKeyboardInterrupt::new_err("interrupted")));
-            }
-            let e = error(py, "PolicyError", message, &[]);
-            e.set_cause(py, cause);
-            return Err(e);
-        }
+        Err(custom::CustomError::Policy(message)) => return Err(policy_error(py, message, cause)),
         Err(e @ custom::CustomError::Invariants { .. }) => {
             return Err(error(py, "PolicyError", e.to_string(), &[]));
         }
         Err(e) => return Err(engine_error(py, &anyhow::Error::new(e))),
     };
-    let tables = custom::tables(&replay, args).map_err(|e| engine_error(py, &e.into()))?;
+    tables_dict(py, custom::tables(&replay, args))
+}
+
+/// A policy's failure as `PolicyError` with the policy's own exception as
+/// its cause; a `KeyboardInterrupt` in the policy is raised as is.
+fn policy_error(py: Python<'_>, message: String, cause: Option<PyErr>) -> PyErr {
+    if let Some(c) = &cause
+        && c.is_instance_of::<PyKeyboardInterrupt>(py)
+    {
+        return cause.unwrap_or_else(|| PyKeyboardInterrupt::new_err("interrupted"));
+    }
+    let e = error(py, "PolicyError", message, &[]);
+    e.set_cause(py, cause);
+    e
+}
+
+/// Named tables as {name: Parquet bytes}.
+fn tables_dict<'py>(
+    py: Python<'py>,
+    tables: PolarsResult<Vec<(&'static str, DataFrame)>>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let tables = tables.map_err(|e| engine_error(py, &e.into()))?;
     let d = PyDict::new(py);
     for (name, mut df) in tables {
         let bytes = parquet_bytes(&mut df).map_err(|e| engine_error(py, &e))?;
         d.set_item(name, PyBytes::new(py, &bytes))?;
     }
     Ok(d)
+}
+
+/// A Python Min-Min objective (`swftool.MinMinPolicy`) as the
+/// [`Objectives`] of environment A's Min-Min loop: the candidates of a
+/// mapping event as numpy arrays go through `swftool.policy._objectives`
+/// (which builds the `Candidates` the user's function sees and checks the
+/// answer's shape) to the user's function.
+struct PyObjectives<'py> {
+    adapter: Bound<'py, PyAny>,
+    policy: Bound<'py, PyAny>,
+    error: Option<PyErr>,
+}
+
+impl PyObjectives<'_> {
+    fn call(&self, ev: &MappingEvent<'_>, cands: &[Candidate]) -> PyResult<Vec<f64>> {
+        let py = self.adapter.py();
+        let tasks = ev.tasks();
+        let clusters = &ev.system().clusters;
+        let f =
+            |g: &dyn Fn(&Candidate) -> f64| PyArray1::from_vec(py, cands.iter().map(g).collect());
+        let i =
+            |g: &dyn Fn(&Candidate) -> i64| PyArray1::from_vec(py, cands.iter().map(g).collect());
+        let cols = PyDict::new(py);
+        cols.set_item("task", i(&|c| c.task as i64))?;
+        cols.set_item("job_number", i(&|c| tasks[c.task].job_number))?;
+        cols.set_item("arrival", f(&|c| tasks[c.task].arrival))?;
+        cols.set_item("cores", i(&|c| i64::from(tasks[c.task].cores)))?;
+        cols.set_item("cluster", i(&|c| c.cluster as i64))?;
+        cols.set_item(
+            "nodes",
+            i(&|c| i64::from(clusters[c.cluster].nodes_for(tasks[c.task].cores))),
+        )?;
+        cols.set_item("start", f(&|c| c.start))?;
+        cols.set_item("completion", f(&|c| c.completion))?;
+        cols.set_item("etc", f(&|c| tasks[c.task].etc[c.cluster]))?;
+        cols.set_item("value", f(&|c| c.value))?;
+        cols.set_item("resources", f(&|c| c.resources))?;
+        cols.set_item(
+            "counted",
+            PyArray1::from_vec(py, cands.iter().map(|c| tasks[c.task].counted).collect()),
+        )?;
+        let out = self.adapter.call1((&self.policy, ev.now(), cols))?;
+        let scores: PyReadonlyArray1<'_, f64> = out.extract()?;
+        Ok(scores.as_slice()?.to_vec())
+    }
+}
+
+impl Objectives for PyObjectives<'_> {
+    fn objectives(
+        &mut self,
+        ev: &MappingEvent<'_>,
+        cands: &[Candidate],
+    ) -> Result<Vec<f64>, String> {
+        self.call(ev, cands).map_err(|e| {
+            let message = e.to_string();
+            self.error = Some(e);
+            message
+        })
+    }
+}
+
+/// Runs environment A's Min-Min loop with a Python objective
+/// (`swftool.MinMinPolicy`) on the scenarios `replay` builds from `argv`
+/// (days, seed, variant flags checked as `replay` checks them), placing
+/// future slots as place-holders (`place_holders`) or reservations. Gives
+/// the tables `jobs`, `summary`, `timing` as Parquet bytes. Raises as
+/// [`replay_scored`].
+#[pyfunction]
+fn replay_min_min<'py>(
+    py: Python<'py>,
+    argv: Vec<String>,
+    name: String,
+    policy: Bound<'py, PyAny>,
+    place_holders: bool,
+) -> PyResult<Bound<'py, PyDict>> {
+    let cli: ReplayCli = parse(py, &argv)?;
+    let (args, read) =
+        cmd::replay::checked_input::<Parallel>(&cli.args).map_err(|e| engine_error(py, &e))?;
+    let Some((path, log)) = read else {
+        return Err(error(
+            py,
+            "UsageError",
+            "--env parallel replays a log: give LOG".into(),
+            &[],
+        ));
+    };
+    let (workload, scenarios) = Parallel::scenarios(
+        Some(Input {
+            log: &log,
+            path: &path,
+        }),
+        &args,
+    )
+    .map_err(|e| engine_error(py, &anyhow::Error::new(e)))?;
+    let mut source = PyObjectives {
+        adapter: py.import("swftool.policy")?.getattr("_objectives")?,
+        policy,
+        error: None,
+    };
+    let mode = if place_holders {
+        Mode::PlaceHolder
+    } else {
+        Mode::Reserve
+    };
+    let runs = match parallel_custom::replay_min_min(
+        &workload.name,
+        &scenarios,
+        args.seed(),
+        &name,
+        mode,
+        &mut source,
+    ) {
+        Ok(r) => r,
+        Err(e @ parallel_custom::CustomError::Policy { .. }) => {
+            return Err(policy_error(py, e.to_string(), source.error.take()));
+        }
+        Err(e) => return Err(error(py, "PolicyError", e.to_string(), &[])),
+    };
+    tables_dict(py, parallel_custom::tables(&runs))
 }
 
 /// Replays a log in environment D under a Python priority policy
@@ -590,6 +726,7 @@ fn _swftool(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(experiment, m)?)?;
     m.add_function(wrap_pyfunction!(replay_scored, m)?)?;
     m.add_function(wrap_pyfunction!(replay_controlled, m)?)?;
+    m.add_function(wrap_pyfunction!(replay_min_min, m)?)?;
     m.add_function(wrap_pyfunction!(json_to_toml, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())

@@ -38,7 +38,7 @@ import polars as pl
 
 from . import _swftool, policy
 from .errors import LogError, LogNotFoundError, PolicyError, SwftoolError, UsageError
-from .policy import ControlPolicy, PriorityPolicy
+from .policy import ControlPolicy, MinMinPolicy, PriorityPolicy
 
 __version__: str = _swftool.__version__
 
@@ -55,6 +55,7 @@ __all__ = [
     "Result",
     "PriorityPolicy",
     "ControlPolicy",
+    "MinMinPolicy",
     "SwftoolError",
     "PolicyError",
     "UsageError",
@@ -63,6 +64,7 @@ __all__ = [
 ]
 
 PathLike = Union[str, "os.PathLike[str]"]
+Policy = Union[PriorityPolicy, ControlPolicy, MinMinPolicy]
 
 
 @dataclass(frozen=True)
@@ -347,7 +349,7 @@ def _flag_words(flags: Mapping[str, Any]) -> List[str]:
 def replay(
     log: Optional[PathLike] = None,
     *,
-    heuristic: Union[str, PriorityPolicy, ControlPolicy, Sequence[Union[str, PriorityPolicy, ControlPolicy]]],
+    heuristic: Union[str, "Policy", Sequence[Union[str, "Policy"]]],
     env: str = "parallel",
     out: Optional[PathLike] = None,
     **flags: Any,
@@ -357,9 +359,10 @@ def replay(
     Args:
         log: a path or short name (as :func:`read_swf`); ``None`` for
             environment B's and C's synthetic trials.
-        heuristic: a name, ``"all"`` (:func:`heuristics`), a
-            :class:`PriorityPolicy` or :class:`ControlPolicy` of your own
-            (environment D; docs/python.md), or a list of these. Your policies run after the built-in heuristics; their
+        heuristic: a name, ``"all"`` (:func:`heuristics`), a policy of
+            your own — :class:`MinMinPolicy` (environment A),
+            :class:`PriorityPolicy` or :class:`ControlPolicy` (environment
+            D); docs/python.md — or a list of these. Your policies run after the built-in heuristics; their
             rows follow in every table.
         env: ``parallel`` (A), ``serial`` (B), ``energy`` (C) or ``classic`` (D).
         out: a directory to write the tables to as the command does (kept);
@@ -386,7 +389,7 @@ def replay(
         KeyboardInterrupt: Ctrl-C; the runs under way finish first and
             nothing is left half-written.
     """
-    own = (PriorityPolicy, ControlPolicy)
+    own = (PriorityPolicy, ControlPolicy, MinMinPolicy)
     given = [heuristic] if isinstance(heuristic, (str,) + own) else list(heuristic)
     if not given:
         raise UsageError("give at least one heuristic")
@@ -394,18 +397,20 @@ def replay(
     policies = [h for h in given if isinstance(h, own)]
     if len(names) + len(policies) != len(given):
         odd = next(h for h in given if not isinstance(h, (str,) + own))
-        raise UsageError(f"heuristic {odd!r}: give names, swftool.PriorityPolicy or swftool.ControlPolicy objects")
+        raise UsageError(f"heuristic {odd!r}: give names or policies (swftool.MinMinPolicy, PriorityPolicy, ControlPolicy)")
     argv = [] if log is None else [os.fspath(log)]
     argv += ["--env", env]
     words = _flag_words(flags)
     if policies:
-        if env != "classic":
-            raise UsageError(
-                f"{type(policies[0]).__name__} runs in environment D: give env=\"classic\" (not {env!r})"
-            )
+        for p in policies:
+            wants = "parallel" if isinstance(p, MinMinPolicy) else "classic"
+            if env != wants:
+                raise UsageError(
+                    f"{type(p).__name__} runs in environment {'A' if wants == 'parallel' else 'D'}: give env=\"{wants}\" (not {env!r})"
+                )
         if out is not None:
             raise UsageError("out= is not taken with a policy of your own: the tables are returned, not written")
-        return _replay_policies(log, names, policies, flags)
+        return _replay_policies(log, env, names, policies, flags)
     argv += ["--heuristic", ",".join(names)] + words
     if out is not None:
         _swftool.replay(argv + ["--out", os.fspath(out)])
@@ -419,24 +424,27 @@ def replay(
 
 
 def _replay_policies(
-    log: Optional[PathLike], names: List[str], policies: List[Union[PriorityPolicy, ControlPolicy]], flags: Dict[str, Any]
+    log: Optional[PathLike], env: str, names: List[str], policies: List["Policy"], flags: Dict[str, Any]
 ) -> Result:
     """The built-in heuristics `names` (if any), then each policy, their
-    tables concatenated row-wise (the `clean` table is the log's, once)."""
+    tables concatenated row-wise (environment D's `clean` table is the
+    log's, once)."""
     parts: List[Dict[str, pl.DataFrame]] = []
     if names:
-        parts.append(dict(replay(log, heuristic=names, env="classic", **flags).tables))
-    argv = ([] if log is None else [os.fspath(log)]) + ["--env", "classic"]
-    # `backfill` only satisfies the parser; the policy's order replaces it.
-    argv += ["--heuristic", "backfill"] + _flag_words(flags)
+        parts.append(dict(replay(log, heuristic=names, env=env, **flags).tables))
+    argv = ([] if log is None else [os.fspath(log)]) + ["--env", env]
+    # A built-in name only satisfies the parser; the policy replaces it.
+    argv += ["--heuristic", "backfill" if env == "classic" else "maxvalue"] + _flag_words(flags)
     for p in policies:
         if isinstance(p, PriorityPolicy):
             raw = _swftool.replay_scored(argv, p.name, p, p.depth)
-        else:
+        elif isinstance(p, ControlPolicy):
             raw = _swftool.replay_controlled(argv, p.name, p)
+        else:
+            raw = _swftool.replay_min_min(argv, p.name, p, p.place_holders)
         parts.append({k: pl.read_parquet(io.BytesIO(v)) for k, v in raw.items()})
     tables: Dict[str, pl.DataFrame] = {}
-    for name in ["jobs", "summary", "clean", "suspensions"]:
+    for name in ["jobs", "summary", "timing", "clean", "suspensions"]:
         frames = [t[name] for t in parts if name in t]
         if frames:
             tables[name] = frames[0] if name == "clean" else pl.concat(frames, how="vertical")

@@ -42,5 +42,10 @@ def replay_controlled(argv: List[str], name: str, policy: Any) -> Dict[str, byte
     """Replays a log in environment D under a ControlPolicy (``policy``);
     as replay_scored, every pass handed to the policy's decide()."""
 
+def replay_min_min(argv: List[str], name: str, policy: Any, place_holders: bool) -> Dict[str, bytes]:
+    """Runs environment A's Min-Min loop with a MinMinPolicy's objective
+    on the scenarios replay builds from ``argv``; returns the tables jobs,
+    summary, timing as Parquet bytes. Raises as replay_scored."""
+
 def json_to_toml(json: str) -> str:
     """A configuration given as JSON, as TOML text. Raises UsageError."""

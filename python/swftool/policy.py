@@ -34,7 +34,21 @@ import numpy as np
 
 from .errors import PolicyError, UsageError
 
-__all__ = ["Queue", "PriorityPolicy", "State", "ControlPolicy", "fcfs", "sjf", "wfp3", "unicep", "f1"]
+__all__ = [
+    "Queue",
+    "PriorityPolicy",
+    "State",
+    "ControlPolicy",
+    "Candidates",
+    "MinMinPolicy",
+    "fcfs",
+    "sjf",
+    "wfp3",
+    "unicep",
+    "f1",
+    "max_value",
+    "max_vpr",
+]
 
 
 @dataclass(frozen=True)
@@ -131,24 +145,27 @@ class PriorityPolicy:
         return f"PriorityPolicy({self.name}, reservation_depth={self.reservation_depth!r})"
 
 
+def _numbers(name: str, out: object, n: int, what: str, per: str) -> np.ndarray:
+    """A policy's answer as a float64 array of shape (n,)-or-so (the
+    engine checks the length and NaN), or a PolicyError saying why not."""
+    if out is None:
+        raise PolicyError(f"policy {name} returned None, not numbers: return one {what} per {per}")
+    try:
+        a = np.asarray(out, dtype=np.float64)
+    except (TypeError, ValueError) as e:
+        raise PolicyError(f"policy {name} returned {type(out).__name__}, not numbers: {e}") from e
+    if a.ndim != 1:
+        raise PolicyError(f"policy {name} returned {what}s of shape {a.shape}; give one per {per}, shape ({n},)")
+    return np.ascontiguousarray(a)
+
+
 def _score(policy: PriorityPolicy, now: float, free: int, capacity: int, pass_number: int, cols: dict) -> np.ndarray:
     """Called by the engine at each pass: builds the Queue, calls the
     user's function, checks that the answer is one-dimensional numbers."""
     for a in cols.values():
         a.flags.writeable = False
     q = Queue(now=now, free=free, capacity=capacity, pass_number=pass_number, **cols)
-    out = policy.score(q)
-    if out is None:
-        raise PolicyError(f"policy {policy.name} returned None, not numbers: return one score per waiting job")
-    try:
-        scores = np.asarray(out, dtype=np.float64)
-    except (TypeError, ValueError) as e:
-        raise PolicyError(f"policy {policy.name} returned {type(out).__name__}, not numbers: {e}") from e
-    if scores.ndim != 1:
-        raise PolicyError(
-            f"policy {policy.name} returned scores of shape {scores.shape}; give one number per waiting job, shape ({len(q)},)"
-        )
-    return np.ascontiguousarray(scores)
+    return _numbers(policy.name, policy.score(q), len(q), "score", "waiting job")
 
 
 class State:
@@ -277,6 +294,107 @@ def _decide(policy: ControlPolicy, now: float, free: int, capacity: int, pass_nu
     state = State(q, running, profile)
     policy.decide(state)
     return state._actions
+
+
+@dataclass(frozen=True)
+class Candidates:
+    """The choices Min-Min weighs at one mapping event of environment A,
+    each array of shape (candidates,), read-only: every mappable task on
+    every cluster where it has a slot, in its earliest slot there, that
+    earns some value (choices that earn nothing are never weighed).
+
+    Attributes:
+        now: the mapping event's time, s (the day's clock).
+        task: the task's index in the scenario (int64).
+        job_number: its SWF job number (int64).
+        arrival: its arrival, s (float64).
+        cores: cores it asks for (int64).
+        cluster: the cluster's index (int64).
+        nodes: nodes it takes on that cluster (int64).
+        start: the slot's start, s (float64; ``start == now``: it starts now).
+        completion: start + its ETC there, s (float64).
+        etc: its estimated time to compute there, s (float64).
+        value: its value at ``completion`` (value units, > 0).
+        resources: ETC × NC, core-seconds charged (float64; NC the cores
+            it is charged, whole nodes).
+        counted: whether it counts in the day's metrics (bool).
+    """
+
+    now: float
+    task: np.ndarray
+    job_number: np.ndarray
+    arrival: np.ndarray
+    cores: np.ndarray
+    cluster: np.ndarray
+    nodes: np.ndarray
+    start: np.ndarray
+    completion: np.ndarray
+    etc: np.ndarray
+    value: np.ndarray
+    resources: np.ndarray
+    counted: np.ndarray
+
+    def __len__(self) -> int:
+        return len(self.task)
+
+
+class MinMinPolicy:
+    """A value-based heuristic of your own for environment A: Khemka et
+    al.'s Min-Min loop (2015, §IV.C–D; docs/parallel.md) with your
+    objective. ``objective(candidates)`` gives one number per candidate
+    (higher is better; ``-inf``: never chosen). Phase 1 keeps each task's
+    best candidate (ties to the earliest completion, then the lower
+    cluster); phase 2 places the task whose best is highest (ties to the
+    earlier arrival), started now, or else reserved — or place-held for the
+    rest of the event with ``place_holders=True``; the candidates whose
+    slot a placement moved are weighed again (one call for all of them),
+    until every task is placed or has no candidate left.
+
+    ``objective=lambda c: c.value`` is swftool's ``maxvalue``;
+    ``lambda c: c.value / c.resources`` is ``maxvpr`` (and ``maxvpr-ph``
+    with ``place_holders=True``), schedule for schedule.
+
+    Args:
+        objective: called with a :class:`Candidates`; returns
+            ``len(candidates)`` numbers (NaN refused).
+        place_holders: future slots are place-holders, not reservations.
+        name: the name in the ``heuristic`` column (default: the
+            function's name).
+    """
+
+    def __init__(self, objective: Callable[[Candidates], "np.typing.ArrayLike"], place_holders: bool = False,
+                 name: Optional[str] = None) -> None:
+        if not callable(objective):
+            raise UsageError(f"objective must be a function of Candidates; got {type(objective).__name__}")
+        name = name if name is not None else getattr(objective, "__name__", "policy")
+        if not name or "," in name:
+            raise UsageError(f"policy name {name!r}: give a non-empty name without commas")
+        self.objective = objective
+        self.place_holders = bool(place_holders)
+        self.name = name
+
+    def __repr__(self) -> str:
+        return f"MinMinPolicy({self.name}, place_holders={self.place_holders})"
+
+
+def _objectives(policy: MinMinPolicy, now: float, cols: dict) -> np.ndarray:
+    """Called by the engine: builds the Candidates, calls the user's
+    objective, checks that the answer is one-dimensional numbers."""
+    for a in cols.values():
+        a.flags.writeable = False
+    c = Candidates(now=now, **cols)
+    return _numbers(policy.name, policy.objective(c), len(c), "objective", "candidate")
+
+
+def max_value(c: Candidates) -> np.ndarray:
+    """Maximum Value (Khemka et al. 2015, §IV.C): the value at completion."""
+    return c.value
+
+
+def max_vpr(c: Candidates) -> np.ndarray:
+    """Maximum Value-per-Resource (Khemka et al. 2015, §IV.D): value at
+    completion / (ETC × NC)."""
+    return c.value / c.resources
 
 
 def fcfs(q: Queue) -> np.ndarray:

@@ -169,10 +169,10 @@ struct Starter {
 
 impl Controller for Starter {
     fn decide(&mut self, v: &ControlView<'_>) -> Result<Vec<Action>, String> {
-        let mut free = v.free;
+        let mut free = v.pass.free;
         let mut out = Vec::new();
-        for &i in v.queue {
-            let size = i64::from(v.jobs[i].size);
+        for &i in v.pass.queue {
+            let size = i64::from(v.pass.jobs[i].size);
             if size > free && !self.greedy {
                 break;
             }

@@ -381,6 +381,9 @@ pub fn simulate(scenario: &Scenario, heuristic: &mut dyn Heuristic) -> RunResult
         }
         if trigger && e.counted_open > 0 {
             events.push(e.mapping_event(t, heuristic));
+            if heuristic.failure().is_some() {
+                break;
+            }
         }
     }
     RunResult {

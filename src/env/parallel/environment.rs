@@ -204,15 +204,7 @@ impl Environment for Parallel {
                 summary: &r.summary,
             })
             .collect();
-        let summaries: Vec<RunSummary> = runs.iter().map(|r| r.summary.clone()).collect();
-        write_all(
-            dir,
-            vec![
-                ("jobs", tables::jobs_frame(&records)),
-                ("summary", tables::summary_frame(&summaries)),
-                ("timing", tables::timing_frame(&summaries)),
-            ],
-        )
+        write_all(dir, tables::replay_tables(&records))
     }
 }
 

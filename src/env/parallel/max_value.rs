@@ -45,6 +45,59 @@ pub struct MinMin {
     mode: Mode,
 }
 
+/// One choice Min-Min weighs at a mapping event: a task on a cluster in the
+/// earliest slot there, with the value it would earn (> 0: choices that
+/// earn nothing are never weighed).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Candidate {
+    /// The task, an index into [`MappingEvent::tasks`].
+    pub task: usize,
+    /// The cluster, an index into the system's clusters.
+    pub cluster: usize,
+    /// The slot's start, s.
+    pub start: f64,
+    /// Start + the task's ETC on the cluster, s.
+    pub completion: f64,
+    /// The task's value at `completion` (value units, > 0).
+    pub value: f64,
+    /// ETC · NC on the cluster (core-seconds charged).
+    pub resources: f64,
+}
+
+/// Where the objectives of Min-Min's candidates come from: the built-in
+/// ones ([`Objective`]) or a function given from outside (the Python
+/// package's `MinMinPolicy`), asked once per mapping event for every
+/// candidate and again, after each placement, for the candidates whose
+/// slot moved.
+pub trait Objectives {
+    /// One objective per candidate, in order (higher is better; −∞: never
+    /// chosen).
+    ///
+    /// # Errors
+    /// A message saying what went wrong; it stops the replay.
+    fn objectives(
+        &mut self,
+        ev: &MappingEvent<'_>,
+        candidates: &[Candidate],
+    ) -> Result<Vec<f64>, String>;
+}
+
+impl Objectives for Objective {
+    fn objectives(
+        &mut self,
+        _: &MappingEvent<'_>,
+        candidates: &[Candidate],
+    ) -> Result<Vec<f64>, String> {
+        Ok(candidates
+            .iter()
+            .map(|c| match self {
+                Objective::Value => c.value,
+                Objective::ValuePerResource => c.value / c.resources,
+            })
+            .collect())
+    }
+}
+
 #[derive(Debug, Clone, Copy)]
 struct Choice {
     objective: f64,
@@ -58,118 +111,201 @@ impl MinMin {
     pub fn new(objective: Objective, mode: Mode) -> Self {
         MinMin { objective, mode }
     }
-
-    fn best_choice(
-        &self,
-        ev: &MappingEvent<'_>,
-        task: usize,
-        slots: &[Option<Slot>],
-    ) -> Option<Choice> {
-        let t = &ev.tasks()[task];
-        let mut best: Option<Choice> = None;
-        for (j, slot) in slots.iter().enumerate() {
-            let Some(s) = slot else { continue };
-            let completion = s.start + t.etc[j];
-            let value = t.value.value_at(completion);
-            if value <= 0.0 {
-                continue;
-            }
-            let objective = match self.objective {
-                Objective::Value => value,
-                Objective::ValuePerResource => value / t.resources_on(ev.system(), j),
-            };
-            let better = match best {
-                None => true,
-                Some(b) => {
-                    objective > b.objective
-                        || (objective == b.objective && completion < b.completion)
-                }
-            };
-            if better {
-                best = Some(Choice {
-                    objective,
-                    completion,
-                    cluster: j,
-                    start: s.start,
-                });
-            }
-        }
-        best
-    }
 }
 
 impl Heuristic for MinMin {
     fn map(&mut self, ev: &mut MappingEvent<'_>) {
-        let tasks: Vec<usize> = ev.mappable().to_vec();
-        let nc = ev.system().clusters.len();
-        let m = tasks.len();
-        let mut slots: Vec<Option<Slot>> = Vec::with_capacity(m * nc);
-        for &t in &tasks {
-            for j in 0..nc {
-                slots.push(ev.earliest_slot(t, j));
-            }
+        let mode = self.mode;
+        // The built-in objectives never fail.
+        let _ = min_min(ev, mode, &mut self.objective);
+    }
+}
+
+/// The candidate of `task` on cluster `j` in `slot`, if it earns anything.
+fn candidate(
+    ev: &MappingEvent<'_>,
+    task: usize,
+    j: usize,
+    slot: Option<Slot>,
+) -> Option<Candidate> {
+    let s = slot?;
+    let t = &ev.tasks()[task];
+    let completion = s.start + t.etc[j];
+    let value = t.value.value_at(completion);
+    (value > 0.0).then(|| Candidate {
+        task,
+        cluster: j,
+        start: s.start,
+        completion,
+        value,
+        resources: t.resources_on(ev.system(), j),
+    })
+}
+
+/// The best choice among a task's candidates and their objectives: the
+/// highest objective (not −∞), ties to the earliest completion, then the
+/// lower cluster.
+fn best_choice(cands: &[(Candidate, f64)]) -> Option<Choice> {
+    let mut best: Option<Choice> = None;
+    for &(c, objective) in cands {
+        if objective == f64::NEG_INFINITY {
+            continue;
         }
-        let mut choice: Vec<Option<Choice>> = (0..m)
-            .map(|p| self.best_choice(ev, tasks[p], &slots[p * nc..(p + 1) * nc]))
-            .collect();
-        let mut alive: Vec<usize> = (0..m).filter(|&p| choice[p].is_some()).collect();
-        while !alive.is_empty() {
-            // Phase 2: the highest objective; ties keep the earlier position
-            // (arrival order, then job number).
-            let mut best_i = 0;
-            for i in 1..alive.len() {
-                let a = choice[alive[i]].map_or(f64::NEG_INFINITY, |c| c.objective);
-                let b = choice[alive[best_i]].map_or(f64::NEG_INFINITY, |c| c.objective);
-                if a > b {
-                    best_i = i;
-                }
+        let better = match best {
+            None => true,
+            Some(b) => {
+                objective > b.objective || (objective == b.objective && c.completion < b.completion)
             }
-            let p = alive.remove(best_i);
-            let Some(c) = choice[p] else { continue };
-            let task = tasks[p];
-            let placed = if c.start == ev.now() {
-                ev.start(task, c.cluster)
-            } else {
-                match self.mode {
-                    Mode::Reserve => ev.reserve(task, c.cluster, c.start),
-                    Mode::PlaceHolder => ev.place_holder(task, c.cluster, c.start),
-                }
-            };
-            let Ok(nodes) = placed else { continue };
-            // Refresh the slots on the cluster that changed.
-            let j = c.cluster;
-            let (s0, e0) = (c.start, c.completion);
-            let n0 = nodes.len();
-            let cluster = ev.system().clusters[j];
-            let mut dead = Vec::new();
-            for (ai, &q) in alive.iter().enumerate() {
-                let Some(s) = slots[q * nc + j] else { continue };
-                let tq = &ev.tasks()[tasks[q]];
-                let need = cluster.nodes_for(tq.cores);
-                let end = s.start + tq.etc[j];
-                if end <= s0 || e0 <= s.start {
-                    continue;
-                }
-                if s.idle_nodes >= n0 + need {
-                    slots[q * nc + j] = Some(Slot {
-                        start: s.start,
-                        idle_nodes: s.idle_nodes - n0,
-                    });
-                    continue;
-                }
-                let fresh = ev.earliest_slot(tasks[q], j);
-                let moved = fresh.map(|f| f.start) != Some(s.start);
-                slots[q * nc + j] = fresh;
-                if moved {
-                    choice[q] = self.best_choice(ev, tasks[q], &slots[q * nc..(q + 1) * nc]);
-                    if choice[q].is_none() {
-                        dead.push(ai);
-                    }
-                }
-            }
-            for ai in dead.into_iter().rev() {
-                alive.remove(ai);
+        };
+        if better {
+            best = Some(Choice {
+                objective,
+                completion: c.completion,
+                cluster: c.cluster,
+                start: c.start,
+            });
+        }
+    }
+    best
+}
+
+/// Asks `source` for the objectives of `cands`, refusing a wrong count or
+/// a NaN.
+fn weigh(
+    ev: &MappingEvent<'_>,
+    source: &mut dyn Objectives,
+    cands: &[Candidate],
+) -> Result<Vec<f64>, String> {
+    if cands.is_empty() {
+        return Ok(Vec::new());
+    }
+    let w = source.objectives(ev, cands)?;
+    if w.len() != cands.len() {
+        return Err(format!(
+            "{} objectives for {} candidates; give one per candidate, in order",
+            w.len(),
+            cands.len()
+        ));
+    }
+    if let Some(k) = w.iter().position(|x| x.is_nan()) {
+        let c = cands[k];
+        return Err(format!(
+            "the objective of job {} on cluster {} (candidate {k}) is NaN; objectives must be numbers (−inf: never chosen)",
+            ev.tasks()[c.task].job_number,
+            c.cluster
+        ));
+    }
+    Ok(w)
+}
+
+/// The Min-Min loop of one mapping event with the objectives of `source`,
+/// placing in `mode` (module docs).
+///
+/// # Errors
+/// The first error of `source` (or a wrong count, a NaN); the event stops
+/// there, what was placed stays placed.
+pub fn min_min(
+    ev: &mut MappingEvent<'_>,
+    mode: Mode,
+    source: &mut dyn Objectives,
+) -> Result<(), String> {
+    let tasks: Vec<usize> = ev.mappable().to_vec();
+    let nc = ev.system().clusters.len();
+    let m = tasks.len();
+    let mut slots: Vec<Option<Slot>> = Vec::with_capacity(m * nc);
+    for &t in &tasks {
+        for j in 0..nc {
+            slots.push(ev.earliest_slot(t, j));
+        }
+    }
+    // Every candidate of the event, weighed at once; each task's own, with
+    // their objectives, kept per task.
+    let mut cands: Vec<Vec<(Candidate, f64)>> = vec![Vec::new(); m];
+    let mut owner: Vec<usize> = Vec::new();
+    let mut all: Vec<Candidate> = Vec::new();
+    for p in 0..m {
+        for j in 0..nc {
+            if let Some(c) = candidate(ev, tasks[p], j, slots[p * nc + j]) {
+                owner.push(p);
+                all.push(c);
             }
         }
     }
+    let w = weigh(ev, source, &all)?;
+    for ((c, w), p) in all.into_iter().zip(w).zip(owner) {
+        cands[p].push((c, w));
+    }
+    let mut choice: Vec<Option<Choice>> = cands.iter().map(|c| best_choice(c)).collect();
+    let mut alive: Vec<usize> = (0..m).filter(|&p| choice[p].is_some()).collect();
+    while !alive.is_empty() {
+        // Phase 2: the highest objective; ties keep the earlier position
+        // (arrival order, then job number).
+        let mut best_i = 0;
+        for i in 1..alive.len() {
+            let a = choice[alive[i]].map_or(f64::NEG_INFINITY, |c| c.objective);
+            let b = choice[alive[best_i]].map_or(f64::NEG_INFINITY, |c| c.objective);
+            if a > b {
+                best_i = i;
+            }
+        }
+        let p = alive.remove(best_i);
+        let Some(c) = choice[p] else { continue };
+        let task = tasks[p];
+        let placed = if c.start == ev.now() {
+            ev.start(task, c.cluster)
+        } else {
+            match mode {
+                Mode::Reserve => ev.reserve(task, c.cluster, c.start),
+                Mode::PlaceHolder => ev.place_holder(task, c.cluster, c.start),
+            }
+        };
+        let Ok(nodes) = placed else { continue };
+        // Refresh the slots on the cluster that changed.
+        let j = c.cluster;
+        let (s0, e0) = (c.start, c.completion);
+        let n0 = nodes.len();
+        let cluster = ev.system().clusters[j];
+        let mut moved: Vec<usize> = Vec::new();
+        for &q in &alive {
+            let Some(s) = slots[q * nc + j] else { continue };
+            let tq = &ev.tasks()[tasks[q]];
+            let need = cluster.nodes_for(tq.cores);
+            let end = s.start + tq.etc[j];
+            if end <= s0 || e0 <= s.start {
+                continue;
+            }
+            if s.idle_nodes >= n0 + need {
+                slots[q * nc + j] = Some(Slot {
+                    start: s.start,
+                    idle_nodes: s.idle_nodes - n0,
+                });
+                continue;
+            }
+            let fresh = ev.earliest_slot(tasks[q], j);
+            let changed = fresh.map(|f| f.start) != Some(s.start);
+            slots[q * nc + j] = fresh;
+            if changed {
+                moved.push(q);
+            }
+        }
+        // The moved candidates, weighed together; the others keep theirs.
+        let fresh: Vec<Candidate> = moved
+            .iter()
+            .filter_map(|&q| candidate(ev, tasks[q], j, slots[q * nc + j]))
+            .collect();
+        let w = weigh(ev, source, &fresh)?;
+        let mut fresh = fresh.into_iter().zip(w);
+        let mut next = fresh.next();
+        for &q in &moved {
+            cands[q].retain(|(c, _)| c.cluster != j);
+            if let Some((c, w)) = next.filter(|(c, _)| c.task == tasks[q]) {
+                cands[q].push((c, w));
+                cands[q].sort_by_key(|(c, _)| c.cluster);
+                next = fresh.next();
+            }
+            choice[q] = best_choice(&cands[q]);
+        }
+        alive.retain(|&q| choice[q].is_some());
+    }
+    Ok(())
 }

@@ -13,6 +13,7 @@
 
 pub mod check;
 pub mod cmq;
+pub mod custom;
 pub mod easy;
 pub mod engine;
 pub mod environment;
@@ -28,10 +29,17 @@ use super::registry::{Entry, Registry};
 use crate::workload::Scenario;
 
 /// A mapping heuristic of environment A.
-pub trait Heuristic: Send {
+pub trait Heuristic {
     /// Maps (starts, reserves or place-holds) some of `event`'s mappable
     /// tasks. Tasks it leaves alone stay mappable.
     fn map(&mut self, event: &mut MappingEvent<'_>);
+
+    /// Why the heuristic cannot go on (one given from outside that failed:
+    /// [`custom`]); the engine ends the run after the mapping event that
+    /// set it. The built-in heuristics never fail.
+    fn failure(&self) -> Option<&str> {
+        None
+    }
 }
 
 /// Builds a fresh heuristic object for one scenario.

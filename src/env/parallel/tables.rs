@@ -248,3 +248,14 @@ pub fn timing_frame(summaries: &[RunSummary]) -> PolarsResult<DataFrame> {
         ),
     ])
 }
+
+/// The tables `replay` writes for runs of environment A, in order: `jobs`,
+/// `summary`, `timing` (docs/outputs.md).
+pub fn replay_tables(records: &[RunRecord<'_>]) -> Vec<(&'static str, PolarsResult<DataFrame>)> {
+    let summaries: Vec<RunSummary> = records.iter().map(|r| r.summary.clone()).collect();
+    vec![
+        ("jobs", jobs_frame(records)),
+        ("summary", summary_frame(&summaries)),
+        ("timing", timing_frame(&summaries)),
+    ]
+}

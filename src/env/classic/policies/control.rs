@@ -19,8 +19,8 @@
 //! The schedule is then checked by the same capacity checker as every
 //! native policy's ([`crate::env::classic::check`]).
 
+use super::scored::PassView;
 use super::{MachineState, Scheduler};
-use crate::env::classic::ClassicJob;
 
 /// Passes in a row without a start, an arrival or an end after which a
 /// policy is stopped.
@@ -29,19 +29,9 @@ pub const MAX_IDLE_PASSES: u64 = 10_000;
 /// What a controller sees at one scheduling pass.
 #[derive(Debug, Clone)]
 pub struct ControlView<'a> {
-    /// The pass's time, s on the log's clock.
-    pub now: f64,
-    /// The waiting jobs, as indices into `jobs`, in queue order (submit
-    /// order, then job number).
-    pub queue: &'a [usize],
-    /// Every job of the replay (after cleaning).
-    pub jobs: &'a [ClassicJob],
-    /// Units free now.
-    pub free: i64,
-    /// Units of the machine.
-    pub capacity: u32,
-    /// The pass's number, 1 for the first.
-    pub pass: u64,
+    /// The pass's time, the waiting queue (submit order, then job number),
+    /// the free units: what a priority policy sees.
+    pub pass: PassView<'a>,
     /// Running jobs: (job index, start of its current piece, predicted end
     /// from its estimate), by predicted end.
     pub running: Vec<(usize, f64, f64)>,
@@ -109,12 +99,14 @@ impl Scheduler for Controlled<'_> {
         let before = (queue.len(), machine.running().count());
         let jobs = machine.jobs();
         let view = ControlView {
-            now,
-            queue,
-            jobs,
-            free: machine.free(),
-            capacity: self.capacity,
-            pass: self.passes,
+            pass: PassView {
+                now,
+                queue,
+                jobs,
+                free: machine.free(),
+                capacity: self.capacity,
+                pass: self.passes,
+            },
             running: machine.running_plan(now),
             profile: machine.profile(now).steps().collect(),
         };
