@@ -80,6 +80,12 @@ pub trait Objectives {
         ev: &MappingEvent<'_>,
         candidates: &[Candidate],
     ) -> Result<Vec<f64>, String>;
+
+    /// A built-in objective, computed in the loop without gathering the
+    /// candidates first (the built-in heuristics' speed).
+    fn built_in(&self) -> Option<Objective> {
+        None
+    }
 }
 
 impl Objectives for Objective {
@@ -90,11 +96,20 @@ impl Objectives for Objective {
     ) -> Result<Vec<f64>, String> {
         Ok(candidates
             .iter()
-            .map(|c| match self {
-                Objective::Value => c.value,
-                Objective::ValuePerResource => c.value / c.resources,
-            })
+            .map(|c| built_in_objective(*self, c))
             .collect())
+    }
+
+    fn built_in(&self) -> Option<Objective> {
+        Some(*self)
+    }
+}
+
+/// The objective of candidate `c` under a built-in objective.
+fn built_in_objective(o: Objective, c: &Candidate) -> f64 {
+    match o {
+        Objective::Value => c.value,
+        Objective::ValuePerResource => c.value / c.resources,
     }
 }
 
@@ -142,27 +157,36 @@ fn candidate(
     })
 }
 
-/// The best choice among a task's candidates and their objectives: the
-/// highest objective (not −∞), ties to the earliest completion, then the
-/// lower cluster.
-fn best_choice(cands: &[(Candidate, f64)]) -> Option<Choice> {
+/// The best choice of task `p` (position `p` of `tasks`) from its cached
+/// slots and objectives: the highest objective (not −∞: no candidate, or
+/// never to be chosen), ties to the earliest completion, then the lower
+/// cluster.
+fn best_choice(
+    ev: &MappingEvent<'_>,
+    task: usize,
+    slots: &[Option<Slot>],
+    objectives: &[f64],
+) -> Option<Choice> {
+    let t = &ev.tasks()[task];
     let mut best: Option<Choice> = None;
-    for &(c, objective) in cands {
+    for (j, (slot, &objective)) in slots.iter().zip(objectives).enumerate() {
+        let Some(s) = slot else { continue };
         if objective == f64::NEG_INFINITY {
             continue;
         }
+        let completion = s.start + t.etc[j];
         let better = match best {
             None => true,
             Some(b) => {
-                objective > b.objective || (objective == b.objective && c.completion < b.completion)
+                objective > b.objective || (objective == b.objective && completion < b.completion)
             }
         };
         if better {
             best = Some(Choice {
                 objective,
-                completion: c.completion,
-                cluster: c.cluster,
-                start: c.start,
+                completion,
+                cluster: j,
+                start: s.start,
             });
         }
     }
@@ -171,9 +195,9 @@ fn best_choice(cands: &[(Candidate, f64)]) -> Option<Choice> {
 
 /// Asks `source` for the objectives of `cands`, refusing a wrong count or
 /// a NaN.
-fn weigh(
+fn weigh<O: Objectives + ?Sized>(
     ev: &MappingEvent<'_>,
-    source: &mut dyn Objectives,
+    source: &mut O,
     cands: &[Candidate],
 ) -> Result<Vec<f64>, String> {
     if cands.is_empty() {
@@ -204,10 +228,10 @@ fn weigh(
 /// # Errors
 /// The first error of `source` (or a wrong count, a NaN); the event stops
 /// there, what was placed stays placed.
-pub fn min_min(
+pub fn min_min<O: Objectives + ?Sized>(
     ev: &mut MappingEvent<'_>,
     mode: Mode,
-    source: &mut dyn Objectives,
+    source: &mut O,
 ) -> Result<(), String> {
     let tasks: Vec<usize> = ev.mappable().to_vec();
     let nc = ev.system().clusters.len();
@@ -218,24 +242,34 @@ pub fn min_min(
             slots.push(ev.earliest_slot(t, j));
         }
     }
-    // Every candidate of the event, weighed at once; each task's own, with
-    // their objectives, kept per task.
-    let mut cands: Vec<Vec<(Candidate, f64)>> = vec![Vec::new(); m];
-    let mut owner: Vec<usize> = Vec::new();
+    // Every candidate of the event, weighed at once; the objective of each
+    // (task, cluster) kept beside its slot (−∞: no candidate).
+    let mut objectives = vec![f64::NEG_INFINITY; m * nc];
+    let inline = source.built_in();
+    let mut at: Vec<usize> = Vec::new();
     let mut all: Vec<Candidate> = Vec::new();
     for p in 0..m {
         for j in 0..nc {
             if let Some(c) = candidate(ev, tasks[p], j, slots[p * nc + j]) {
-                owner.push(p);
-                all.push(c);
+                match inline {
+                    Some(o) => objectives[p * nc + j] = built_in_objective(o, &c),
+                    None => {
+                        at.push(p * nc + j);
+                        all.push(c);
+                    }
+                }
             }
         }
     }
-    let w = weigh(ev, source, &all)?;
-    for ((c, w), p) in all.into_iter().zip(w).zip(owner) {
-        cands[p].push((c, w));
+    for (k, w) in at.into_iter().zip(weigh(ev, source, &all)?) {
+        objectives[k] = w;
     }
-    let mut choice: Vec<Option<Choice>> = cands.iter().map(|c| best_choice(c)).collect();
+    let mut choice: Vec<Option<Choice>> = (0..m)
+        .map(|p| {
+            let r = p * nc..(p + 1) * nc;
+            best_choice(ev, tasks[p], &slots[r.clone()], &objectives[r])
+        })
+        .collect();
     let mut alive: Vec<usize> = (0..m).filter(|&p| choice[p].is_some()).collect();
     while !alive.is_empty() {
         // Phase 2: the highest objective; ties keep the earlier position
@@ -265,8 +299,9 @@ pub fn min_min(
         let (s0, e0) = (c.start, c.completion);
         let n0 = nodes.len();
         let cluster = ev.system().clusters[j];
-        let mut moved: Vec<usize> = Vec::new();
-        for &q in &alive {
+        // (position in `alive`, task position) of the slots that moved.
+        let mut moved: Vec<(usize, usize)> = Vec::new();
+        for (ai, &q) in alive.iter().enumerate() {
             let Some(s) = slots[q * nc + j] else { continue };
             let tq = &ev.tasks()[tasks[q]];
             let need = cluster.nodes_for(tq.cores);
@@ -285,27 +320,34 @@ pub fn min_min(
             let changed = fresh.map(|f| f.start) != Some(s.start);
             slots[q * nc + j] = fresh;
             if changed {
-                moved.push(q);
+                moved.push((ai, q));
             }
         }
         // The moved candidates, weighed together; the others keep theirs.
-        let fresh: Vec<Candidate> = moved
-            .iter()
-            .filter_map(|&q| candidate(ev, tasks[q], j, slots[q * nc + j]))
-            .collect();
-        let w = weigh(ev, source, &fresh)?;
-        let mut fresh = fresh.into_iter().zip(w);
-        let mut next = fresh.next();
-        for &q in &moved {
-            cands[q].retain(|(c, _)| c.cluster != j);
-            if let Some((c, w)) = next.filter(|(c, _)| c.task == tasks[q]) {
-                cands[q].push((c, w));
-                cands[q].sort_by_key(|(c, _)| c.cluster);
-                next = fresh.next();
+        let mut fresh: Vec<Candidate> = Vec::new();
+        let mut owners: Vec<usize> = Vec::new();
+        for &(_, q) in &moved {
+            objectives[q * nc + j] = f64::NEG_INFINITY;
+            if let Some(c) = candidate(ev, tasks[q], j, slots[q * nc + j]) {
+                match inline {
+                    Some(o) => objectives[q * nc + j] = built_in_objective(o, &c),
+                    None => {
+                        fresh.push(c);
+                        owners.push(q);
+                    }
+                }
             }
-            choice[q] = best_choice(&cands[q]);
         }
-        alive.retain(|&q| choice[q].is_some());
+        for (q, w) in owners.into_iter().zip(weigh(ev, source, &fresh)?) {
+            objectives[q * nc + j] = w;
+        }
+        for &(ai, q) in moved.iter().rev() {
+            let r = q * nc..(q + 1) * nc;
+            choice[q] = best_choice(ev, tasks[q], &slots[r.clone()], &objectives[r]);
+            if choice[q].is_none() {
+                alive.remove(ai);
+            }
+        }
     }
     Ok(())
 }
