@@ -39,18 +39,24 @@ macro_rules! refuse {
 #[error("{0}")]
 pub struct Refused(pub String);
 
-static QUIET: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+static QUIET: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
 
 /// Whether the commands' standard-output reports ([`say!`]) are silenced.
 pub fn quiet() -> bool {
-    QUIET.load(std::sync::atomic::Ordering::Relaxed)
+    QUIET.load(std::sync::atomic::Ordering::SeqCst) > 0
 }
 
-/// Silences (or restores) the commands' standard-output reports for the
-/// whole process: the Python package runs commands quietly and returns
+/// Silences (`true`) the commands' standard-output reports for the whole
+/// process until as many `set_quiet(false)` have followed: the Python
+/// package runs commands quietly (from any number of threads) and returns
 /// their tables instead. Warnings and notes on standard error are kept.
 pub fn set_quiet(quiet: bool) {
-    QUIET.store(quiet, std::sync::atomic::Ordering::Relaxed);
+    use std::sync::atomic::Ordering::SeqCst;
+    if quiet {
+        QUIET.fetch_add(1, SeqCst);
+    } else {
+        let _ = QUIET.fetch_update(SeqCst, SeqCst, |n| n.checked_sub(1));
+    }
 }
 
 pub mod aggregate;
