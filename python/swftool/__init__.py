@@ -287,7 +287,9 @@ class Result(Mapping[str, pl.DataFrame]):
 
     Attributes:
         tables: name -> DataFrame.
-        manifest: the run's ``manifest.json`` (flags, seed, log digests).
+        manifest: the run's ``manifest.json`` (flags, seed, log digests);
+            empty for a replay under policies of your own, which write no
+            folder.
         out: the output directory, or ``None`` for a replay that wrote to a
             temporary one (removed once read).
     """
