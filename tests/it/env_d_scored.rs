@@ -225,3 +225,42 @@ fn a_controller_in_queue_order_is_fcfs_and_its_rules_are_checked() {
         "{e}"
     );
 }
+
+/// The event loop driven from outside, pass by pass (what an agent that
+/// waits between decisions does), is `simulate`: here deciding as `easy`
+/// with the native policy object, on a window of a real log.
+#[test]
+fn a_replay_driven_pass_by_pass_is_simulate() {
+    use swftool::env::classic::policies::{self, Scheduler};
+    let log = read_log(
+        &common::traces_dir().join("SDSC-SP2-1998-4.2-cln.swf.gz"),
+        &ReadOptions::strict(),
+    )
+    .unwrap();
+    let args = ClassicArgs::default();
+    let machine = args.machine(&log).unwrap();
+    let jobs = classic::clean(&log.jobs, &machine, &args.clean_options()).0;
+    let jobs = &jobs[..3000];
+    let cap = machine.capacity;
+    let easy = Policy::Backfill { depth: 1 };
+    let mut replay = engine::Replay::new(jobs, cap, false);
+    let mut scheduler = policies::build(easy);
+    let mut times = Vec::new();
+    while let Some(now) = replay.next_pass() {
+        times.push(now);
+        let (queue, machine) = replay.parts();
+        assert!(!queue.is_empty());
+        scheduler.pass(queue, now, machine);
+    }
+    assert_eq!(replay.next_pass(), None);
+    assert!(
+        times.windows(2).all(|w| w[0] < w[1]),
+        "one pass per instant, in order"
+    );
+    let passes = replay.passes();
+    let run = replay.finish();
+    let want = classic::simulate(jobs, cap, easy);
+    assert_eq!(run.outcomes, want.outcomes);
+    assert_eq!(passes, want.passes);
+    assert_eq!(times.len() as u64, passes);
+}

@@ -1,5 +1,6 @@
 //! The engine of classic trace replay (environment D): the event loop
-//! (here) and the machine state ([`machine`]), knowing no policy. The policies
+//! ([`Replay`], one scheduling pass at a time, driven by whoever decides)
+//! and the machine state ([`machine`]), knowing no policy. The policies
 //! (`env::classic::policies`) decide, at each scheduling pass, which jobs start,
 //! resume or are suspended, through [`MachineState`].
 //!
@@ -61,43 +62,96 @@ pub fn simulate_with(
 }
 
 fn run(jobs: &[ClassicJob], capacity: u32, scheduler: &mut dyn policies::Scheduler) -> ClassicRun {
-    let n = jobs.len();
-    let mut order: Vec<usize> = (0..n).collect();
-    order.sort_by(|&a, &b| {
-        jobs[a]
-            .submit
-            .total_cmp(&jobs[b].submit)
-            .then(jobs[a].job_number.cmp(&jobs[b].job_number))
-            .then(a.cmp(&b))
-    });
-    let mut m = MachineState::new(jobs, capacity, scheduler.tracks_units());
-    let mut queue: Vec<usize> = Vec::new();
-    let mut next = 0;
-    let mut passes = 0;
-    loop {
-        let t_sub = order.get(next).map(|&i| jobs[i].submit);
-        let t_event = m.next_time();
-        let now = [t_sub, t_event]
-            .into_iter()
-            .flatten()
-            .min_by(f64::total_cmp);
-        let Some(now) = now else { break };
-        m.take_due(now);
-        while let Some(&i) = order.get(next) {
-            if jobs[i].submit != now {
-                break;
-            }
-            queue.push(i);
-            next += 1;
-        }
-        if queue.is_empty() && m.suspended().is_empty() {
-            continue;
-        }
-        passes += 1;
-        scheduler.pass(&mut queue, now, &mut m);
+    let mut replay = Replay::new(jobs, capacity, scheduler.tracks_units());
+    while let Some(now) = replay.next_pass() {
+        let (queue, machine) = replay.parts();
+        scheduler.pass(queue, now, machine);
         if scheduler.failure().is_some() {
             break;
         }
     }
-    m.into_run(passes)
+    replay.finish()
+}
+
+/// The event loop of a replay, one scheduling pass at a time, driven from
+/// outside: [`Replay::next_pass`] runs the clock to the next instant that
+/// needs a pass (ends and due resume reservations first, then the
+/// arrivals, the equal-time rule above), the caller decides with the queue
+/// and the machine ([`Replay::parts`]), and [`Replay::finish`] gives the
+/// run. [`simulate`] and [`simulate_with`] are this loop with a policy
+/// object deciding; anything that must wait between passes (an agent
+/// choosing a job) drives it the same way.
+pub struct Replay<'a> {
+    jobs: &'a [ClassicJob],
+    order: Vec<usize>,
+    next: usize,
+    machine: MachineState<'a>,
+    queue: Vec<usize>,
+    passes: u64,
+}
+
+impl<'a> Replay<'a> {
+    /// A replay of `jobs` on `capacity` units, naming units when
+    /// `track_units` (suspension preemption needs it).
+    pub fn new(jobs: &'a [ClassicJob], capacity: u32, track_units: bool) -> Replay<'a> {
+        let mut order: Vec<usize> = (0..jobs.len()).collect();
+        order.sort_by(|&a, &b| {
+            jobs[a]
+                .submit
+                .total_cmp(&jobs[b].submit)
+                .then(jobs[a].job_number.cmp(&jobs[b].job_number))
+                .then(a.cmp(&b))
+        });
+        Replay {
+            jobs,
+            order,
+            next: 0,
+            machine: MachineState::new(jobs, capacity, track_units),
+            queue: Vec::new(),
+            passes: 0,
+        }
+    }
+
+    /// Runs the clock to the next scheduling pass and gives its time (s):
+    /// the next instant with a job waiting or suspended after that
+    /// instant's ends, due reservations and arrivals; `None` when no job
+    /// will arrive and no event is pending.
+    pub fn next_pass(&mut self) -> Option<f64> {
+        loop {
+            let t_sub = self.order.get(self.next).map(|&i| self.jobs[i].submit);
+            let t_event = self.machine.next_time();
+            let now = [t_sub, t_event]
+                .into_iter()
+                .flatten()
+                .min_by(f64::total_cmp)?;
+            self.machine.take_due(now);
+            while let Some(&i) = self.order.get(self.next) {
+                if self.jobs[i].submit != now {
+                    break;
+                }
+                self.queue.push(i);
+                self.next += 1;
+            }
+            if !self.queue.is_empty() || !self.machine.suspended().is_empty() {
+                self.passes += 1;
+                return Some(now);
+            }
+        }
+    }
+
+    /// The waiting queue (job indices, the order the deciding side keeps)
+    /// and the machine, for the pass [`Replay::next_pass`] gave.
+    pub fn parts(&mut self) -> (&mut Vec<usize>, &mut MachineState<'a>) {
+        (&mut self.queue, &mut self.machine)
+    }
+
+    /// Scheduling passes so far.
+    pub fn passes(&self) -> u64 {
+        self.passes
+    }
+
+    /// The run: every job's outcome, the passes, suspensions, reservations.
+    pub fn finish(self) -> ClassicRun {
+        self.machine.into_run(self.passes)
+    }
 }
