@@ -12,10 +12,20 @@ use crate::common;
 use swftool::env::classic::custom::{CustomError, replay_scored};
 use swftool::env::classic::policies::control::{Action, ControlView, Controlled, Controller};
 use swftool::env::classic::policies::scored::{PassView, Scored, Scorer};
-use swftool::env::classic::{self, ClassicArgs, Policy, engine};
-use swftool::swf::{ReadOptions, read_log};
+use swftool::env::classic::{self, ClassicArgs, ClassicJob, Policy, engine};
+use swftool::swf::{ReadOptions, SwfLog, read_log};
 
 use common::classic_job as job;
+
+/// A real log (file name under the shared traces), its cleaned jobs and
+/// its machine's capacity, with the default classic flags.
+fn cleaned(file: &str) -> (SwfLog, Vec<ClassicJob>, u32) {
+    let log = read_log(&common::traces_dir().join(file), &ReadOptions::strict()).unwrap();
+    let args = ClassicArgs::default();
+    let machine = args.machine(&log).unwrap();
+    let jobs = classic::clean(&log.jobs, &machine, &args.clean_options()).0;
+    (log, jobs, machine.capacity)
+}
 
 /// Scores every waiting job by its submit time: the native order.
 struct BySubmit;
@@ -41,11 +51,7 @@ fn submit_order_reproduces_fcfs_easy_and_conservative_on_real_logs() {
         "KTH-SP2-1996-2.1-cln.swf.gz",
         "SDSC-SP2-1998-4.2-cln.swf.gz",
     ] {
-        let log = read_log(&common::traces_dir().join(log), &ReadOptions::strict()).unwrap();
-        let args = ClassicArgs::default();
-        let machine = args.machine(&log).unwrap();
-        let jobs = classic::clean(&log.jobs, &machine, &args.clean_options()).0;
-        let cap = machine.capacity;
+        let (log, jobs, cap) = cleaned(log);
         for (depth, native) in [
             (None, Policy::Fcfs),
             (Some(1), Policy::Backfill { depth: 1 }),
@@ -134,11 +140,7 @@ fn a_failing_policy_stops_the_replay_naming_the_pass_and_job() {
 
 #[test]
 fn a_whole_log_replay_takes_the_classic_flags_and_refuses_the_schedulers() {
-    let log = read_log(
-        &common::traces_dir().join("KTH-SP2-1996-2.1-cln.swf.gz"),
-        &ReadOptions::strict(),
-    )
-    .unwrap();
+    let (log, _, _) = cleaned("KTH-SP2-1996-2.1-cln.swf.gz");
     let args = ClassicArgs::default();
     let r = replay_scored(&log, &args, "by-submit", &mut BySubmit, Some(1)).unwrap();
     assert_eq!(r.summary.heuristic, "by-submit");
@@ -186,15 +188,7 @@ impl Controller for Starter {
 
 #[test]
 fn a_controller_in_queue_order_is_fcfs_and_its_rules_are_checked() {
-    let log = read_log(
-        &common::traces_dir().join("KTH-SP2-1996-2.1-cln.swf.gz"),
-        &ReadOptions::strict(),
-    )
-    .unwrap();
-    let args = ClassicArgs::default();
-    let machine = args.machine(&log).unwrap();
-    let jobs = classic::clean(&log.jobs, &machine, &args.clean_options()).0;
-    let cap = machine.capacity;
+    let (_, jobs, cap) = cleaned("KTH-SP2-1996-2.1-cln.swf.gz");
     let want = classic::simulate(&jobs, cap, Policy::Fcfs);
     let mut c = Starter {
         greedy: false,
@@ -231,17 +225,9 @@ fn a_controller_in_queue_order_is_fcfs_and_its_rules_are_checked() {
 /// with the native policy object, on a window of a real log.
 #[test]
 fn a_replay_driven_pass_by_pass_is_simulate() {
-    use swftool::env::classic::policies::{self, Scheduler};
-    let log = read_log(
-        &common::traces_dir().join("SDSC-SP2-1998-4.2-cln.swf.gz"),
-        &ReadOptions::strict(),
-    )
-    .unwrap();
-    let args = ClassicArgs::default();
-    let machine = args.machine(&log).unwrap();
-    let jobs = classic::clean(&log.jobs, &machine, &args.clean_options()).0;
+    use swftool::env::classic::policies;
+    let (_, jobs, cap) = cleaned("SDSC-SP2-1998-4.2-cln.swf.gz");
     let jobs = &jobs[..3000];
-    let cap = machine.capacity;
     let easy = Policy::Backfill { depth: 1 };
     let mut replay = engine::Replay::new(jobs, cap, false);
     let mut scheduler = policies::build(easy);

@@ -13,7 +13,7 @@ use thiserror::Error;
 use super::check as invariants;
 use super::max_value::{Mode, Objectives, min_min};
 use super::summary::{RunSummary, summarize};
-use super::tables::{self, RunRecord};
+use super::tables;
 use super::{Heuristic, MappingEvent, RunResult, simulate};
 use crate::workload::Scenario;
 use polars::prelude::{DataFrame, PolarsResult};
@@ -144,15 +144,7 @@ pub fn replay_min_min<'s>(
 /// # Errors
 /// A polars error if the columns cannot be assembled (a bug).
 pub fn tables(runs: &[CustomRun<'_>]) -> PolarsResult<Vec<(&'static str, DataFrame)>> {
-    let records: Vec<RunRecord<'_>> = runs
-        .iter()
-        .map(|r| RunRecord {
-            scenario: r.scenario,
-            run: &r.run,
-            summary: &r.summary,
-        })
-        .collect();
-    tables::replay_tables(&records)
+    tables::replay_tables(runs.iter().map(|r| (r.scenario, &r.run, &r.summary)))
         .into_iter()
         .map(|(name, df)| df.map(|df| (name, df)))
         .collect()

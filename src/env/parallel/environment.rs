@@ -8,7 +8,7 @@ use std::path::Path;
 use super::check as invariants;
 use super::params::{ParallelArgs, check_system_size};
 use super::summary::{RunSummary, summarize};
-use super::tables::{self, RunRecord};
+use super::tables;
 use super::{Build, HEURISTICS, HeuristicInfo, RunResult, simulate};
 use crate::env::{EnvError, Environment, Input, LogUse, Registry, Replayed};
 use crate::metrics::columns::SummaryColumn;
@@ -196,15 +196,8 @@ impl Environment for Parallel {
         runs: &[Replayed<'_, Self>],
         _: &ParallelArgs,
     ) -> Result<Vec<&'static str>, TableError> {
-        let records: Vec<RunRecord<'_>> = runs
-            .iter()
-            .map(|r| RunRecord {
-                scenario: r.scenario,
-                run: &r.run,
-                summary: &r.summary,
-            })
-            .collect();
-        write_all(dir, tables::replay_tables(&records))
+        let runs = runs.iter().map(|r| (r.scenario, &r.run, &r.summary));
+        write_all(dir, tables::replay_tables(runs))
     }
 }
 

@@ -249,9 +249,21 @@ pub fn timing_frame(summaries: &[RunSummary]) -> PolarsResult<DataFrame> {
     ])
 }
 
-/// The tables `replay` writes for runs of environment A, in order: `jobs`,
-/// `summary`, `timing` (docs/outputs.md).
-pub fn replay_tables(records: &[RunRecord<'_>]) -> Vec<(&'static str, PolarsResult<DataFrame>)> {
+/// The tables `replay` writes for runs of environment A, each given as
+/// (scenario, schedule, summary), in order: `jobs`, `summary`, `timing`
+/// (docs/outputs.md).
+pub fn replay_tables<'a>(
+    runs: impl IntoIterator<Item = (&'a Scenario, &'a RunResult, &'a RunSummary)>,
+) -> Vec<(&'static str, PolarsResult<DataFrame>)> {
+    let records: Vec<RunRecord<'_>> = runs
+        .into_iter()
+        .map(|(scenario, run, summary)| RunRecord {
+            scenario,
+            run,
+            summary,
+        })
+        .collect();
+    let records = &records[..];
     let summaries: Vec<RunSummary> = records.iter().map(|r| r.summary.clone()).collect();
     vec![
         ("jobs", jobs_frame(records)),
