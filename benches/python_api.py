@@ -82,7 +82,8 @@ def main() -> None:
         rows.append((f"KTH-SP2 whole log, PriorityPolicy({score.__name__}, 1)", t, f"{t / passes * 1e6:.1f} µs/pass"))
     width = max(len(r[0]) for r in rows)
     for name, t, note in rows:
-        print(f"{name:{width}}  {t:8.3f} s  {note}")
+        shown = f"{t:8.3f} s" if t >= 0.01 or t != t else f"{t * 1e3:8.3f} ms"
+        print(f"{name:{width}}  {shown}  {note}")
 
 
 if __name__ == "__main__":
