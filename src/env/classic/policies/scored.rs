@@ -88,21 +88,21 @@ impl<'s> Scored<'s> {
             capacity: self.capacity,
             pass: self.passes,
         };
-        let at = format!(
-            "at the scheduling pass at t = {now} s (pass {})",
-            self.passes
-        );
+        // The pass, as messages name it (built only when one is needed).
+        let passes = self.passes;
+        let at = || format!("at the scheduling pass at t = {now} s (pass {passes})");
         let scores = match self.scorer.scores(&view) {
             Ok(s) => s,
             Err(e) => {
-                self.failure = Some(format!("the policy failed {at}: {e}"));
+                self.failure = Some(format!("the policy failed {}: {e}", at()));
                 return;
             }
         };
         if scores.len() != queue.len() {
             self.failure = Some(format!(
-                "the policy gave {} scores {at} for {} waiting jobs; give one per job, in queue order",
+                "the policy gave {} scores {} for {} waiting jobs; give one per job, in queue order",
                 scores.len(),
+                at(),
                 queue.len()
             ));
             return;
@@ -110,7 +110,8 @@ impl<'s> Scored<'s> {
         if let Some(k) = scores.iter().position(|s| s.is_nan()) {
             let job = machine.jobs()[queue[k]].job_number;
             self.failure = Some(format!(
-                "the policy gave job {job} (position {k} of the queue) the score NaN {at}; scores must be numbers (±inf allowed)"
+                "the policy gave job {job} (position {k} of the queue) the score NaN {}; scores must be numbers (±inf allowed)",
+                at()
             ));
             return;
         }
