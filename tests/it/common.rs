@@ -185,3 +185,21 @@ pub fn start(sc: &Scenario, r: &RunResult, job: i64) -> f64 {
         .start
         .unwrap_or_else(|| panic!("job {job} never started"))
 }
+
+/// A real log (file name under the shared traces), its cleaned jobs and
+/// its machine's capacity, with the default classic flags.
+pub fn cleaned(
+    file: &str,
+) -> (
+    swftool::swf::SwfLog,
+    Vec<swftool::env::classic::ClassicJob>,
+    u32,
+) {
+    use swftool::env::classic::{self, ClassicArgs};
+    use swftool::swf::{ReadOptions, read_log};
+    let log = read_log(&traces_dir().join(file), &ReadOptions::strict()).unwrap();
+    let args = ClassicArgs::default();
+    let machine = args.machine(&log).unwrap();
+    let jobs = classic::clean(&log.jobs, &machine, &args.clean_options()).0;
+    (log, jobs, machine.capacity)
+}

@@ -11,21 +11,10 @@ use crate::common;
 
 use swftool::env::classic::custom::{CustomError, replay_scored};
 use swftool::env::classic::policies::control::{Action, ControlView, Controlled, Controller};
-use swftool::env::classic::policies::scored::{PassView, Scored, Scorer};
-use swftool::env::classic::{self, ClassicArgs, ClassicJob, Policy, engine};
-use swftool::swf::{ReadOptions, SwfLog, read_log};
+use swftool::env::classic::policies::scored::{PassView, Scored, Scorer, Sjf};
+use swftool::env::classic::{self, ClassicArgs, Policy, engine};
 
-use common::classic_job as job;
-
-/// A real log (file name under the shared traces), its cleaned jobs and
-/// its machine's capacity, with the default classic flags.
-fn cleaned(file: &str) -> (SwfLog, Vec<ClassicJob>, u32) {
-    let log = read_log(&common::traces_dir().join(file), &ReadOptions::strict()).unwrap();
-    let args = ClassicArgs::default();
-    let machine = args.machine(&log).unwrap();
-    let jobs = classic::clean(&log.jobs, &machine, &args.clean_options()).0;
-    (log, jobs, machine.capacity)
-}
+use common::{classic_job as job, cleaned};
 
 /// Scores every waiting job by its submit time: the native order.
 struct BySubmit;
@@ -33,15 +22,6 @@ struct BySubmit;
 impl Scorer for BySubmit {
     fn scores(&mut self, v: &PassView<'_>) -> Result<Vec<f64>, String> {
         Ok(v.queue.iter().map(|&i| v.jobs[i].submit).collect())
-    }
-}
-
-/// Shortest estimate first (RLScheduler's SJF).
-struct Sjf;
-
-impl Scorer for Sjf {
-    fn scores(&mut self, v: &PassView<'_>) -> Result<Vec<f64>, String> {
-        Ok(v.queue.iter().map(|&i| v.jobs[i].estimate).collect())
     }
 }
 

@@ -34,6 +34,7 @@ mod env_d_classic;
 mod env_d_preemption;
 mod env_d_promise;
 mod env_d_scored;
+mod env_d_selection;
 mod experiment;
 mod fuzz;
 mod golden_outputs;

@@ -176,6 +176,8 @@ pub struct MachineState<'a> {
     first_reservation: Vec<Option<f64>>,
     // Pieces that ended at another time than start + estimate.
     unplanned_ends: u64,
+    // Jobs in the order they first started.
+    started: Vec<usize>,
 }
 
 impl<'a> MachineState<'a> {
@@ -219,6 +221,7 @@ impl<'a> MachineState<'a> {
             units,
             first_reservation: vec![None; n],
             unplanned_ends: 0,
+            started: Vec::with_capacity(n),
         }
     }
 
@@ -264,6 +267,17 @@ impl<'a> MachineState<'a> {
         self.unplanned_ends
     }
 
+    /// The jobs started so far, in the order they first started (a resumed
+    /// job is not listed again).
+    pub fn started(&self) -> &[usize] {
+        &self.started
+    }
+
+    /// Job `i`'s first start, s (+∞ while it waits).
+    pub fn start_of(&self, i: usize) -> f64 {
+        self.outcomes[i].start
+    }
+
     /// Starts waiting job `i` now, or resumes suspended job `i`, on `units`
     /// when units are tracked (exactly its size, all free: see
     /// [`units_to_start`](Self::units_to_start)); `units` is ignored
@@ -274,7 +288,10 @@ impl<'a> MachineState<'a> {
     pub fn start(&mut self, i: usize, now: f64, units: Vec<u32>) {
         let job = &self.jobs[i];
         match self.state[i] {
-            State::Waiting => self.outcomes[i].start = now,
+            State::Waiting => {
+                self.outcomes[i].start = now;
+                self.started.push(i);
+            }
             State::Suspended => {
                 if let Some(u) = self.units.as_mut() {
                     let k = u.open_suspension[i];

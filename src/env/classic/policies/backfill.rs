@@ -53,7 +53,25 @@ impl Backfill {
 
 impl Scheduler for Backfill {
     fn pass(&mut self, queue: &mut Vec<usize>, now: f64, machine: &mut MachineState<'_>) {
+        self.serve(queue, now, machine, false);
+    }
+}
+
+impl Backfill {
+    /// One pass over `queue` in its order, as [`Scheduler::pass`]; with
+    /// `stop_at_head`, the pass ends as soon as the first job of `queue`
+    /// starts (the rest left waiting in order, for the next decision:
+    /// [`crate::env::classic::selection`]) and returns `true`. Returns
+    /// whether the first job started.
+    pub fn serve(
+        &mut self,
+        queue: &mut Vec<usize>,
+        now: f64,
+        machine: &mut MachineState<'_>,
+        stop_at_head: bool,
+    ) -> bool {
         let jobs = machine.jobs();
+        let mut head_started = false;
         if self.reservation.len() != jobs.len() {
             self.reservation = vec![None; jobs.len()];
         }
@@ -70,40 +88,51 @@ impl Scheduler for Backfill {
             }
             let size = i64::from(jobs[i].size);
             let est = jobs[i].estimate;
-            if let Some(r) = self.reservation[i] {
-                if r <= now {
+            let started = match self.reservation[i] {
+                Some(r) if r <= now => {
                     // Due: its block in the profile becomes the running job's.
                     self.reservation[i] = None;
                     self.holders -= 1;
                     machine.start(i, now, Vec::new());
-                } else {
-                    keep.push(i);
+                    true
                 }
-                continue;
-            }
-            if size <= machine.free() && profile.as_ref().is_none_or(|p| p.fits(now, est, size)) {
-                if let Some(p) = profile.as_mut() {
-                    p.reserve(now, est, size);
+                Some(_) => false,
+                None if size <= machine.free()
+                    && profile.as_ref().is_none_or(|p| p.fits(now, est, size)) =>
+                {
+                    if let Some(p) = profile.as_mut() {
+                        p.reserve(now, est, size);
+                    }
+                    machine.start(i, now, Vec::new());
+                    true
                 }
-                machine.start(i, now, Vec::new());
-                continue;
-            }
-            keep.push(i);
-            if self.holders < self.depth {
-                let p = profile.get_or_insert_with(|| machine.profile(now));
-                if let Some(t) = p.earliest(est, size) {
-                    p.reserve(t, est, size);
-                    self.reservation[i] = Some(t);
-                    self.holders += 1;
-                    machine.record_reservation(i, t);
+                None => {
+                    if self.holders < self.depth {
+                        let p = profile.get_or_insert_with(|| machine.profile(now));
+                        if let Some(t) = p.earliest(est, size) {
+                            p.reserve(t, est, size);
+                            self.reservation[i] = Some(t);
+                            self.holders += 1;
+                            machine.record_reservation(i, t);
+                        }
+                    }
+                    false
+                }
+            };
+            if !started {
+                keep.push(i);
+            } else if qi == 0 {
+                head_started = true;
+                if stop_at_head {
+                    keep.extend_from_slice(&queue[1..]);
+                    break;
                 }
             }
         }
         *queue = keep;
+        head_started
     }
-}
 
-impl Backfill {
     /// The pass's profile: the running jobs and every reservation held,
     /// compressed when a job ended other than at its predicted end since
     /// the last pass (`changed`), placed again when they no longer fit.

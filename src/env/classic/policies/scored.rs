@@ -147,3 +147,35 @@ impl Scheduler for Scored<'_> {
         self.failure.as_deref()
     }
 }
+
+/// Shortest job first: the estimate, s (ties to the earlier submit). One of
+/// RLScheduler's baselines (Zhang et al. 2020, §5).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Sjf;
+
+impl Scorer for Sjf {
+    fn scores(&mut self, v: &PassView<'_>) -> Result<Vec<f64>, String> {
+        Ok(v.queue.iter().map(|&i| v.jobs[i].estimate).collect())
+    }
+}
+
+/// F1 (Carastan-Santos & de Camargo, SC 2017, as RLScheduler uses it):
+/// log10(estimate) × processors + 870 × log10(submit), a time ≤ 0 taken
+/// as 0.1 s as RLScheduler does; the same formula as the Python package's
+/// `swftool.policy.f1`.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct F1;
+
+impl Scorer for F1 {
+    fn scores(&mut self, v: &PassView<'_>) -> Result<Vec<f64>, String> {
+        let positive = |t: f64| if t > 0.0 { t } else { 0.1 };
+        Ok(v.queue
+            .iter()
+            .map(|&i| {
+                let j = &v.jobs[i];
+                positive(j.estimate).log10() * f64::from(j.processors)
+                    + 870.0 * positive(j.submit).log10()
+            })
+            .collect())
+    }
+}
