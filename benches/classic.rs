@@ -122,6 +122,57 @@ fn bench(c: &mut Criterion) {
         })
     });
     g.finish();
+    gym(c);
+}
+
+/// The Gymnasium environment's core (`swftool.gym`) on lublin_256 cleaned
+/// by the `rlscheduler` preset: 20 episodes of 256 jobs from fixed starts,
+/// each a reset (with the FCFS, SJF and F1 baselines, and without) and the
+/// steps of a policy picking the first waiting job, with EASY around it;
+/// and the baselines alone. Throughput in episodes.
+fn gym(c: &mut Criterion) {
+    use std::sync::Arc;
+    use swftool::env::classic::clean::CleanPreset;
+    use swftool::env::classic::gym::{GymConfig, GymEnv, GymLog};
+    let path = catalog::resolve("lublin_256").expect("log on the search path");
+    let log = read_log(&path, &ReadOptions::default()).expect("log parses");
+    let machine = machine_of(&log, false, None).expect("machine");
+    let options = CleanOptions {
+        preset: CleanPreset::Rlscheduler,
+        ..CleanOptions::default()
+    };
+    let (jobs, _) = classic::clean(&log.jobs, &machine, &options);
+    let log = Arc::new(GymLog::new("lublin_256", jobs, machine.capacity));
+    let starts: Vec<usize> = (0..20).map(|k| 256 + k * 457).collect();
+    let mut g = c.benchmark_group("gym_lublin_256_easy");
+    g.sample_size(10);
+    g.throughput(Throughput::Elements(starts.len() as u64));
+    for baselines in [false, true] {
+        let config = GymConfig {
+            baselines,
+            ..GymConfig::default()
+        };
+        let mut env = GymEnv::new(Arc::clone(&log), config, 0).expect("env");
+        let mut obs = vec![0.0f32; env.observation_len()];
+        let name = if baselines {
+            "episodes_with_baselines"
+        } else {
+            "episodes"
+        };
+        g.bench_function(name, |b| {
+            b.iter(|| {
+                for &s in &starts {
+                    env.reset(None, Some(s)).expect("start");
+                    env.observe(&mut obs);
+                    while !env.step(0).expect("valid").terminated {
+                        env.observe(&mut obs);
+                    }
+                }
+                black_box(&obs);
+            })
+        });
+    }
+    g.finish();
 }
 
 /// `n` jobs submitted at 0 on `capacity` processors: sizes 1..=capacity,

@@ -7,6 +7,8 @@
 //! exceptions of `swftool.errors`; a panic becomes `SwftoolError`, never a
 //! crashed interpreter.
 
+mod gym;
+
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -33,7 +35,12 @@ use swftool::swf::{self, HeaderValue, ReadOptions, SkipKind, SwfError, SwfHeader
 
 /// The exception class `name` of `swftool.errors`, raised with `message`
 /// and keyword attributes.
-fn error(py: Python<'_>, name: &str, message: String, attrs: &[(&str, Py<PyAny>)]) -> PyErr {
+pub(crate) fn error(
+    py: Python<'_>,
+    name: &str,
+    message: String,
+    attrs: &[(&str, Py<PyAny>)],
+) -> PyErr {
     let build = || -> PyResult<PyErr> {
         let class = py.import("swftool.errors")?.getattr(name)?;
         let kwargs = PyDict::new(py);
@@ -50,7 +57,7 @@ fn error(py: Python<'_>, name: &str, message: String, attrs: &[(&str, Py<PyAny>)
 /// not parse ([`SwfError`]) is `LogError` with `file` and `line`; a log not
 /// found is `LogNotFoundError`; a flag, name or configuration refused is
 /// `UsageError`; anything else `SwftoolError`.
-fn engine_error(py: Python<'_>, e: &anyhow::Error) -> PyErr {
+pub(crate) fn engine_error(py: Python<'_>, e: &anyhow::Error) -> PyErr {
     let message = cmd::error_message(e);
     if let Some(s) = e.chain().find_map(|c| c.downcast_ref::<SwfError>()) {
         return swf_error(py, s, message);
@@ -502,7 +509,7 @@ fn replay_controlled<'py>(
 }
 
 /// `replay`'s classic flags from `argv`, checked, and its log, read.
-fn classic_input(py: Python<'_>, argv: &[String]) -> PyResult<(ClassicArgs, SwfLog)> {
+pub(crate) fn classic_input(py: Python<'_>, argv: &[String]) -> PyResult<(ClassicArgs, SwfLog)> {
     let cli: ReplayCli = parse(py, argv)?;
     let (args, read) =
         cmd::replay::checked_input::<Classic>(&cli.args).map_err(|e| engine_error(py, &e))?;
@@ -728,6 +735,8 @@ fn _swftool(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(replay_controlled, m)?)?;
     m.add_function(wrap_pyfunction!(replay_min_min, m)?)?;
     m.add_function(wrap_pyfunction!(json_to_toml, m)?)?;
+    m.add_class::<gym::GymCore>()?;
+    m.add_class::<gym::GymVecCore>()?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

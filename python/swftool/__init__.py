@@ -21,6 +21,9 @@ machine with FCFS/EASY/Conservative and SDSC's Catalina (Margo et al. 2008).
 
 Errors are the exceptions of :mod:`swftool.errors`. docs/python.md is the
 guide, with examples and what each table holds (docs/outputs.md).
+:mod:`swftool.gym` (imported on its own; needs gymnasium) is a Gymnasium
+environment over environment D's engine for reinforcement learning
+(docs/gym.md).
 """
 
 from __future__ import annotations

@@ -6,6 +6,9 @@ calls. Errors are raised as the classes of :mod:`swftool.errors`.
 
 from typing import Any, Dict, List, Optional, Tuple
 
+import numpy as np
+import numpy.typing as npt
+
 __version__: str
 
 def read_swf(log: str, lenient: bool = False) -> Dict[str, Any]:
@@ -49,3 +52,90 @@ def replay_min_min(argv: List[str], name: str, policy: Any, place_holders: bool)
 
 def json_to_toml(json: str) -> str:
     """A configuration given as JSON, as TOML text. Raises UsageError."""
+
+class GymCore:
+    """One job-selection environment (``swftool.gym.JobSelectionEnv`` wraps
+    it). ``argv`` are ``replay --env classic`` words naming the log;
+    ``reservation_depth`` None (no backfilling) or the depth (2**64-1: all);
+    ``metric`` "bsld" | "wait" | "utilization"; ``reward`` "end" | "step".
+    Raises UsageError, LogError, LogNotFoundError."""
+
+    def __init__(
+        self,
+        argv: List[str],
+        window: int,
+        episode_jobs: int,
+        reservation_depth: Optional[int],
+        metric: str,
+        reward: str,
+        baselines: bool,
+        seed: int,
+    ) -> None: ...
+    @property
+    def observation_len(self) -> int:
+        """N * 8 + 3."""
+    @property
+    def log_jobs(self) -> int:
+        """Jobs of the cleaned log."""
+    @property
+    def capacity(self) -> int:
+        """Units of the machine."""
+    @property
+    def log_name(self) -> str:
+        """The log's file name."""
+    def reset(
+        self, seed: Optional[int] = None, start: Optional[int] = None
+    ) -> Tuple[npt.NDArray[np.float32], npt.NDArray[np.bool_]]:
+        """Starts an episode; (observation (N*8+3,), action mask (N,))."""
+    def step(
+        self, action: int
+    ) -> Tuple[npt.NDArray[np.float32], float, bool, npt.NDArray[np.bool_]]:
+        """(observation, reward, terminated, action mask). Raises
+        UsageError for a masked or negative action, before reset, after
+        the end."""
+    def mask(self) -> npt.NDArray[np.bool_]:
+        """The action mask, shape (N,)."""
+    def info(self) -> Dict[str, Any]:
+        """start, first_job, baselines {fcfs, sjf, f1}, metric (at the end)."""
+    def starts(self) -> npt.NDArray[np.float64]:
+        """Each job's start so far, s (inf while waiting), shape (K,)."""
+    def now(self) -> Optional[float]:
+        """The current decision's time, s on the log's clock."""
+
+class GymVecCore:
+    """``num_envs`` GymCore stepped in one call without the interpreter's
+    lock (``swftool.gym.JobSelectionVectorEnv`` wraps it); environment e
+    seeded ``seed + e``; next-step autoreset."""
+
+    def __init__(
+        self,
+        argv: List[str],
+        num_envs: int,
+        window: int,
+        episode_jobs: int,
+        reservation_depth: Optional[int],
+        metric: str,
+        reward: str,
+        baselines: bool,
+        seed: int,
+    ) -> None: ...
+    @property
+    def observation_len(self) -> int:
+        """N * 8 + 3."""
+    def reset(
+        self, seed: Optional[int] = None
+    ) -> Tuple[npt.NDArray[np.float32], npt.NDArray[np.bool_]]:
+        """(observations (n, N*8+3), masks (n, N))."""
+    def step(
+        self, actions: npt.NDArray[np.int64]
+    ) -> Tuple[
+        npt.NDArray[np.float32],
+        npt.NDArray[np.float64],
+        npt.NDArray[np.bool_],
+        npt.NDArray[np.bool_],
+        npt.NDArray[np.bool_],
+    ]:
+        """(observations, rewards (n,), terminated (n,), masks (n, N),
+        reset (n,)). Raises UsageError naming the environment."""
+    def info(self, e: int) -> Dict[str, Any]:
+        """Environment e's start, first_job, baselines, metric (at the end)."""

@@ -96,6 +96,19 @@ class Queue:
 Score = Callable[[Queue], "np.typing.ArrayLike"]
 
 
+def _reservation_depth(value: Union[int, str, None]) -> Optional[int]:
+    """A ``reservation_depth`` argument as the engine takes it: ``None`` (no
+    backfilling), 0, 1, … or ``"all"`` (2**64 − 1). Raises
+    :class:`UsageError` for anything else."""
+    if value == "all":
+        return 2**64 - 1
+    if value is None:
+        return None
+    if isinstance(value, (int, np.integer)) and not isinstance(value, bool) and value >= 0:
+        return int(value)
+    raise UsageError(f"reservation_depth={value!r}: give None (no backfilling), 0, 1, … or \"all\"")
+
+
 class PriorityPolicy:
     """A priority policy for environment D: ``score(queue)`` gives one
     number per waiting job (lowest runs first); swftool orders and serves
@@ -123,16 +136,7 @@ class PriorityPolicy:
     ) -> None:
         if not callable(score):
             raise UsageError(f"score must be a function of a Queue; got {type(score).__name__}")
-        if reservation_depth == "all":
-            depth: Optional[int] = 2**64 - 1
-        elif reservation_depth is None:
-            depth = None
-        elif isinstance(reservation_depth, (int, np.integer)) and not isinstance(reservation_depth, bool) and reservation_depth >= 0:
-            depth = int(reservation_depth)
-        else:
-            raise UsageError(
-                f"reservation_depth={reservation_depth!r}: give None (no backfilling), 0, 1, … or \"all\""
-            )
+        depth = _reservation_depth(reservation_depth)
         name = name if name is not None else getattr(score, "__name__", "policy")
         if not name or "," in name:
             raise UsageError(f"policy name {name!r}: give a non-empty name without commas")

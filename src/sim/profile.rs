@@ -30,22 +30,34 @@ impl Profile {
         free_now: i64,
         releases: impl IntoIterator<Item = (f64, i64)>,
     ) -> Profile {
-        let mut p = Profile {
-            time: vec![now],
-            free: vec![free_now],
-        };
+        let mut p = Profile::default();
+        p.rebuild_sorted(now, free_now, releases);
+        p
+    }
+
+    /// Makes this profile [`from_sorted`](Self::from_sorted)'s, reusing its
+    /// memory (a scheduler that rebuilds its profile at every pass).
+    pub fn rebuild_sorted(
+        &mut self,
+        now: f64,
+        free_now: i64,
+        releases: impl IntoIterator<Item = (f64, i64)>,
+    ) {
+        self.time.clear();
+        self.free.clear();
+        self.time.push(now);
+        self.free.push(free_now);
         for (t, size) in releases {
             let t = t.max(now);
-            let last = p.free.len() - 1;
-            if t == p.time[last] {
-                p.free[last] += size;
+            let last = self.free.len() - 1;
+            if t == self.time[last] {
+                self.free[last] += size;
             } else {
-                let f = p.free[last] + size;
-                p.time.push(t);
-                p.free.push(f);
+                let f = self.free[last] + size;
+                self.time.push(t);
+                self.free.push(f);
             }
         }
-        p
     }
 
     /// The step function as (time, free units from then on), from the

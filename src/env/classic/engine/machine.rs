@@ -434,6 +434,13 @@ impl<'a> MachineState<'a> {
     /// The availability profile at `now`: running jobs until their predicted
     /// ends, and suspended jobs' resume reservations.
     pub fn profile(&self, now: f64) -> Profile {
+        let mut p = Profile::default();
+        self.profile_into(now, &mut p);
+        p
+    }
+
+    /// [`profile`](Self::profile) written into `p`, reusing its memory.
+    pub fn profile_into(&self, now: f64, p: &mut Profile) {
         let overrun = self.predicted.iter().take_while(|k| k.time <= now).count();
         // A key is the piece's start + estimate: its predicted end unless the
         // job has outrun it.
@@ -445,11 +452,11 @@ impl<'a> MachineState<'a> {
             };
             (end, i64::from(self.jobs[k.task].size))
         });
-        let mut p = if overrun == 0 {
-            Profile::from_sorted(now, self.free, releases)
+        if overrun == 0 {
+            p.rebuild_sorted(now, self.free, releases);
         } else {
-            Profile::new(now, self.free, releases)
-        };
+            *p = Profile::new(now, self.free, releases);
+        }
         if let Some(u) = &self.units {
             for &v in &u.suspended {
                 p.reserve(
@@ -459,7 +466,6 @@ impl<'a> MachineState<'a> {
                 );
             }
         }
-        p
     }
 
     /// Running jobs, by predicted end of their current piece as planned

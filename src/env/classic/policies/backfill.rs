@@ -39,6 +39,12 @@ pub struct Backfill {
     holders: usize,
     /// [`MachineState::unplanned_ends`] at the last pass.
     seen: u64,
+    /// The next queue, built during a pass (kept to reuse its memory).
+    keep: Vec<usize>,
+    /// The pass's profile, kept between passes to reuse its memory.
+    spare: Profile,
+    /// The reservations held, gathered at each pass (memory reused).
+    held: Vec<(f64, usize)>,
 }
 
 impl Backfill {
@@ -79,7 +85,9 @@ impl Backfill {
         self.seen = machine.unplanned_ends();
         let mut profile =
             (self.holders > 0).then(|| self.held_profile(queue, now, machine, changed));
-        let mut keep = Vec::with_capacity(queue.len());
+        let mut spare = std::mem::take(&mut self.spare);
+        let mut keep = std::mem::take(&mut self.keep);
+        keep.clear();
         for (qi, &i) in queue.iter().enumerate() {
             // Nothing more can start, and no reservation is left to give.
             if machine.free() == 0 && self.holders >= self.depth {
@@ -108,7 +116,10 @@ impl Backfill {
                 }
                 None => {
                     if self.holders < self.depth {
-                        let p = profile.get_or_insert_with(|| machine.profile(now));
+                        let p = profile.get_or_insert_with(|| {
+                            machine.profile_into(now, &mut spare);
+                            std::mem::take(&mut spare)
+                        });
                         if let Some(t) = p.earliest(est, size) {
                             p.reserve(t, est, size);
                             self.reservation[i] = Some(t);
@@ -129,7 +140,8 @@ impl Backfill {
                 }
             }
         }
-        *queue = keep;
+        self.keep = std::mem::replace(queue, keep);
+        self.spare = profile.unwrap_or(spare);
         head_started
     }
 
@@ -145,13 +157,25 @@ impl Backfill {
     ) -> Profile {
         let jobs = machine.jobs();
         // Reservations in submit (queue) order.
-        let mut held: Vec<(f64, usize)> = queue
-            .iter()
-            .filter_map(|&i| self.reservation[i].map(|r| (r, i)))
-            .collect();
+        let mut held = std::mem::take(&mut self.held);
+        held.clear();
+        held.extend(
+            queue
+                .iter()
+                .filter_map(|&i| self.reservation[i].map(|r| (r, i))),
+        );
         let block = |&(r, i): &(f64, usize)| (r, jobs[i].estimate, i64::from(jobs[i].size));
-        let mut p = machine.profile(now);
-        p.reserve_all(held.iter().map(block));
+        let mut p = std::mem::take(&mut self.spare);
+        machine.profile_into(now, &mut p);
+        if held.len() <= 4 {
+            // A few blocks: inserted in place (the same step function as
+            // `reserve_all`, without its sort).
+            for (r, est, size) in held.iter().map(block) {
+                p.reserve(r.max(now), est, size);
+            }
+        } else {
+            p.reserve_all(held.iter().map(block));
+        }
         let replace = p.overcommitted() || held.iter().any(|h| h.0 < now);
         if replace || changed {
             // By current start, then submit order.
@@ -160,8 +184,8 @@ impl Backfill {
         if replace {
             // A running job outran its estimate: place every reservation
             // again, in order, at its earliest start.
-            p = machine.profile(now);
-            for (r, i) in held {
+            machine.profile_into(now, &mut p);
+            for &(r, i) in &held {
                 let (est, size) = (jobs[i].estimate, i64::from(jobs[i].size));
                 let t = p.earliest(est, size).unwrap_or(r);
                 p.reserve(t, est, size);
@@ -169,7 +193,7 @@ impl Backfill {
             }
         } else if changed {
             // Compression: each to its earliest start no later than its own.
-            for (r, i) in held {
+            for &(r, i) in &held {
                 let (est, size) = (jobs[i].estimate, i64::from(jobs[i].size));
                 if r <= now {
                     continue; // due now: it cannot start earlier
@@ -181,6 +205,7 @@ impl Backfill {
                 }
             }
         }
+        self.held = held;
         p
     }
 }

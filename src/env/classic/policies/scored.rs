@@ -162,20 +162,26 @@ impl Scorer for Sjf {
 /// F1 (Carastan-Santos & de Camargo, SC 2017, as RLScheduler uses it):
 /// log10(estimate) × processors + 870 × log10(submit), a time ≤ 0 taken
 /// as 0.1 s as RLScheduler does; the same formula as the Python package's
-/// `swftool.policy.f1`.
-#[derive(Debug, Clone, Copy, Default)]
-pub struct F1;
+/// `swftool.policy.f1`. A job's score does not change while it waits: each
+/// is computed once, at the first pass.
+#[derive(Debug, Clone, Default)]
+pub struct F1 {
+    scores: Vec<f64>,
+}
 
 impl Scorer for F1 {
     fn scores(&mut self, v: &PassView<'_>) -> Result<Vec<f64>, String> {
-        let positive = |t: f64| if t > 0.0 { t } else { 0.1 };
-        Ok(v.queue
-            .iter()
-            .map(|&i| {
-                let j = &v.jobs[i];
-                positive(j.estimate).log10() * f64::from(j.processors)
-                    + 870.0 * positive(j.submit).log10()
-            })
-            .collect())
+        if self.scores.len() != v.jobs.len() {
+            let positive = |t: f64| if t > 0.0 { t } else { 0.1 };
+            self.scores = v
+                .jobs
+                .iter()
+                .map(|j| {
+                    positive(j.estimate).log10() * f64::from(j.processors)
+                        + 870.0 * positive(j.submit).log10()
+                })
+                .collect();
+        }
+        Ok(v.queue.iter().map(|&i| self.scores[i]).collect())
     }
 }
