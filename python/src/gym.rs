@@ -12,7 +12,8 @@ use pyo3::types::PyDict;
 
 use swftool::env::classic::environment::prepare;
 use swftool::env::classic::gym::{
-    GymConfig, GymEnv, GymError, GymLog, GymVec, Metric, RewardTiming,
+    GymConfig, GymEnv, GymError, GymLog, GymVec, JOB_FEATURES, MACHINE_FEATURES, Metric,
+    RewardTiming,
 };
 
 use crate::{classic_input, engine_error, error};
@@ -22,20 +23,26 @@ fn gym_error(py: Python<'_>, e: &GymError) -> PyErr {
     error(py, "UsageError", e.to_string(), &[])
 }
 
-#[allow(clippy::too_many_arguments)]
+/// An environment's settings, as `swftool.gym` passes them (a dict).
+#[derive(FromPyObject)]
+#[pyo3(from_item_all)]
+struct Settings {
+    window: usize,
+    episode_jobs: usize,
+    reservation_depth: Option<usize>,
+    metric: String,
+    reward: String,
+    baselines: bool,
+}
+
 /// The log `argv` names, cleaned and prepared as `replay --env classic`
-/// prepares it, and the configuration from the other arguments.
+/// prepares it, and the configuration from `settings`.
 fn setup(
     py: Python<'_>,
     argv: &[String],
-    window: usize,
-    episode_jobs: usize,
-    depth: Option<usize>,
-    metric: &str,
-    reward: &str,
-    baselines: bool,
+    settings: Settings,
 ) -> PyResult<(Arc<GymLog>, GymConfig)> {
-    let metric = match metric {
+    let metric = match settings.metric.as_str() {
         "bsld" => Metric::Bsld,
         "wait" => Metric::Wait,
         "utilization" => Metric::Utilization,
@@ -48,7 +55,7 @@ fn setup(
             ));
         }
     };
-    let timing = match reward {
+    let timing = match settings.reward.as_str() {
         "end" => RewardTiming::End,
         "step" => RewardTiming::Step,
         other => {
@@ -75,13 +82,13 @@ fn setup(
     let s = prepared.scenario;
     let gym_log = GymLog::new(&prepared.log, s.jobs, s.machine.capacity);
     let config = GymConfig {
-        window,
-        episode_jobs,
-        depth,
+        window: settings.window,
+        episode_jobs: settings.episode_jobs,
+        depth: settings.reservation_depth,
         metric,
         timing,
         tau: args.tau(),
-        baselines,
+        baselines: settings.baselines,
     };
     Ok((Arc::new(gym_log), config))
 }
@@ -141,31 +148,11 @@ impl GymCore {
 
 #[pymethods]
 impl GymCore {
-    /// See `swftool.gym.JobSelectionEnv`.
+    /// See `swftool.gym.JobSelectionEnv`: `settings` holds window,
+    /// episode_jobs, reservation_depth, metric, reward, baselines.
     #[new]
-    #[pyo3(signature = (argv, window, episode_jobs, reservation_depth, metric, reward, baselines, seed))]
-    #[allow(clippy::too_many_arguments)]
-    fn new(
-        py: Python<'_>,
-        argv: Vec<String>,
-        window: usize,
-        episode_jobs: usize,
-        reservation_depth: Option<usize>,
-        metric: &str,
-        reward: &str,
-        baselines: bool,
-        seed: u64,
-    ) -> PyResult<GymCore> {
-        let (log, config) = setup(
-            py,
-            &argv,
-            window,
-            episode_jobs,
-            reservation_depth,
-            metric,
-            reward,
-            baselines,
-        )?;
+    fn new(py: Python<'_>, argv: Vec<String>, settings: Settings, seed: u64) -> PyResult<GymCore> {
+        let (log, config) = setup(py, &argv, settings)?;
         let env = GymEnv::new(log, config, seed).map_err(|e| gym_error(py, &e))?;
         Ok(GymCore { env })
     }
@@ -275,38 +262,23 @@ impl GymVecCore {
 
 #[pymethods]
 impl GymVecCore {
-    /// See `swftool.gym.JobSelectionVectorEnv`.
+    /// See `swftool.gym.JobSelectionVectorEnv`; `settings` as for
+    /// [`GymCore`].
     #[new]
-    #[pyo3(signature = (argv, num_envs, window, episode_jobs, reservation_depth, metric, reward, baselines, seed))]
-    #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
         argv: Vec<String>,
         num_envs: usize,
-        window: usize,
-        episode_jobs: usize,
-        reservation_depth: Option<usize>,
-        metric: &str,
-        reward: &str,
-        baselines: bool,
+        settings: Settings,
         seed: u64,
     ) -> PyResult<GymVecCore> {
-        let (log, config) = setup(
-            py,
-            &argv,
-            window,
-            episode_jobs,
-            reservation_depth,
-            metric,
-            reward,
-            baselines,
-        )?;
+        let window = settings.window;
+        let (log, config) = setup(py, &argv, settings)?;
         let vec = GymVec::new(&log, &config, num_envs, seed).map_err(|e| gym_error(py, &e))?;
-        let len = window * 8 + 3;
         Ok(GymVecCore {
             vec,
             n: num_envs,
-            len,
+            len: window * JOB_FEATURES.len() + MACHINE_FEATURES.len(),
             window,
         })
     }
@@ -403,4 +375,13 @@ impl GymVecCore {
             .ok_or_else(|| error(py, "UsageError", format!("environment {e} of {n}"), &[]))?;
         episode_info(py, env)
     }
+}
+
+/// Adds the classes and the feature names to the module.
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<GymCore>()?;
+    m.add_class::<GymVecCore>()?;
+    m.add("GYM_JOB_FEATURES", JOB_FEATURES.to_vec())?;
+    m.add("GYM_MACHINE_FEATURES", MACHINE_FEATURES.to_vec())?;
+    Ok(())
 }

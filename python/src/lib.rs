@@ -735,8 +735,7 @@ fn _swftool(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(replay_controlled, m)?)?;
     m.add_function(wrap_pyfunction!(replay_min_min, m)?)?;
     m.add_function(wrap_pyfunction!(json_to_toml, m)?)?;
-    m.add_class::<gym::GymCore>()?;
-    m.add_class::<gym::GymVecCore>()?;
+    gym::register(m)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

@@ -53,24 +53,18 @@ def replay_min_min(argv: List[str], name: str, policy: Any, place_holders: bool)
 def json_to_toml(json: str) -> str:
     """A configuration given as JSON, as TOML text. Raises UsageError."""
 
+GYM_JOB_FEATURES: List[str]
+GYM_MACHINE_FEATURES: List[str]
+
 class GymCore:
     """One job-selection environment (``swftool.gym.JobSelectionEnv`` wraps
     it). ``argv`` are ``replay --env classic`` words naming the log;
-    ``reservation_depth`` None (no backfilling) or the depth (2**64-1: all);
-    ``metric`` "bsld" | "wait" | "utilization"; ``reward`` "end" | "step".
-    Raises UsageError, LogError, LogNotFoundError."""
+    ``settings`` a dict: window, episode_jobs, reservation_depth (None: no
+    backfilling, or the depth, 2**64-1: all), metric ("bsld" | "wait" |
+    "utilization"), reward ("end" | "step"), baselines. Raises UsageError,
+    LogError, LogNotFoundError."""
 
-    def __init__(
-        self,
-        argv: List[str],
-        window: int,
-        episode_jobs: int,
-        reservation_depth: Optional[int],
-        metric: str,
-        reward: str,
-        baselines: bool,
-        seed: int,
-    ) -> None: ...
+    def __init__(self, argv: List[str], settings: Dict[str, Any], seed: int) -> None: ...
     @property
     def observation_len(self) -> int:
         """N * 8 + 3."""
@@ -107,18 +101,7 @@ class GymVecCore:
     lock (``swftool.gym.JobSelectionVectorEnv`` wraps it); environment e
     seeded ``seed + e``; next-step autoreset."""
 
-    def __init__(
-        self,
-        argv: List[str],
-        num_envs: int,
-        window: int,
-        episode_jobs: int,
-        reservation_depth: Optional[int],
-        metric: str,
-        reward: str,
-        baselines: bool,
-        seed: int,
-    ) -> None: ...
+    def __init__(self, argv: List[str], num_envs: int, settings: Dict[str, Any], seed: int) -> None: ...
     @property
     def observation_len(self) -> int:
         """N * 8 + 3."""

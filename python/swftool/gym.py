@@ -61,34 +61,50 @@ ENV_ID = "swftool/JobSelection-v0"
 #: units / the machine's, user, group and queue id / the log's largest (1
 #: when the log does not give them), 1 if the job fits now, 1 for a job
 #: (0: empty slot, all zeros).
-JOB_FEATURES: Tuple[str, ...] = (
-    "wait",
-    "requested_time",
-    "units",
-    "user",
-    "group",
-    "queue",
-    "fits_now",
-    "present",
-)
+JOB_FEATURES: Tuple[str, ...] = tuple(_swftool.GYM_JOB_FEATURES)
 
 #: The machine features after the N job slots: free units / units,
 #: waiting jobs / N (capped at 1), jobs started / K.
-MACHINE_FEATURES: Tuple[str, ...] = ("free_units", "waiting", "progress")
+MACHINE_FEATURES: Tuple[str, ...] = tuple(_swftool.GYM_MACHINE_FEATURES)
 
 PathLike = Union[str, "os.PathLike[str]"]
 
 
-def _argv(log: PathLike, clean: str, flags: Dict[str, Any]) -> list:
-    """`replay --env classic` words for `log` with the cleaning preset and
-    the classic flags (``exact_estimates=True``, ``whole_nodes=True``,
-    ``tau=…``, ``window_jobs=…``)."""
+def _core_args(
+    log: PathLike = "lublin_256",
+    *,
+    window: int = 128,
+    episode_jobs: int = 256,
+    reservation_depth: Union[int, str, None] = 1,
+    metric: str = "bsld",
+    reward: str = "end",
+    clean: str = "rlscheduler",
+    baselines: bool = True,
+    seed: int = 0,
+    **flags: Any,
+) -> Tuple[list, Dict[str, Any], int]:
+    """The engine's arguments for :class:`JobSelectionEnv`'s settings (its
+    docstring says each): ``replay --env classic`` words naming the log
+    with the cleaning preset and the classic flags, the settings checked,
+    the seed. Raises :class:`UsageError`."""
     from . import _flag_words
 
+    for k in ("heuristic", "out", "env"):
+        if k in flags:
+            raise UsageError(f"{k}= does not apply to the environment: the agent schedules, nothing is written")
     # A built-in name only satisfies the parser (the one that takes every
     # classic flag, so that the flags of the built-in schedulers reach the
     # engine's own refusal); the agent replaces it.
-    return [os.fspath(log), "--env", "classic", "--heuristic", "catalina-preempt", "--clean", clean] + _flag_words(flags)
+    argv = [os.fspath(log), "--env", "classic", "--heuristic", "catalina-preempt", "--clean", clean]
+    settings = {
+        "window": _positive("window", window),
+        "episode_jobs": _positive("episode_jobs", episode_jobs),
+        "reservation_depth": _reservation_depth(reservation_depth),
+        "metric": metric,
+        "reward": reward,
+        "baselines": bool(baselines),
+    }
+    return argv + _flag_words(flags), settings, _seed(seed)
 
 
 class _MaskedDiscrete(spaces.Discrete):
@@ -113,7 +129,7 @@ class _MaskedDiscrete(spaces.Discrete):
 class JobSelectionEnv(gym.Env):
     """Job selection on a replayed log, one decision per scheduled job.
 
-    Args:
+    Args (all but ``log`` keywords):
         log: an SWF log (a path, or a short name of the shared traces such
             as ``"lublin_256"``, ``"kth"``).
         window: N, the job slots observed and the actions (default 128,
@@ -167,35 +183,13 @@ class JobSelectionEnv(gym.Env):
 
     metadata: Dict[str, Any] = {"render_modes": []}
 
-    def __init__(
-        self,
-        log: PathLike = "lublin_256",
-        *,
-        window: int = 128,
-        episode_jobs: int = 256,
-        reservation_depth: Union[int, str, None] = 1,
-        metric: str = "bsld",
-        reward: str = "end",
-        clean: str = "rlscheduler",
-        baselines: bool = True,
-        seed: int = 0,
-        **flags: Any,
-    ) -> None:
-        _check_flags(flags)
-        self._core = _swftool.GymCore(
-            _argv(log, clean, flags),
-            _positive("window", window),
-            _positive("episode_jobs", episode_jobs),
-            _reservation_depth(reservation_depth),
-            metric,
-            reward,
-            bool(baselines),
-            _seed(seed),
-        )
-        self.window = window
-        self.episode_jobs = episode_jobs
+    def __init__(self, log: PathLike = "lublin_256", **settings: Any) -> None:
+        argv, checked, seed = _core_args(log, **settings)
+        self._core = _swftool.GymCore(argv, checked, seed)
+        self.window = checked["window"]
+        self.episode_jobs = checked["episode_jobs"]
         self.observation_space = spaces.Box(0.0, 1.0, shape=(self._core.observation_len,), dtype=np.float32)
-        self.action_space = _MaskedDiscrete(window, self._core)
+        self.action_space = _MaskedDiscrete(self.window, self._core)
 
     def reset(
         self, *, seed: Optional[int] = None, options: Optional[Dict[str, Any]] = None
@@ -248,40 +242,16 @@ class JobSelectionVectorEnv(VectorEnv):
 
     metadata: Dict[str, Any] = {"render_modes": [], "autoreset_mode": AutoresetMode.NEXT_STEP}
 
-    def __init__(
-        self,
-        num_envs: int = 8,
-        log: PathLike = "lublin_256",
-        *,
-        window: int = 128,
-        episode_jobs: int = 256,
-        reservation_depth: Union[int, str, None] = 1,
-        metric: str = "bsld",
-        reward: str = "end",
-        clean: str = "rlscheduler",
-        baselines: bool = True,
-        seed: int = 0,
-        **flags: Any,
-    ) -> None:
-        _check_flags(flags)
-        self._core = _swftool.GymVecCore(
-            _argv(log, clean, flags),
-            _positive("num_envs", num_envs),
-            _positive("window", window),
-            _positive("episode_jobs", episode_jobs),
-            _reservation_depth(reservation_depth),
-            metric,
-            reward,
-            bool(baselines),
-            _seed(seed),
-        )
+    def __init__(self, num_envs: int = 8, log: PathLike = "lublin_256", **settings: Any) -> None:
+        argv, checked, seed = _core_args(log, **settings)
+        self._core = _swftool.GymVecCore(argv, _positive("num_envs", num_envs), checked, seed)
         self.num_envs = num_envs
-        self.window = window
+        self.window = checked["window"]
         self.single_observation_space = spaces.Box(0.0, 1.0, shape=(self._core.observation_len,), dtype=np.float32)
-        self.single_action_space = spaces.Discrete(window)
+        self.single_action_space = spaces.Discrete(self.window)
         self.observation_space = batch_space(self.single_observation_space, num_envs)
         self.action_space = batch_space(self.single_action_space, num_envs)
-        self._masks = np.zeros((num_envs, window), dtype=bool)
+        self._masks = np.zeros((num_envs, self.window), dtype=bool)
 
     def reset(
         self, *, seed: Optional[int] = None, options: Optional[Dict[str, Any]] = None
@@ -322,12 +292,6 @@ class JobSelectionVectorEnv(VectorEnv):
         counts = self._masks.sum(axis=1)
         draws = self.np_random.integers(0, np.maximum(counts, 1))
         return draws.astype(np.int64)
-
-
-def _check_flags(flags: Dict[str, Any]) -> None:
-    for k in ("heuristic", "out", "env"):
-        if k in flags:
-            raise UsageError(f"{k}= does not apply to the environment: the agent schedules, nothing is written")
 
 
 def _positive(name: str, value: Any) -> int:

@@ -7,26 +7,12 @@ use swftool::env::parallel::{self, RunResult, TaskOutcome, simulate};
 use swftool::model::{Cluster, System, Task, ValueFunction};
 use swftool::workload::{DayWindow, Scenario, ScenarioParams};
 
+pub use swftool::env::classic::ClassicJob;
+
 /// A classic (environment D) job of `size` processors (= units), user and
-/// queue 1: number, submit s, run s, estimate s.
-pub fn classic_job(
-    n: i64,
-    submit: f64,
-    size: u32,
-    run: f64,
-    estimate: f64,
-) -> swftool::env::classic::ClassicJob {
-    swftool::env::classic::ClassicJob {
-        job_number: n,
-        submit,
-        run,
-        estimate,
-        processors: size,
-        size,
-        user: 1,
-        group: 1,
-        queue: 1,
-    }
+/// queue 1: number, submit s, run s, estimate s ([`ClassicJob::example`]).
+pub fn classic_job(n: i64, submit: f64, size: u32, run: f64, estimate: f64) -> ClassicJob {
+    ClassicJob::example(n, submit, size, run, estimate)
 }
 
 /// Path of the shared real logs.

@@ -711,17 +711,13 @@ impl GymVec {
 mod tests {
     use super::*;
 
+    /// User n mod 3, no group (−1), queue 0: the normalisations' cases.
     fn job(n: i64, submit: f64, run: f64, size: u32) -> ClassicJob {
         ClassicJob {
-            job_number: n,
-            submit,
-            run,
-            estimate: run,
-            processors: size,
-            size,
             user: n % 3,
             group: -1,
             queue: 0,
+            ..ClassicJob::example(n, submit, size, run, run)
         }
     }
 

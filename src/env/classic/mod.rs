@@ -69,6 +69,25 @@ pub struct ClassicJob {
     pub queue: i64,
 }
 
+impl ClassicJob {
+    /// A job of a scenario built by hand (tests, examples worked on
+    /// paper): job number `n`, submit, run and estimate in s, `size`
+    /// processors held as as many units; user, group and queue 1.
+    pub fn example(n: i64, submit: f64, size: u32, run: f64, estimate: f64) -> ClassicJob {
+        ClassicJob {
+            job_number: n,
+            submit,
+            run,
+            estimate,
+            processors: size,
+            size,
+            user: 1,
+            group: 1,
+            queue: 1,
+        }
+    }
+}
+
 /// What the machine allocates.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
 pub enum Unit {

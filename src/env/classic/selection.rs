@@ -194,17 +194,7 @@ mod tests {
     use crate::env::classic::{Policy, simulate};
 
     fn job(n: i64, submit: f64, run: f64, estimate: f64, size: u32) -> ClassicJob {
-        ClassicJob {
-            job_number: n,
-            submit,
-            run,
-            estimate,
-            processors: size,
-            size,
-            user: 1,
-            group: 1,
-            queue: 1,
-        }
+        ClassicJob::example(n, submit, size, run, estimate)
     }
 
     /// Worked on paper, 4 units: job 1 (3 units, 100 s) runs from 0; at

@@ -293,17 +293,7 @@ mod tests {
     use super::*;
 
     fn job(n: i64, submit: f64, size: u32, run: f64) -> ClassicJob {
-        ClassicJob {
-            job_number: n,
-            submit,
-            run,
-            estimate: run,
-            processors: size,
-            size,
-            user: 1,
-            group: 1,
-            queue: 1,
-        }
+        ClassicJob::example(n, submit, size, run, run)
     }
 
     /// Window 2, extra 1, machine of 10 units, preempting above 4 units.
