@@ -38,6 +38,11 @@ enum Command {
     Compare(cmd::compare::CompareArgs),
     /// Synthetic workloads written as SWF with a sidecar table: `synth serial` (environment B, Machovec et al. 2017), `synth energy` (environment C, Khemka et al.).
     Synth(cmd::synth::SynthArgs),
+    /// Convert a log between SWF and Slurm accounting (sacct --parsable2 text), either way.
+    #[command(
+        after_help = "Examples:\n  sacct --parsable2 --allusers --starttime 2024-01-01 --format=JobID,JobIDRaw,User,Group,Partition,Submit,Start,End,Elapsed,Timelimit,ReqCPUS,AllocCPUS,State > jobs.sacct\n  swftool convert jobs.sacct jobs.swf.gz --time-zone Europe/Paris\n  swftool convert kth-sp2 kth.sacct"
+    )]
+    Convert(cmd::convert::ConvertArgs),
 }
 
 /// Exit code of a program stopped by a closed output pipe (128 + SIGPIPE).
@@ -73,6 +78,7 @@ fn main() {
         Command::Aggregate(a) => cmd::aggregate::run(a),
         Command::Compare(a) => cmd::compare::run(a),
         Command::Synth(a) => cmd::synth::run(a),
+        Command::Convert(a) => cmd::convert::run(a),
     };
     if let Err(e) = result {
         if e.downcast_ref::<swftool::interrupt::Interrupted>()

@@ -208,6 +208,8 @@ pub struct LogSummary {
     pub filter_env_a: FilterReport,
     /// Lines skipped in lenient mode.
     pub skipped: SkipReport,
+    /// What reading Slurm accounting did (a sacct file).
+    pub sacct: Option<crate::swf::sacct::SacctReport>,
 }
 
 fn daily_counts(log: &SwfLog, clock: &LogClock) -> Option<DailyCounts> {
@@ -331,6 +333,7 @@ pub fn summarize(log: &SwfLog) -> LogSummary {
         filter: simulation_jobs(&log.jobs, None).1,
         filter_env_a: simulation_jobs(&log.jobs, Some(ENV_A_MAX_PROCESSORS)).1,
         skipped: log.skipped.clone(),
+        sacct: log.sacct.clone(),
     }
 }
 
@@ -542,6 +545,10 @@ impl fmt::Display for LogSummary {
         if !self.skipped.is_empty() {
             writeln!(f, "Lenient mode")?;
             writeln!(f, "  {}", self.skipped.to_string().replace('\n', "\n  "))?;
+        }
+        if let Some(s) = &self.sacct {
+            writeln!(f, "Converted")?;
+            writeln!(f, "  {}", s.to_string().replace('\n', "\n  "))?;
         }
         Ok(())
     }

@@ -61,6 +61,7 @@ pub fn set_quiet(quiet: bool) {
 
 pub mod aggregate;
 pub mod compare;
+pub mod convert;
 pub mod experiment;
 pub mod heuristics;
 pub mod info;

@@ -478,6 +478,16 @@ pub enum SwfError {
         /// File path as given.
         file: String,
     },
+    /// A problem in Slurm accounting text read as a log ([`super::sacct`]).
+    #[error("{file}:{line}: {message}")]
+    Sacct {
+        /// File path or name.
+        file: String,
+        /// 1-based line number.
+        line: u64,
+        /// What is wrong and what to do.
+        message: String,
+    },
     /// The path is a directory.
     #[error("{file} is a directory; give an SWF log file (.swf or .swf.gz)")]
     IsDirectory {
@@ -491,6 +501,7 @@ impl SwfError {
     pub fn file(&self) -> &str {
         match self {
             SwfError::NotSwf { file, .. }
+            | SwfError::Sacct { file, .. }
             | SwfError::WrongFieldCount { file, .. }
             | SwfError::NonNumeric { file, .. }
             | SwfError::NotAnInteger { file, .. }
@@ -516,6 +527,7 @@ impl SwfError {
     pub fn line(&self) -> Option<u64> {
         match self {
             SwfError::NotSwf { line, .. }
+            | SwfError::Sacct { line, .. }
             | SwfError::WrongFieldCount { line, .. }
             | SwfError::NonNumeric { line, .. }
             | SwfError::NotAnInteger { line, .. }

@@ -9,6 +9,8 @@
 //!   job; `parse(write(x)) == x`.
 //! * [`simulation_jobs`]: which jobs a simulation can use, with a
 //!   [`FilterReport`] of what was removed and why (docs/parallel.md, "Which jobs are used").
+//! * [`sacct`]: Slurm accounting (`sacct --parsable2`) read as a log
+//!   (every reader above recognises it) and SWF written as it.
 //! * [`parser`]: the nom line parsers, usable on their own.
 //! * [`frame::jobs_frame`]: the jobs as a polars DataFrame (unknown as null).
 //!
@@ -21,11 +23,14 @@ pub mod header;
 pub mod parser;
 pub mod reader;
 pub mod record;
+pub mod sacct;
 pub mod writer;
 
 pub use error::{FIELD_COUNT, LineError, SkipKind, SwfError};
 pub use filter::{FilterReport, SimJob, simulation_jobs};
 pub use header::{HeaderProblem, HeaderValue, SwfHeader};
-pub use reader::{OrderReport, ReadOptions, SkipReport, SwfLog, read_from, read_log};
+pub use reader::{
+    OrderReport, ReadOptions, SacctZone, SkipReport, SwfLog, read_from, read_log, read_log_zoned,
+};
 pub use record::JobRecord;
 pub use writer::{format_job, write_log, write_path};

@@ -210,6 +210,9 @@ pub struct SwfLog {
     /// SHA-256 of the log's text (decompressed), lowercase hex: set by
     /// [`read_log`] and [`read_from`], `None` for a log built in memory.
     pub sha256: Option<String>,
+    /// What reading Slurm accounting did, when the file was `sacct`
+    /// output ([`super::sacct`]); `None` for an SWF log.
+    pub sacct: Option<super::sacct::SacctReport>,
 }
 
 impl SwfLog {
@@ -239,6 +242,39 @@ impl SwfLog {
 /// [`SwfError::IsDirectory`] for a directory, [`SwfError::Open`] when it
 /// cannot be opened, and every error of [`read_from`].
 pub fn read_log(path: &Path, opts: &ReadOptions) -> Result<SwfLog, SwfError> {
+    read_log_zoned(path, opts, &SacctZone::utc())
+}
+
+/// The zone local times of Slurm accounting are read in ([`super::sacct`]):
+/// the zone and its name.
+#[derive(Debug, Clone)]
+pub struct SacctZone {
+    /// The zone.
+    pub zone: jiff::tz::TimeZone,
+    /// Its name, for the header's `TimeZoneString`.
+    pub name: String,
+}
+
+impl SacctZone {
+    /// UTC, the zone unless one is given.
+    pub fn utc() -> SacctZone {
+        SacctZone {
+            zone: jiff::tz::TimeZone::UTC,
+            name: "UTC".into(),
+        }
+    }
+}
+
+/// [`read_log`], reading the local times of a Slurm accounting file in
+/// `zone` (an SWF log is read as by [`read_log`]).
+///
+/// # Errors
+/// As [`read_log`].
+pub fn read_log_zoned(
+    path: &Path,
+    opts: &ReadOptions,
+    zone: &SacctZone,
+) -> Result<SwfLog, SwfError> {
     let shown = path.display().to_string();
     if path.is_dir() {
         return Err(SwfError::IsDirectory { file: shown });
@@ -255,7 +291,7 @@ pub fn read_log(path: &Path, opts: &ReadOptions) -> Result<SwfLog, SwfError> {
             }
         }
     })?;
-    let mut log = read_from(BufReader::with_capacity(BUF_SIZE, file), &shown, opts)?;
+    let mut log = read_from_zoned(BufReader::with_capacity(BUF_SIZE, file), &shown, opts, zone)?;
     if let Some(n) = path.file_name() {
         log.name = n.to_string_lossy().into_owned();
     }
@@ -276,9 +312,18 @@ pub fn read_log(path: &Path, opts: &ReadOptions) -> Result<SwfLog, SwfError> {
 /// [`SwfError::TruncatedGzip`], [`SwfError::CorruptGzip`],
 /// [`SwfError::GzipTrailingData`], [`SwfError::Io`].
 pub fn read_from<R: BufRead>(
+    reader: R,
+    name: &str,
+    opts: &ReadOptions,
+) -> Result<SwfLog, SwfError> {
+    read_from_zoned(reader, name, opts, &SacctZone::utc())
+}
+
+fn read_from_zoned<R: BufRead>(
     mut reader: R,
     name: &str,
     opts: &ReadOptions,
+    zone: &SacctZone,
 ) -> Result<SwfLog, SwfError> {
     let magic = match reader.fill_buf() {
         Ok(buf) => Magic::of(buf),
@@ -291,13 +336,13 @@ pub fn read_from<R: BufRead>(
         }
     };
     match magic {
-        Magic::Gzip => read_hashed(GzMembers::new(reader), name, opts, true),
+        Magic::Gzip => read_hashed(GzMembers::new(reader), name, opts, true, zone),
         Magic::Other { what, command } => Err(SwfError::Compressed {
             file: name.to_string(),
             what,
             command,
         }),
-        Magic::Text => read_hashed(reader, name, opts, false),
+        Magic::Text => read_hashed(reader, name, opts, false, zone),
     }
 }
 
@@ -308,6 +353,7 @@ fn read_hashed<R: Read>(
     name: &str,
     opts: &ReadOptions,
     gzip: bool,
+    zone: &SacctZone,
 ) -> Result<SwfLog, SwfError> {
     let mut text = BufReader::with_capacity(
         BUF_SIZE,
@@ -316,7 +362,27 @@ fn read_hashed<R: Read>(
             hasher: Sha256::new(),
         },
     );
-    let mut log = read_lines(&mut text, name, opts, gzip)?;
+    // Slurm accounting (`sacct --parsable2`) is read as a log too.
+    let sacct = match text.fill_buf() {
+        Ok(buf) => {
+            let end = buf.iter().position(|&b| b == b'\n').unwrap_or(buf.len());
+            super::sacct::looks_like_sacct(&String::from_utf8_lossy(&buf[..end]))
+        }
+        Err(e) => return Err(io_error(e, name, 0, gzip)),
+    };
+    let mut log = if sacct {
+        let s = super::sacct::read_sacct(&mut text, name, opts.lenient, &zone.zone, &zone.name)?;
+        SwfLog {
+            name: name.to_string(),
+            order: order_of(&s.jobs),
+            header: s.header,
+            jobs: s.jobs,
+            sacct: Some(s.report),
+            ..SwfLog::default()
+        }
+    } else {
+        read_lines(&mut text, name, opts, gzip)?
+    };
     log.sha256 = Some(hex(&text.into_inner().hasher.finalize()));
     Ok(log)
 }
@@ -631,6 +697,16 @@ fn not_text(line: &[u8]) -> Option<(usize, u8)> {
 }
 
 /// Counts, while reading, what [`OrderReport`] reports.
+/// The [`OrderReport`] of jobs in file order (for logs built otherwise
+/// than by reading SWF lines).
+fn order_of(jobs: &[JobRecord]) -> OrderReport {
+    let mut t = OrderTracker::default();
+    for (k, j) in jobs.iter().enumerate() {
+        t.see(j, k as u64 + 1);
+    }
+    t.finish(jobs)
+}
+
 #[derive(Debug, Default)]
 struct OrderTracker {
     report: OrderReport,

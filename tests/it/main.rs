@@ -43,6 +43,7 @@ mod messages;
 mod pipeline;
 mod report_figures;
 mod resume;
+mod sacct;
 mod slurm;
 mod swf_malformed;
 mod swf_real_logs;

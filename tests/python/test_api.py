@@ -204,3 +204,25 @@ def test_a_bad_configuration_names_the_key(tmp_path):
 def test_errors_share_one_base():
     for cls in (UsageError, LogError, LogNotFoundError):
         assert issubclass(cls, SwftoolError)
+
+
+def test_read_swf_reads_slurm_accounting(tmp_path):
+    """A sacct --parsable2 file is a log too: steps folded, bad values a
+    LogError naming the line."""
+    text = (
+        "JobID|JobIDRaw|User|Partition|Submit|Start|End|Timelimit|ReqCPUS|AllocCPUS|State\n"
+        "7|7|ann|batch|2024-03-01T10:00:00|2024-03-01T10:01:00|2024-03-01T10:11:00|00:30:00|4|4|COMPLETED\n"
+        "7.batch|7||||2024-03-01T10:01:00|2024-03-01T10:11:00||4|4|COMPLETED\n"
+        "8|8|bob|batch|2024-03-01T10:02:00|None|Unknown|00:30:00|2|0|PENDING\n"
+    )
+    path = tmp_path / "jobs.sacct"
+    path.write_text(text)
+    log = swftool.read_swf(path)
+    assert log.jobs.shape == (1, 18)
+    row = log.jobs.row(0, named=True)
+    assert (row["job_number"], row["wait_time"], row["run_time"], row["requested_time"]) == (7, 60, 600, 1800)
+    bad = tmp_path / "bad.sacct"
+    bad.write_text(text.replace("00:30:00|4|4", "half an hour|4|4", 1))
+    with pytest.raises(swftool.LogError) as e:
+        swftool.read_swf(bad)
+    assert e.value.line == 2 and "Timelimit" in str(e.value)
