@@ -180,9 +180,16 @@ fn stale_files(out: &Path, earlier: Option<&Manifest>, written: &[String]) -> Ve
         .files
         .iter()
         .filter(|name| {
-            Path::new(name.as_str()).file_name() == Some(std::ffi::OsStr::new(name.as_str()))
-                && !written.contains(name)
-                && out.join(name.as_str()).is_file()
+            let path = Path::new(name.as_str());
+            // A table at the top, or an export of environment D
+            // (batsim/HEURISTIC/jobs.csv, swf/HEURISTIC.swf); never a path
+            // that climbs out.
+            let flat = path.file_name() == Some(std::ffi::OsStr::new(name.as_str()));
+            let export = (name.starts_with("batsim/") || name.starts_with("swf/"))
+                && path
+                    .components()
+                    .all(|c| matches!(c, std::path::Component::Normal(_)));
+            (flat || export) && !written.contains(name) && out.join(name.as_str()).is_file()
         })
         .cloned()
         .collect()
@@ -398,6 +405,7 @@ fn replay<E: Grid>(args: &ReplayArgs, env_args: &E::Args) -> anyhow::Result<()> 
     // run's all at once (experiment::outdir).
     let staging = Staging::begin(&out)?;
     let tables = E::write_tables(staging.dir(), &prepared, &runs, env_args)?;
+    let exports = E::write_exports(staging.dir(), &prepared, &runs, env_args)?;
     let spec = args.log.as_deref().unwrap_or("synthetic");
     let (config, layout) = E::replay_grid(spec, &heuristics, &prepared, &scenarios, env_args);
     let mut manifest = Manifest::new("replay", &config, &layout);
@@ -413,6 +421,7 @@ fn replay<E: Grid>(args: &ReplayArgs, env_args: &E::Args) -> anyhow::Result<()> 
     manifest.files = tables
         .iter()
         .flat_map(|t| [format!("{t}.csv"), format!("{t}.parquet")])
+        .chain(exports.iter().cloned())
         .collect();
     refuse_foreign_files(&out, earlier.as_ref())?;
     let stale = stale_files(&out, earlier.as_ref(), &manifest.files);
@@ -437,6 +446,9 @@ fn replay<E: Grid>(args: &ReplayArgs, env_args: &E::Args) -> anyhow::Result<()> 
             "; schedules not checked (--no-check)"
         }
     );
+    for e in &exports {
+        say!("wrote {}/{e}", out.display());
+    }
     if interrupt::requested() {
         eprintln!(
             "interrupted while writing: the outputs above are complete in {}",

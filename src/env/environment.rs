@@ -225,6 +225,21 @@ pub trait Environment: Sized + Sync + 'static {
         runs: &[Replayed<'_, Self>],
         args: &Self::Args,
     ) -> Result<Vec<&'static str>, TableError>;
+
+    /// Writes the files beyond the tables that `replay` writes for these
+    /// runs into `dir` (environment D's `--export`); returns their paths
+    /// relative to `dir`. None by default.
+    ///
+    /// # Errors
+    /// [`TableError`] naming the file.
+    fn write_exports(
+        _dir: &Path,
+        _prepared: &Self::Prepared,
+        _runs: &[Replayed<'_, Self>],
+        _args: &Self::Args,
+    ) -> Result<Vec<String>, TableError> {
+        Ok(Vec::new())
+    }
 }
 
 /// What an environment does with a LOG.

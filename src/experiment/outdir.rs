@@ -334,13 +334,26 @@ fn roll_forward(out: &Path) -> Result<Vec<PathBuf>, ExperimentError> {
         .and_then(|v| serde_json::from_value(v["remove"].clone()).ok())
         .unwrap_or_default();
     for name in remove {
-        // Plain file names only: nothing outside the folder.
-        if Path::new(&name).file_name() == Some(std::ffi::OsStr::new(&name)) {
-            let path = out.join(&name);
+        // Paths inside the folder only (plain names, or `sub/dir/file`):
+        // nothing outside it.
+        let rel = Path::new(&name);
+        if rel
+            .components()
+            .all(|c| matches!(c, std::path::Component::Normal(_)))
+        {
+            let path = out.join(rel);
             match std::fs::remove_file(&path) {
                 Ok(()) => {}
                 Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
                 Err(source) => return Err(ExperimentError::Io { path, source }),
+            }
+            // An emptied sub-folder goes too (not the folder itself).
+            let mut dir = path.parent();
+            while let Some(d) = dir.filter(|d| *d != out) {
+                if std::fs::remove_dir(d).is_err() {
+                    break;
+                }
+                dir = d.parent();
             }
         }
     }

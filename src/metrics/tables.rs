@@ -34,25 +34,32 @@ pub enum TableError {
     },
 }
 
-/// Writes `df` as `<dir>/<stem>.csv` and `<dir>/<stem>.parquet`.
+/// Writes `df` as the CSV file `csv` (with a header), whole or not at all.
 ///
 /// # Errors
-/// [`TableError`] naming the file that could not be created or written.
-pub fn write_both(df: &mut DataFrame, dir: &Path, stem: &str) -> Result<(), TableError> {
-    let csv = dir.join(format!("{stem}.csv"));
-    crate::atomic::write_with(&csv, |tmp| {
+/// [`TableError`] naming the file.
+pub fn write_csv(df: &mut DataFrame, csv: &Path) -> Result<(), TableError> {
+    crate::atomic::write_with(csv, |tmp| {
         let f = File::create(tmp).map_err(|source| TableError::Create {
-            path: csv.clone(),
+            path: csv.to_path_buf(),
             source,
         })?;
         CsvWriter::new(f)
             .include_header(true)
             .finish(df)
             .map_err(|source| TableError::Write {
-                path: csv.clone(),
+                path: csv.to_path_buf(),
                 source,
             })
-    })?;
+    })
+}
+
+/// Writes `df` as `<dir>/<stem>.csv` and `<dir>/<stem>.parquet`.
+///
+/// # Errors
+/// [`TableError`] naming the file that could not be created or written.
+pub fn write_both(df: &mut DataFrame, dir: &Path, stem: &str) -> Result<(), TableError> {
+    write_csv(df, &dir.join(format!("{stem}.csv")))?;
     let pq = dir.join(format!("{stem}.parquet"));
     crate::atomic::write_with(&pq, |tmp| {
         let f = File::create(tmp).map_err(|source| TableError::Create {

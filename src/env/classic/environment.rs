@@ -34,6 +34,8 @@ pub struct ClassicPrepared {
     pub scenario: ClassicScenario,
     /// The window, when the scenario is one (`--window-jobs`).
     pub window: Option<WindowInfo>,
+    /// The log's header and records, kept for `--export swf`.
+    pub swf: Option<(crate::swf::SwfHeader, Vec<crate::swf::JobRecord>)>,
 }
 
 /// A window cut from the log ([`super::window`]).
@@ -167,6 +169,10 @@ pub fn prepare(log: &SwfLog, args: &ClassicArgs) -> Result<ClassicPrepared, EnvE
         report,
         scenario: ClassicScenario { jobs, machine },
         window,
+        swf: args
+            .export
+            .contains(&super::params::Export::Swf)
+            .then(|| (log.header.clone(), log.jobs.clone())),
     })
 }
 
@@ -332,6 +338,62 @@ impl Environment for Classic {
             ],
         )
     }
+
+    fn write_exports(
+        dir: &Path,
+        p: &ClassicPrepared,
+        runs: &[Replayed<'_, Self>],
+        args: &ClassicArgs,
+    ) -> Result<Vec<String>, TableError> {
+        export(dir, p, runs, args)
+    }
+}
+
+/// `--export`: each run replayed again naming units
+/// ([`super::engine::simulate_tracked`]; its schedule must be the run's),
+/// written as Batsim's `batsim/HEURISTIC/jobs.csv` and/or the SWF log
+/// `swf/HEURISTIC.swf` ([`super::export`]).
+fn export(
+    dir: &Path,
+    p: &ClassicPrepared,
+    runs: &[Replayed<'_, Classic>],
+    args: &ClassicArgs,
+) -> Result<Vec<String>, TableError> {
+    use super::params::Export;
+    let mut written = Vec::new();
+    let io = |path: std::path::PathBuf| {
+        move |source: std::io::Error| TableError::Create { path, source }
+    };
+    for r in runs {
+        let (name, policy) = *r.heuristic;
+        let s = r.scenario;
+        if args.export.contains(&Export::Batsim) {
+            let run = super::engine::simulate_tracked(&s.jobs, s.machine.capacity, policy);
+            assert_eq!(
+                run.outcomes, r.run.outcomes,
+                "naming units changed the schedule of {name}"
+            );
+            let sub = dir.join("batsim").join(name);
+            std::fs::create_dir_all(&sub).map_err(io(sub.clone()))?;
+            let mut df = super::export::batsim_jobs(&p.log, &s.jobs, &run).map_err(|source| {
+                TableError::Write {
+                    path: sub.join("jobs.csv"),
+                    source,
+                }
+            })?;
+            crate::metrics::tables::write_csv(&mut df, &sub.join("jobs.csv"))?;
+            written.push(format!("batsim/{name}/jobs.csv"));
+        }
+        if let (true, Some((header, records))) = (args.export.contains(&Export::Swf), &p.swf) {
+            let sub = dir.join("swf");
+            std::fs::create_dir_all(&sub).map_err(io(sub.clone()))?;
+            let path = sub.join(format!("{name}.swf"));
+            let (h, jobs) = super::export::simulated_swf(header, records, &s.jobs, &r.run, name);
+            crate::swf::write_path(&h, &jobs, &path).map_err(io(path.clone()))?;
+            written.push(format!("swf/{name}.swf"));
+        }
+    }
+    Ok(written)
 }
 
 /// What the schedulers plan with, in words: `exact estimates`, or `user

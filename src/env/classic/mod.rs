@@ -26,6 +26,7 @@ pub mod clean;
 pub mod custom;
 pub mod engine;
 pub mod environment;
+pub mod export;
 pub mod grid;
 pub mod gym;
 pub mod params;

@@ -280,7 +280,8 @@ impl<'a> MachineState<'a> {
 
     /// Starts waiting job `i` now, or resumes suspended job `i`, on `units`
     /// when units are tracked (exactly its size, all free: see
-    /// [`units_to_start`](Self::units_to_start)); `units` is ignored
+    /// [`units_to_start`](Self::units_to_start); empty: the lowest free
+    /// units, for a policy that only counts); `units` is ignored
     /// otherwise. The caller has checked that the job fits.
     ///
     /// # Panics
@@ -311,8 +312,14 @@ impl<'a> MachineState<'a> {
         self.predicted
             .insert(TimeKey::new(now + self.piece_est[i], i));
         if let Some(u) = self.units.as_mut() {
+            // A policy that counts units only (not one that suspends)
+            // leaves the choice to the engine: the lowest free units.
+            let mut units = if units.is_empty() {
+                u.eligible(f64::INFINITY, job.size as usize)
+            } else {
+                units
+            };
             debug_assert_eq!(units.len(), job.size as usize);
-            let mut units = units;
             units.sort_unstable();
             for &x in &units {
                 let x = x as usize;

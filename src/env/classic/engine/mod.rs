@@ -42,6 +42,20 @@ pub fn simulate(jobs: &[ClassicJob], capacity: u32, policy: Policy) -> ClassicRu
     run(jobs, capacity, scheduler.as_mut())
 }
 
+/// [`simulate`], naming the units every job holds even under a policy that
+/// only counts them (the engine gives each job the lowest free units), so
+/// that the run's [`ClassicRun::allocations`] say where each job ran
+/// (`--export batsim`). The schedule is the same as [`simulate`]'s.
+pub fn simulate_tracked(jobs: &[ClassicJob], capacity: u32, policy: Policy) -> ClassicRun {
+    let mut scheduler = policies::build(policy);
+    let mut replay = Replay::new(jobs, capacity, true);
+    while let Some(now) = replay.next_pass() {
+        let (queue, machine) = replay.parts();
+        scheduler.pass(queue, now, machine);
+    }
+    replay.finish()
+}
+
 /// Replays `jobs` on a machine of `capacity` units under a policy object
 /// built elsewhere (a [`policies::scored::Scored`] policy of the Python
 /// package), the same event loop as [`simulate`].
