@@ -253,7 +253,25 @@ pub fn search_path() -> Vec<PathBuf> {
         .unwrap_or_default();
     dirs.push(PathBuf::from("traces"));
     dirs.push(PathBuf::from("../shared/traces"));
+    if let Some(cache) = cache_dir().filter(|c| c.is_dir()) {
+        dirs.push(cache);
+    }
     dirs
+}
+
+/// The user cache directory `swftool fetch` falls back to when no trace
+/// directory is writable: `$XDG_CACHE_HOME/swftool/traces`, else
+/// `~/.cache/swftool/traces`; searched last when it exists.
+pub fn cache_dir() -> Option<PathBuf> {
+    let base = std::env::var_os("XDG_CACHE_HOME")
+        .filter(|v| !v.is_empty())
+        .map(PathBuf::from)
+        .or_else(|| {
+            std::env::var_os("HOME")
+                .filter(|v| !v.is_empty())
+                .map(|h| PathBuf::from(h).join(".cache"))
+        })?;
+    Some(base.join("swftool").join("traces"))
 }
 
 /// Why a log could not be found.
@@ -317,8 +335,9 @@ fn not_found_message(
     }
     if let Some(k) = known {
         s.push_str(&format!(
-            "\nto get it: {}\nput it in ./traces (or point {TRACES_ENV} at its directory) and check \
+            "\nto get it: `swftool fetch {}` (downloads it and checks its SHA-256), or {}\nput it in ./traces (or point {TRACES_ENV} at its directory) and check \
              `sha256sum {}` = {} (see traces/README.md)",
+            k.short,
             k.how_to_get(),
             k.file,
             k.sha256_gz

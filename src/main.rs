@@ -43,6 +43,11 @@ enum Command {
         after_help = "Examples:\n  sacct --parsable2 --allusers --starttime 2024-01-01 --format=JobID,JobIDRaw,User,Group,Partition,Submit,Start,End,Elapsed,Timelimit,ReqCPUS,AllocCPUS,State > jobs.sacct\n  swftool convert jobs.sacct jobs.swf.gz --time-zone Europe/Paris\n  swftool convert kth-sp2 kth.sacct"
     )]
     Convert(cmd::convert::ConvertArgs),
+    /// Download known logs (traces/MANIFEST.md) from the Parallel Workloads Archive, checking their SHA-256, into the first writable trace directory.
+    #[command(
+        after_help = "Examples:\n  swftool fetch kth-sp2 sdsc-sp2\n  swftool fetch all --dir ~/traces"
+    )]
+    Fetch(cmd::fetch::FetchArgs),
 }
 
 /// Exit code of a program stopped by a closed output pipe (128 + SIGPIPE).
@@ -79,6 +84,7 @@ fn main() {
         Command::Compare(a) => cmd::compare::run(a),
         Command::Synth(a) => cmd::synth::run(a),
         Command::Convert(a) => cmd::convert::run(a),
+        Command::Fetch(a) => cmd::fetch::run(a),
     };
     if let Err(e) = result {
         if e.downcast_ref::<swftool::interrupt::Interrupted>()

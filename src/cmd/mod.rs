@@ -63,6 +63,7 @@ pub mod aggregate;
 pub mod compare;
 pub mod convert;
 pub mod experiment;
+pub mod fetch;
 pub mod heuristics;
 pub mod info;
 pub mod progress;

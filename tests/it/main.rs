@@ -37,6 +37,7 @@ mod env_d_promise;
 mod env_d_scored;
 mod env_d_selection;
 mod experiment;
+mod fetch;
 mod fuzz;
 mod golden_outputs;
 mod interrupt;
