@@ -417,6 +417,8 @@ def replay(
             raise UsageError("out= is not taken with a policy of your own: the tables are returned, not written")
         return _replay_policies(log, env, names, policies, flags)
     argv += ["--heuristic", ",".join(names)] + words
+    if flags.get("export") and out is None:
+        raise UsageError("export= writes files beside the tables: give out= (a folder to keep)")
     if out is not None:
         _swftool.replay(argv + ["--out", os.fspath(out)])
         return _read_tables(Path(out), keep=True)

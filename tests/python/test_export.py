@@ -32,3 +32,10 @@ def test_evalys_reads_and_draws_our_batsim_jobs(tmp_path):
     plt.close("all")
     csv = pl.read_csv(out / "batsim" / "easy" / "jobs.csv")
     assert csv.columns[:4] == ["job_id", "workload_name", "profile", "submission_time"]
+
+
+def test_export_needs_a_folder_to_keep():
+    import pytest
+
+    with pytest.raises(swftool.UsageError, match="export= writes files beside the tables: give out="):
+        swftool.replay("kth-sp2", env="classic", heuristic="easy", window_jobs=50, export="batsim")
