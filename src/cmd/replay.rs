@@ -208,6 +208,8 @@ const REPLAY_TABLES: &[&str] = &[
     "filter",
     "clean",
     "suspensions",
+    "users",
+    "fairness",
 ];
 
 /// Refuses to write over files swftool did not write: a table name a

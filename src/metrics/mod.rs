@@ -9,6 +9,7 @@
 
 pub mod aggregate;
 pub mod columns;
+pub mod fairness;
 pub mod formulas;
 pub mod stats;
 pub mod tables;

@@ -32,6 +32,7 @@ mod env_c_trials;
 mod env_d_bad_input;
 mod env_d_classic;
 mod env_d_export;
+mod env_d_fairness;
 mod env_d_preemption;
 mod env_d_promise;
 mod env_d_scored;

@@ -8,7 +8,9 @@ use std::path::Path;
 use super::check as capacity;
 use super::params::{ClassicArgs, ClassicArgsError};
 use super::summary::{ClassicSummary, RunLabel, summarize};
-use super::tables::{clean_frame, jobs_frame, summary_frame, suspensions_frame};
+use super::tables::{
+    clean_frame, fairness_frame, jobs_frame, summary_frame, suspensions_frame, users_frame,
+};
 use super::window::{WindowError, WindowRule, build_window, default_window_start, month_start};
 use super::{ClassicJob, ClassicRun, CleanPreset, CleanReport, Machine, Policy, SCHEDULERS, Unit};
 use crate::env::{EnvError, Environment, Input, LogUse, Registry, Replayed};
@@ -335,6 +337,8 @@ impl Environment for Classic {
                 ("summary", summary_frame(&summaries)),
                 ("clean", clean_frame(&p.report)),
                 ("suspensions", suspensions_frame(&p.log, jobs, &named)),
+                ("users", users_frame(&p.log, jobs, &named, args.tau())),
+                ("fairness", fairness_frame(&p.log, jobs, &named, args.tau())),
             ],
         )
     }

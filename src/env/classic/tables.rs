@@ -223,3 +223,85 @@ pub fn clean_frame(r: &classic::CleanReport) -> PolarsResult<DataFrame> {
         ),
     ])
 }
+
+/// The classic `users` table: one row per (heuristic, grouping, id) —
+/// grouping `user`, `group` and `queue` (SWF fields 12, 13, 15; Slurm's
+/// User, Group and Partition) — with jobs, mean and largest wait (s, wait
+/// counting suspensions as the `jobs` table's), mean bounded slowdown and
+/// mean expansion factor ([`crate::metrics::fairness::by_group`]).
+///
+/// # Errors
+/// A polars error if the columns cannot be assembled (a bug).
+pub fn users_frame(
+    log: &str,
+    jobs: &[ClassicJob],
+    runs: &[(&str, &ClassicRun)],
+    tau: f64,
+) -> PolarsResult<DataFrame> {
+    use crate::metrics::fairness::{GroupFigures, by_group};
+    let keys: [(&str, Vec<i64>); 3] = [
+        ("user", jobs.iter().map(|j| j.user).collect()),
+        ("group", jobs.iter().map(|j| j.group).collect()),
+        ("queue", jobs.iter().map(|j| j.queue).collect()),
+    ];
+    // (heuristic, grouping, id, figures)
+    let mut rows: Vec<(&str, &str, i64, GroupFigures)> = Vec::new();
+    for &(name, r) in runs {
+        let m = job_metrics(jobs, r, tau);
+        for (by, ids) in &keys {
+            for (id, g) in by_group(ids, &m.wait, &m.bsld, &m.xfactor) {
+                rows.push((name, by, id, g));
+            }
+        }
+    }
+    let col = |f: fn(&GroupFigures) -> f64| rows.iter().map(|r| f(&r.3)).collect::<Vec<_>>();
+    df! {
+        "log" => vec![log.to_string(); rows.len()],
+        "heuristic" => rows.iter().map(|r| r.0).collect::<Vec<_>>(),
+        "by" => rows.iter().map(|r| r.1).collect::<Vec<_>>(),
+        "id" => rows.iter().map(|r| r.2).collect::<Vec<_>>(),
+        "jobs" => rows.iter().map(|r| r.3.jobs).collect::<Vec<_>>(),
+        "wait_mean_s" => col(|g| g.wait_mean),
+        "wait_max_s" => col(|g| g.wait_max),
+        "bsld_mean" => col(|g| g.bsld_mean),
+        "xfactor_mean" => col(|g| g.xfactor_mean),
+    }
+}
+
+/// The classic `fairness` table: one row per heuristic — users, Jain's
+/// index over the users' mean bounded slowdowns, the worst user and their
+/// mean bounded slowdown, the share of users whose mean wait exceeds a day
+/// ([`crate::metrics::fairness::fairness`]).
+///
+/// # Errors
+/// A polars error if the columns cannot be assembled (a bug).
+pub fn fairness_frame(
+    log: &str,
+    jobs: &[ClassicJob],
+    runs: &[(&str, &ClassicRun)],
+    tau: f64,
+) -> PolarsResult<DataFrame> {
+    use crate::metrics::fairness::{Fairness, by_group, fairness};
+    let users: Vec<i64> = jobs.iter().map(|j| j.user).collect();
+    let rows: Vec<(&str, Option<Fairness>)> = runs
+        .iter()
+        .map(|&(name, r)| {
+            let m = job_metrics(jobs, r, tau);
+            (
+                name,
+                fairness(&by_group(&users, &m.wait, &m.bsld, &m.xfactor)),
+            )
+        })
+        .collect();
+    let num =
+        |f: fn(&Fairness) -> f64| rows.iter().map(|r| r.1.as_ref().map(f)).collect::<Vec<_>>();
+    df! {
+        "log" => vec![log.to_string(); rows.len()],
+        "heuristic" => rows.iter().map(|r| r.0).collect::<Vec<_>>(),
+        "users" => rows.iter().map(|r| r.1.map(|f| f.users)).collect::<Vec<_>>(),
+        "jain_bsld" => num(|f| f.jain_bsld),
+        "worst_user" => rows.iter().map(|r| r.1.map(|f| f.worst_user)).collect::<Vec<_>>(),
+        "worst_user_bsld_mean" => num(|f| f.worst_user_bsld_mean),
+        "share_users_wait_over_day" => num(|f| f.share_users_wait_over_day),
+    }
+}
