@@ -285,7 +285,8 @@ class Result(Mapping[str, pl.DataFrame]):
     reachable as attributes (``result.summary``). Which tables there are
     depends on the environment; docs/outputs.md gives every column with
     its unit. A replay has ``jobs``, ``summary`` and, but for environment
-    D, ``timing``; environment D adds ``clean`` and ``suspensions``; a
+    D, ``timing``; environment D adds ``clean``, ``suspensions``,
+    ``users`` and ``fairness``; a
     grid has ``runs``, ``aggregate``, ``timing`` and ``runs_timing``.
 
     Attributes:
@@ -451,7 +452,7 @@ def _replay_policies(
             raw = _swftool.replay_min_min(argv, p.name, p, p.place_holders)
         parts.append({k: pl.read_parquet(io.BytesIO(v)) for k, v in raw.items()})
     tables: Dict[str, pl.DataFrame] = {}
-    for name in ["jobs", "summary", "timing", "clean", "suspensions"]:
+    for name in ["jobs", "summary", "timing", "clean", "suspensions", "users", "fairness"]:
         frames = [t[name] for t in parts if name in t]
         if frames:
             tables[name] = frames[0] if name == "clean" else pl.concat(frames, how="vertical")

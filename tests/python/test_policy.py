@@ -29,7 +29,7 @@ def test_submit_order_is_the_native_scheduler_job_for_job(native, depth):
     assert_frame_equal(_without_name(jobs[(native,)]), _without_name(jobs[("mine",)]))
     s = r.summary
     assert_frame_equal(_without_name(s[0]), _without_name(s[1]))
-    assert set(r) == {"jobs", "summary", "clean", "suspensions"}
+    assert set(r) == {"jobs", "summary", "clean", "suspensions", "users", "fairness"}
     assert r.suspensions.height == 0
 
 

@@ -15,7 +15,9 @@ use super::params::ClassicArgs;
 use super::policies::control::{Controlled, Controller};
 use super::policies::scored::{Scored, Scorer};
 use super::summary::{ClassicSummary, RunLabel, summarize};
-use super::tables::{clean_frame, jobs_frame, summary_frame, suspensions_frame};
+use super::tables::{
+    clean_frame, fairness_frame, jobs_frame, summary_frame, suspensions_frame, users_frame,
+};
 use super::{ClassicRun, Policy};
 use crate::env::EnvError;
 use crate::swf::SwfLog;
@@ -168,7 +170,8 @@ fn replay_with(
 }
 
 /// The tables `replay --env classic` writes, for one replay under an
-/// outside policy: `jobs`, `summary`, `clean` and `suspensions`
+/// outside policy: `jobs`, `summary`, `clean`, `suspensions`, `users` and
+/// `fairness`
 /// (docs/outputs.md; an outside policy suspends nothing: no rows).
 ///
 /// # Errors
@@ -188,6 +191,14 @@ pub fn tables(
         (
             "suspensions",
             suspensions_frame(&p.log, &p.scenario.jobs, &[(&r.name, &r.run)])?,
+        ),
+        (
+            "users",
+            users_frame(&p.log, &p.scenario.jobs, &[(&r.name, &r.run)], args.tau())?,
+        ),
+        (
+            "fairness",
+            fairness_frame(&p.log, &p.scenario.jobs, &[(&r.name, &r.run)], args.tau())?,
         ),
     ])
 }
