@@ -276,9 +276,9 @@ impl GymVecCore {
         let (log, config) = setup(py, &argv, settings)?;
         let vec = GymVec::new(&log, &config, num_envs, seed).map_err(|e| gym_error(py, &e))?;
         Ok(GymVecCore {
+            len: vec.observation_len(),
             vec,
             n: num_envs,
-            len: window * JOB_FEATURES.len() + MACHINE_FEATURES.len(),
             window,
         })
     }

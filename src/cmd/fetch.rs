@@ -15,6 +15,7 @@ use clap::Args;
 use sha2::{Digest, Sha256};
 
 use crate::catalog::{self, KNOWN_LOGS, KnownLog};
+use crate::swf::reader::hex;
 
 /// The environment variable that replaces the download addresses' base
 /// (the file name is appended): a mirror, or a test server.
@@ -32,11 +33,6 @@ pub struct FetchArgs {
     /// user cache directory].
     #[arg(long, value_name = "DIR")]
     pub dir: Option<PathBuf>,
-}
-
-/// The lowercase hex SHA-256 of `bytes`' digest.
-fn hex(digest: &[u8]) -> String {
-    digest.iter().map(|b| format!("{b:02x}")).collect()
 }
 
 /// Whether `dir` exists and a file can be created in it.

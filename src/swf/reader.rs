@@ -387,8 +387,9 @@ fn read_hashed<R: Read>(
     Ok(log)
 }
 
-/// Lowercase hexadecimal of `bytes`.
-fn hex(bytes: &[u8]) -> String {
+/// Lowercase hexadecimal of `bytes` (a SHA-256 digest as `sha256sum`
+/// prints it).
+pub(crate) fn hex(bytes: &[u8]) -> String {
     const DIGITS: &[u8; 16] = b"0123456789abcdef";
     let mut s = String::with_capacity(2 * bytes.len());
     for &b in bytes {

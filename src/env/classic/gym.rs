@@ -631,6 +631,11 @@ impl GymVec {
         })
     }
 
+    /// Length of each environment's observation ([`GymEnv::observation_len`]).
+    pub fn observation_len(&self) -> usize {
+        self.envs[0].observation_len()
+    }
+
     /// The environments.
     pub fn envs_mut(&mut self) -> &mut [GymEnv] {
         &mut self.envs
