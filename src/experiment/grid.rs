@@ -940,6 +940,10 @@ pub struct Metrics<'a, S> {
     pub columns: Vec<crate::metrics::columns::SummaryColumn<S>>,
     /// The keys the Markdown groups by (columns of the `aggregate` table).
     pub keys: &'a [&'a str],
+    /// The columns of the `runs` table that name a scenario within a
+    /// group (A: `date`; B, C: `scenario`): runs of two heuristics with the
+    /// same values are paired in the `paired` table.
+    pub scenario: &'a [&'a str],
     /// The log key of a table without a `log_key` column.
     pub log: &'a str,
     /// The palette of the figures.
@@ -947,10 +951,13 @@ pub struct Metrics<'a, S> {
 }
 
 /// The report of a grid of run summaries (environments A, B, C): its
-/// tables `t`, its Markdown `markdown` followed by the "Every metric"
-/// section, and with `figures` the environment's own (`draw`, given the
-/// aggregated rows) then every metric figure ([`metric_figures`]), written
-/// by [`write_report`] as `aggregate.md`.
+/// tables `t` and the `paired` table of its `runs`
+/// ([`crate::metrics::paired::paired_table`]: every pair of heuristics of
+/// a group — the keys but `heuristic` — on every compared column, paired by
+/// scenario), its Markdown `markdown` followed by the "Every metric" and
+/// "Paired differences" sections, and with `figures` the environment's own
+/// (`draw`, given the aggregated rows) then every metric figure
+/// ([`metric_figures`]), written by [`write_report`] as `aggregate.md`.
 ///
 /// # Errors
 /// A table, the Markdown or a figure that cannot be built or written.
@@ -969,6 +976,27 @@ pub fn write_runs_report<R, S>(
             metrics.keys,
             &metrics.columns,
         )?);
+    }
+    if let Some(runs) = t.get("runs") {
+        use crate::metrics::paired;
+        let groups: Vec<&str> = metrics
+            .keys
+            .iter()
+            .copied()
+            .filter(|k| *k != "heuristic")
+            .collect();
+        let table = paired::paired_table(
+            runs,
+            &groups,
+            metrics.scenario,
+            &paired::compared(&metrics.columns),
+        )?;
+        markdown.push_str(&paired::markdown(
+            &table,
+            &groups,
+            &paired::shown(&metrics.columns),
+        )?);
+        t.tables.push(("paired", table));
     }
     let (rows, tables) = t.split();
     write_report(out, tables, "aggregate.md", markdown, figures, |dir| {

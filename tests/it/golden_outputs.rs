@@ -43,7 +43,7 @@ const CASES: &[(&str, &str, &[&str])] = &[
     (
         "experiment-smoke",
         "experiment --preset smoke",
-        &["runs", "aggregate"],
+        &["runs", "aggregate", "paired"],
     ),
     (
         "experiment-margo2008-datastar",
@@ -68,17 +68,17 @@ const CASES: &[(&str, &str, &[&str])] = &[
     (
         "experiment-smoke-serial",
         "experiment --preset smoke-serial",
-        &["runs", "aggregate"],
+        &["runs", "aggregate", "paired"],
     ),
     (
         "experiment-smoke-energy",
         "experiment --preset smoke-energy",
-        &["runs", "aggregate"],
+        &["runs", "aggregate", "paired"],
     ),
     (
         "compare-classic-four-logs",
         "compare datastar sdsc-sp2 ctc-sp2 kth-sp2 --env classic -H fcfs,easy,conservative",
-        &["summary"],
+        &["summary", "paired"],
     ),
 ];
 

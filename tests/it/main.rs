@@ -43,6 +43,7 @@ mod fuzz;
 mod golden_outputs;
 mod interrupt;
 mod messages;
+mod paired;
 mod pipeline;
 mod report_figures;
 mod resume;

@@ -322,12 +322,15 @@ impl Grid for Classic {
         } else {
             None
         };
+        let mut paired = paired_over_logs(&summary).map_err(table_error(out, "paired"))?;
         let mut tables = vec![("summary", &mut summary)];
         if let Some((jobs, suspensions)) = jobs.as_mut() {
             tables.push(("jobs", jobs));
             tables.push(("suspensions", suspensions));
         }
-        let md = markdown(&config.name, layout, &section.classic, cells);
+        let mut md = markdown(&config.name, layout, &section.classic, cells);
+        md.push_str(&paired_markdown(&paired).map_err(table_error(out, "paired"))?);
+        tables.push(("paired", &mut paired));
         write_report(out, tables, "tables.md", md, figures, |dir| {
             let mut files = Vec::new();
             for (stem, chart) in charts(layout, cells) {
@@ -472,6 +475,11 @@ impl Grid for Classic {
             }
             md.push('\n');
         }
+        let summaries: Vec<ClassicSummary> = cells.iter().map(|c| c.summary.clone()).collect();
+        let paired = summary_frame(&summaries)
+            .and_then(|s| paired_over_logs(&s))
+            .map_err(table_error(out, "paired"))?;
+        md.push_str(&paired_markdown(&paired).map_err(table_error(out, "paired"))?);
         let first = cells.first().map(|c| &c.summary);
         let estimates = first.map_or("user", |s| s.estimates.as_str());
         let tau = first.map_or(crate::metrics::formulas::DEFAULT_TAU, |s| s.bsld_tau_s);
@@ -511,6 +519,52 @@ impl Grid for Classic {
             )?)
         })
     }
+}
+
+/// The metrics environment D compares pairwise, with their headings,
+/// decimals and print scales in Markdown.
+const PAIRED_METRICS: [(&str, &str, usize, f64); 4] = [
+    ("wait_mean_s", "mean wait (s)", 0, 1.0),
+    ("bsld_mean", "mean bsld", 2, 1.0),
+    ("xfactor_mean", "mean xfactor", 2, 1.0),
+    ("utilization", "utilization (%)", 2, 100.0),
+];
+
+/// The `paired` table of environment D: each log is one scenario (its
+/// whole trace or its window), so schedulers are paired over the logs of
+/// the grid, one family per metric (metrics::paired); with one log every
+/// pair has n = 1 and no test.
+///
+/// # Errors
+/// A polars error (a bug: the summary frame holds the columns).
+fn paired_over_logs(
+    summary: &polars::prelude::DataFrame,
+) -> polars::prelude::PolarsResult<polars::prelude::DataFrame> {
+    let metrics: Vec<&str> = PAIRED_METRICS.iter().map(|m| m.0).collect();
+    crate::metrics::paired::paired_table(summary, &[], &["log_key"], &metrics)
+}
+
+/// The "Paired differences" section of `tables.md` and `compare.md`:
+/// empty unless some pair ran on two logs or more.
+///
+/// # Errors
+/// A polars error (a bug).
+fn paired_markdown(paired: &polars::prelude::DataFrame) -> polars::prelude::PolarsResult<String> {
+    let most = paired
+        .column("n")?
+        .u64()?
+        .iter()
+        .flatten()
+        .max()
+        .unwrap_or(0);
+    if most < 2 {
+        return Ok(String::new());
+    }
+    let shown: Vec<(&str, String, usize, f64)> = PAIRED_METRICS
+        .iter()
+        .map(|&(m, h, d, k)| (m, h.to_string(), d, k))
+        .collect();
+    crate::metrics::paired::markdown(paired, &[], &shown)
 }
 
 /// The layout of a log's one scenario: `whole`, or `window-<first job>`,

@@ -377,6 +377,7 @@ impl Grid for Energy {
         let metrics = Metrics {
             columns: summary_columns(),
             keys: &["variant", "heuristic"],
+            scenario: &["scenario"],
             log: SYNTHETIC_KEY,
             fig: Figure::with_palette(&HEURISTICS.names()),
         };

@@ -33,6 +33,7 @@ use crate::experiment::config::{ConfigError, DEFAULT_DAYS, ExperimentConfig};
 use crate::experiment::grid::{CellSpec, DayLayout, DaySetRecord, Layout, LogLayout, Plan};
 use crate::experiment::grid::{Grid, GridReport, Preset, VariantRecord, fewer_days_notes};
 use crate::experiment::grid::{Metrics, write_compare, write_runs_report};
+use crate::metrics::paired;
 use crate::report::Figure;
 use crate::swf::SwfLog;
 use crate::workload::{DayError, Scenario, Workload};
@@ -276,6 +277,7 @@ impl Grid for Parallel {
         let metrics = Metrics {
             columns: super::tables::summary_columns(),
             keys: &["log_key", "variant", "heuristic"],
+            scenario: &["date"],
             log: "",
             fig: figure_style(),
         };
@@ -380,7 +382,20 @@ impl Grid for Parallel {
         cells: &[CellResult],
         out: &Path,
     ) -> Result<GridReport, ExperimentError> {
-        let rows = aggregate::tables(cells)?.rows;
+        let t = aggregate::tables(cells)?;
+        // Heuristics paired day by day, per log, on the % of the bound.
+        let paired_md = match t.get("runs") {
+            Some(runs) => {
+                let pct = paired::paired_table(runs, &["log_key"], &["date"], &["pct_of_max"])?;
+                paired::markdown(
+                    &pct,
+                    &["log_key"],
+                    &[("pct_of_max", "% of bound".to_string(), 2, 1.0)],
+                )?
+            }
+            None => String::new(),
+        };
+        let rows = t.rows;
         let mut preface = String::new();
         for l in &layout.logs {
             let days = match &l.day_set {
@@ -424,7 +439,8 @@ impl Grid for Parallel {
             }
         }
         let keys: Vec<String> = layout.logs.iter().map(|l| l.key.clone()).collect();
-        let table = side_by_side(&keys, &layout.heuristics, &rows);
+        let mut table = side_by_side(&keys, &layout.heuristics, &rows);
+        table.push_str(&paired_md);
         let variants = layout.variants_as::<Variant>()?;
         write_compare(out, preface, table, |dir| {
             figures::compare_figure(

@@ -521,6 +521,7 @@ impl Grid for Serial {
         let metrics = Metrics {
             columns: super::tables::summary_columns(),
             keys: &["log_key", "variant", "heuristic"],
+            scenario: &["scenario"],
             log: SYNTHETIC_KEY,
             fig: figure_style(),
         };
