@@ -499,13 +499,14 @@ fn replay_controlled<'py>(
     policy: Bound<'py, PyAny>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let (args, log) = classic_input(py, &argv)?;
+    let step = parse::<ReplayCli>(py, &argv)?.args.series_step;
     let mut controller = PyController {
         adapter: py.import("swftool.policy")?.getattr("_decide")?,
         policy,
         error: None,
     };
     let result = custom::replay_controlled(&log, &args, &name, &mut controller);
-    custom_tables(py, result, &args, controller.error.take())
+    custom_tables(py, result, &args, step, controller.error.take())
 }
 
 /// `replay`'s classic flags from `argv`, checked, and its log, read.
@@ -530,6 +531,7 @@ fn custom_tables<'py>(
     py: Python<'py>,
     result: Result<custom::CustomReplay, custom::CustomError>,
     args: &ClassicArgs,
+    series_step: f64,
     cause: Option<PyErr>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let replay = match result {
@@ -540,7 +542,7 @@ fn custom_tables<'py>(
         }
         Err(e) => return Err(engine_error(py, &anyhow::Error::new(e))),
     };
-    tables_dict(py, custom::tables(&replay, args))
+    tables_dict(py, custom::tables(&replay, args, series_step))
 }
 
 /// A policy's failure as `PolicyError` with the policy's own exception as
@@ -686,7 +688,7 @@ fn replay_min_min<'py>(
         }
         Err(e) => return Err(error(py, "PolicyError", e.to_string(), &[])),
     };
-    tables_dict(py, parallel_custom::tables(&runs))
+    tables_dict(py, parallel_custom::tables(&runs, cli.args.series_step))
 }
 
 /// Replays a log in environment D under a Python priority policy
@@ -706,13 +708,14 @@ fn replay_scored<'py>(
     depth: Option<usize>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let (args, log) = classic_input(py, &argv)?;
+    let step = parse::<ReplayCli>(py, &argv)?.args.series_step;
     let mut scorer = PyScorer {
         adapter: py.import("swftool.policy")?.getattr("_score")?,
         policy,
         error: None,
     };
     let result = custom::replay_scored(&log, &args, &name, &mut scorer, depth);
-    custom_tables(py, result, &args, scorer.error.take())
+    custom_tables(py, result, &args, step, scorer.error.take())
 }
 
 /// A JSON text (a configuration given as a dict) as TOML text. Raises

@@ -284,10 +284,11 @@ class Result(Mapping[str, pl.DataFrame]):
     A mapping from table name to DataFrame (``result["summary"]``), also
     reachable as attributes (``result.summary``). Which tables there are
     depends on the environment; docs/outputs.md gives every column with
-    its unit. A replay has ``jobs``, ``summary`` and, but for environment
-    D, ``timing``; environment D adds ``clean``, ``suspensions``,
-    ``users`` and ``fairness``; a
-    grid has ``runs``, ``aggregate``, ``timing`` and ``runs_timing``.
+    its unit. A replay has ``jobs``, ``summary``, ``series`` (utilization,
+    queue length and queued work per bin of ``series_step`` seconds, 3600
+    by default) and, but for environment D, ``timing``; environment D adds
+    ``clean``, ``suspensions``, ``users`` and ``fairness``; a grid has
+    ``runs``, ``aggregate``, ``paired``, ``timing`` and ``runs_timing``.
 
     Attributes:
         tables: name -> DataFrame.
@@ -452,7 +453,7 @@ def _replay_policies(
             raw = _swftool.replay_min_min(argv, p.name, p, p.place_holders)
         parts.append({k: pl.read_parquet(io.BytesIO(v)) for k, v in raw.items()})
     tables: Dict[str, pl.DataFrame] = {}
-    for name in ["jobs", "summary", "timing", "clean", "suspensions", "users", "fairness"]:
+    for name in ["jobs", "summary", "timing", "clean", "suspensions", "users", "fairness", "series"]:
         frames = [t[name] for t in parts if name in t]
         if frames:
             tables[name] = frames[0] if name == "clean" else pl.concat(frames, how="vertical")

@@ -60,6 +60,9 @@ pub struct ReplayArgs {
     /// Skip the schedule invariant check after each run.
     #[arg(long)]
     pub no_check: bool,
+    /// Bin of the `series` table and figures (utilization, queue length, queued work over time), in seconds, 1 to 100000000.
+    #[arg(long, value_name = "SECONDS", default_value_t = 3600.0, allow_hyphen_values = true, value_parser = parse_series_step)]
+    pub series_step: f64,
     /// The flags several environments share.
     #[command(flatten)]
     pub shared: SharedArgs,
@@ -199,6 +202,7 @@ fn stale_files(out: &Path, earlier: Option<&Manifest>, written: &[String]) -> Ve
 /// a replay replaces only these, and only when an earlier replay's
 /// manifest lists them.
 const REPLAY_TABLES: &[&str] = &[
+    "series",
     "jobs",
     "summary",
     "timing",
@@ -211,6 +215,66 @@ const REPLAY_TABLES: &[&str] = &[
     "users",
     "fairness",
 ];
+
+/// `--series-step`: seconds, a number from 1 to 10⁸.
+fn parse_series_step(s: &str) -> Result<f64, String> {
+    s.trim()
+        .parse::<f64>()
+        .ok()
+        .filter(|x| (1.0..=1e8).contains(x))
+        .ok_or_else(|| format!("`{s}`: --series-step takes seconds, a number from 1 to 100000000"))
+}
+
+/// The most bins one run's series may hold (`--series-step` too small for
+/// the span of the log is refused beyond it).
+const MAX_SERIES_BINS: f64 = 2_000_000.0;
+
+/// The time series of every run (metrics::series) with bins of `step`
+/// seconds, written as the `series` table, and its figures into
+/// `dir/figures`; the figures' paths relative to `dir`.
+///
+/// # Errors
+/// A run whose span needs more than [`MAX_SERIES_BINS`] bins, or a table
+/// or figure that cannot be written.
+fn write_series<E: Grid>(
+    dir: &Path,
+    prepared: &E::Prepared,
+    runs: &[Replayed<'_, E>],
+    step: f64,
+) -> anyhow::Result<Vec<String>> {
+    use crate::metrics::series::{RunSeries, frame, series};
+    let mut all = Vec::with_capacity(runs.len());
+    for r in runs {
+        let occ = E::occupancy(prepared, r.scenario, &r.run);
+        let bins = (occ.end - occ.origin) / step;
+        if bins > MAX_SERIES_BINS {
+            bail!(
+                "--series-step {step} s cuts the {:.0} s of {} into {bins:.0} bins, more than {MAX_SERIES_BINS:.0}: give a larger --series-step",
+                occ.end - occ.origin,
+                E::scenario_name(r.scenario)
+            );
+        }
+        all.push(RunSeries {
+            scenario: E::scenario_name(r.scenario),
+            heuristic: E::heuristic_name(r.heuristic).to_string(),
+            bins: series(&occ, step),
+        });
+    }
+    let mut df = frame(&all).map_err(|source| crate::metrics::tables::TableError::Write {
+        path: dir.join("series.csv"),
+        source,
+    })?;
+    crate::metrics::tables::write_both(&mut df, dir, "series")?;
+    // The environment's whole registry is the palette order: a heuristic
+    // has one colour in every figure of its environment.
+    let fig = crate::report::Figure::with_palette(&E::registry().names());
+    let files = crate::report::series_figures(&all, &fig, &dir.join("figures"))?;
+    Ok(files
+        .iter()
+        .filter_map(|f| f.strip_prefix(dir).ok())
+        .map(|f| f.display().to_string())
+        .collect())
+}
 
 /// Refuses to write over files swftool did not write: a table name a
 /// replay writes (or `manifest.json`) that is in `out` and that no earlier
@@ -406,8 +470,15 @@ fn replay<E: Grid>(args: &ReplayArgs, env_args: &E::Args) -> anyhow::Result<()> 
     // Every output goes to the staging folder, then replaces the previous
     // run's all at once (experiment::outdir).
     let staging = Staging::begin(&out)?;
-    let tables = E::write_tables(staging.dir(), &prepared, &runs, env_args)?;
-    let exports = E::write_exports(staging.dir(), &prepared, &runs, env_args)?;
+    let mut tables = E::write_tables(staging.dir(), &prepared, &runs, env_args)?;
+    let mut exports = E::write_exports(staging.dir(), &prepared, &runs, env_args)?;
+    exports.extend(write_series::<E>(
+        staging.dir(),
+        &prepared,
+        &runs,
+        args.series_step,
+    )?);
+    tables.push("series");
     let spec = args.log.as_deref().unwrap_or("synthetic");
     let (config, layout) = E::replay_grid(spec, &heuristics, &prepared, &scenarios, env_args);
     let mut manifest = Manifest::new("replay", &config, &layout);
@@ -448,7 +519,7 @@ fn replay<E: Grid>(args: &ReplayArgs, env_args: &E::Args) -> anyhow::Result<()> 
             "; schedules not checked (--no-check)"
         }
     );
-    for e in &exports {
+    for e in exports.iter().filter(|e| !e.ends_with(".svg")) {
         say!("wrote {}/{e}", out.display());
     }
     if interrupt::requested() {

@@ -214,6 +214,15 @@ pub trait Environment: Sized + Sync + 'static {
         out
     }
 
+    /// What the run held over time ([`crate::metrics::series`]): the
+    /// machine's units, and each job's spans of running (units held) and of
+    /// waiting (work still needed, unit-seconds), with its submit and first
+    /// start. The `series` table and figure of `replay` are made of it.
+    fn occupancy(
+        prepared: &Self::Prepared,
+        scenario: &Self::Scenario,
+        run: &Self::Run,
+    ) -> crate::metrics::series::Occupancy;
     /// Writes the environment's tables of the runs into `dir`; returns the
     /// table names written (each as CSV and Parquet).
     ///

@@ -13,5 +13,6 @@ pub mod columns;
 pub mod fairness;
 pub mod formulas;
 pub mod paired;
+pub mod series;
 pub mod stats;
 pub mod tables;

@@ -27,6 +27,10 @@ pub struct LineSeries {
     /// Legend text when it is not `name`, e.g. `cmq = conservative` for two
     /// series drawn as one because their points are identical.
     pub legend: Option<String>,
+    /// A shaded band around the line in its colour, e.g. a 95 % confidence
+    /// interval: `(x, low, high)` in axis units, in x order (empty: none;
+    /// points with a non-finite member are skipped).
+    pub band: Vec<(f64, f64, f64)>,
 }
 
 /// A shaded interval of the x axis with a label at its top, e.g. a
@@ -212,9 +216,16 @@ impl LineChart {
             .filter(|(x, y)| x.is_finite() && y.is_finite());
         let &(x, y) = it.next()?;
         let init = ((x, x), (y, y));
-        Some(it.fold(init, |((x0, x1), (y0, y1)), &(x, y)| {
+        let bands = self.series.iter().flat_map(|s| s.band.iter()).filter(|b| {
+            b.0.is_finite()
+                && b.1.is_finite()
+                && b.2.is_finite()
+                && self.x_range.is_none_or(|(lo, hi)| (lo..=hi).contains(&b.0))
+        });
+        let lines = it.fold(init, |((x0, x1), (y0, y1)), &(x, y)| {
             ((x0.min(x), x1.max(x)), (y0.min(y), y1.max(y)))
-        }))
+        });
+        Some(bands.fold(lines, |(xs, (y0, y1)), b| (xs, (y0.min(b.1), y1.max(b.2)))))
     }
 }
 
@@ -309,6 +320,23 @@ impl Drawable for LineChart {
         }
         let width = sizes.px(3.0);
         let colours = self.colours(fig);
+        for (&colour, s) in colours.iter().zip(&self.series) {
+            let band: Vec<(f64, f64, f64)> = s
+                .band
+                .iter()
+                .copied()
+                .filter(|b| b.0.is_finite() && b.1.is_finite() && b.2.is_finite())
+                .map(|(x, lo, hi)| (x.clamp(x0, x1), lo, hi))
+                .collect();
+            if band.len() >= 2 {
+                let outline: Vec<(f64, f64)> = band
+                    .iter()
+                    .map(|b| (b.0, b.1))
+                    .chain(band.iter().rev().map(|b| (b.0, b.2)))
+                    .collect();
+                area.draw(&Polygon::new(outline, colour.mix(0.22).filled()))?;
+            }
+        }
         for (&colour, points) in colours.iter().zip(self.shown()) {
             for run in runs(&points) {
                 if run.len() == 1 {

@@ -24,6 +24,7 @@ mod bars;
 mod gantt;
 mod layout;
 mod lines;
+mod series;
 mod style;
 
 use std::path::{Path, PathBuf};
@@ -40,6 +41,7 @@ pub use lines::{Band, LineChart, LineSeries, Reference, cumulative, line_chart};
 /// The colour type of the figures' public items (plotters' own), so that a
 /// caller need not name plotters.
 pub use plotters::style::RGBColor;
+pub use series::series_figures;
 pub use style::{PALETTE, heuristic_color};
 
 /// Pixel size of a figure (both the PNG and the SVG canvas) and its palette

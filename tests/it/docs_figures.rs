@@ -47,6 +47,7 @@ fn draw_classes(dir: &Path) -> Vec<PathBuf> {
                     name: names[s].clone(),
                     points: class_points(id, Urgency::Extreme, 25.0),
                     legend: Some(format!("class {id}, S = {} ē", SPAN_FACTORS[s])),
+                    band: Vec::new(),
                 }
             })
             .collect();
@@ -58,6 +59,7 @@ fn draw_classes(dir: &Path) -> Vec<PathBuf> {
                 name: fig1.clone(),
                 points: vec![(1.5, 5.18 / 8.0), (f64::NAN, f64::NAN), (4.0, 2.84 / 8.0)],
                 legend: Some("Machovec et al. Fig. 1 (5.18 and 2.84 of 8)".into()),
+                band: Vec::new(),
             });
             palette.push(fig1);
         }

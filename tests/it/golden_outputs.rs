@@ -28,12 +28,12 @@ const CASES: &[(&str, &str, &[&str])] = &[
     (
         "replay-curie-3days-higher",
         "replay curie -H easy,maxvpr-ph --days 3 --oversubscription higher",
-        &["jobs", "summary"],
+        &["jobs", "summary", "series"],
     ),
     (
         "replay-sdsc-sp2-classic",
         "replay sdsc-sp2 --env classic -H fcfs,easy,conservative",
-        &["jobs", "summary", "clean", "suspensions"],
+        &["jobs", "summary", "clean", "suspensions", "series"],
     ),
     (
         "replay-datastar-catalina",
@@ -58,12 +58,12 @@ const CASES: &[(&str, &str, &[&str])] = &[
     (
         "replay-serial-curie-day",
         "replay curie --env serial -H maxupt-preempt-greedy --day 2012-07-09",
-        &["jobs", "summary", "pieces"],
+        &["jobs", "summary", "pieces", "series"],
     ),
     (
         "replay-energy-all",
         "replay --env energy -H all",
-        &["summary", "jobs", "filter", "hourly", "machines"],
+        &["summary", "jobs", "filter", "hourly", "machines", "series"],
     ),
     (
         "experiment-smoke-serial",

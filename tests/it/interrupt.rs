@@ -26,17 +26,29 @@ fn replay_args(seed: &str, out: &str) -> Vec<String> {
 
 /// Every file of `dir` (hidden ones aside) with its bytes.
 fn files(dir: &Path) -> BTreeMap<String, Vec<u8>> {
-    std::fs::read_dir(dir)
-        .unwrap()
-        .filter_map(Result::ok)
-        .filter(|e| e.path().is_file())
-        .map(|e| e.file_name().to_string_lossy().into_owned())
-        .filter(|n| !n.starts_with('.'))
-        .map(|n| {
-            let bytes = std::fs::read(dir.join(&n)).unwrap();
-            (n, bytes)
-        })
-        .collect()
+    // Sub-folders too (the replay's figures/), named by their relative path.
+    fn walk(root: &Path, dir: &Path, out: &mut BTreeMap<String, Vec<u8>>) {
+        for e in std::fs::read_dir(dir).unwrap().filter_map(Result::ok) {
+            let name = e.file_name().to_string_lossy().into_owned();
+            if name.starts_with('.') {
+                continue;
+            }
+            let path = e.path();
+            if path.is_dir() {
+                walk(root, &path, out);
+            } else if path.is_file() {
+                let rel = path
+                    .strip_prefix(root)
+                    .unwrap()
+                    .to_string_lossy()
+                    .into_owned();
+                out.insert(rel, std::fs::read(&path).unwrap());
+            }
+        }
+    }
+    let mut out = BTreeMap::new();
+    walk(dir, dir, &mut out);
+    out
 }
 
 /// The manifest's user seed and table files.
@@ -98,7 +110,9 @@ fn a_replay_stopped_anywhere_leaves_one_complete_run_or_the_previous_one() {
             // The previous run (seed 1), then seed 2 stopped at `ms`.
             std::fs::create_dir_all(&out).unwrap();
             for (name, bytes) in &reference[0] {
-                std::fs::write(out.join(name), bytes).unwrap();
+                let path = out.join(name);
+                std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+                std::fs::write(path, bytes).unwrap();
             }
             let name = out.file_name().unwrap().to_string_lossy().into_owned();
             let (code, err) = stopped(d, &args("2", &name), signal, Duration::from_millis(ms));

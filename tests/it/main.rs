@@ -48,6 +48,7 @@ mod pipeline;
 mod report_figures;
 mod resume;
 mod sacct;
+mod series;
 mod slurm;
 mod swf_malformed;
 mod swf_real_logs;

@@ -144,6 +144,7 @@ fn sample_lines() -> LineChart {
                 name: (*name).to_string(),
                 points,
                 legend: None,
+                band: Vec::new(),
             }
         })
         .collect();
@@ -422,6 +423,7 @@ fn charts_of(names: &[&str]) -> (BarChart, LineChart) {
                 name: n.to_string(),
                 points: Vec::new(),
                 legend: Some(format!("{n} (legend text)")),
+                band: Vec::new(),
             })
             .collect(),
         ..LineChart::default()

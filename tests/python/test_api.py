@@ -104,7 +104,7 @@ def test_replay_of_the_main_job_equals_the_command(cli):
     out = cli("replay", "curie", "--heuristic", "maxvpr-ph", "--out", "r")
     r = swftool.replay("curie", heuristic="maxvpr-ph")
     assert r.out is None
-    assert set(r) == {"jobs", "summary", "timing"}
+    assert set(r) == {"jobs", "summary", "timing", "series"}
     _same_tables(r, out / "r", ["jobs", "summary"])
     # The README's figure: 77.67 % of the maximum value bound.
     assert round(r.summary["pct_of_max"][0], 2) == 77.67
@@ -171,7 +171,7 @@ def test_experiment_preset_and_dict_equal_the_command(cli, swftool_bin, tmp_path
     py = swftool.experiment("smoke-classic", out=tmp_path / "p", no_figures=True)
     assert py.out == tmp_path / "p"
     # Environment D's grid: one summary row per (log, window, scheduler).
-    assert set(py) == {"summary"}
+    assert set(py) == {"summary", "paired"}
     assert_frame_equal(py.summary, pl.read_parquet(out / "g" / "summary.parquet"))
     # The same grid as a dict (the preset dumped as TOML, read back).
     import subprocess

@@ -29,8 +29,12 @@ def test_submit_order_is_the_native_scheduler_job_for_job(native, depth):
     assert_frame_equal(_without_name(jobs[(native,)]), _without_name(jobs[("mine",)]))
     s = r.summary
     assert_frame_equal(_without_name(s[0]), _without_name(s[1]))
-    assert set(r) == {"jobs", "summary", "clean", "suspensions", "users", "fairness"}
+    assert set(r) == {"jobs", "summary", "clean", "suspensions", "users", "fairness", "series"}
     assert r.suspensions.height == 0
+    # The time series of the policy's replay is the native one's, bin by bin.
+    series = r.series.partition_by("heuristic", as_dict=True)
+    assert series[(native,)].height > 1000
+    assert_frame_equal(_without_name(series[(native,)]), _without_name(series[("mine",)]))
 
 
 def test_the_rlscheduler_baselines_give_their_figures_on_kth():

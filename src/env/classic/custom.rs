@@ -170,8 +170,8 @@ fn replay_with(
 }
 
 /// The tables `replay --env classic` writes, for one replay under an
-/// outside policy: `jobs`, `summary`, `clean`, `suspensions`, `users` and
-/// `fairness`
+/// outside policy: `jobs`, `summary`, `clean`, `suspensions`, `users`,
+/// `fairness` and `series` (bins of `series_step` seconds)
 /// (docs/outputs.md; an outside policy suspends nothing: no rows).
 ///
 /// # Errors
@@ -179,8 +179,18 @@ fn replay_with(
 pub fn tables(
     r: &CustomReplay,
     args: &ClassicArgs,
+    series_step: f64,
 ) -> PolarsResult<Vec<(&'static str, DataFrame)>> {
+    use crate::metrics::series::{RunSeries, frame, series};
     let p = &r.prepared;
+    let occupancy = super::series::occupancy(&p.scenario.jobs, p.scenario.machine.capacity, &r.run);
+    let run_series = RunSeries {
+        scenario: <super::environment::Classic as crate::env::Environment>::scenario_name(
+            &p.scenario,
+        ),
+        heuristic: r.name.clone(),
+        bins: series(&occupancy, series_step),
+    };
     Ok(vec![
         (
             "jobs",
@@ -200,5 +210,6 @@ pub fn tables(
             "fairness",
             fairness_frame(&p.log, &p.scenario.jobs, &[(&r.name, &r.run)], args.tau())?,
         ),
+        ("series", frame(std::slice::from_ref(&run_series))?),
     ])
 }

@@ -276,6 +276,14 @@ impl Environment for Classic {
         super::simulate(&s.jobs, s.machine.capacity, h.1)
     }
 
+    fn occupancy(
+        _: &ClassicPrepared,
+        s: &ClassicScenario,
+        run: &ClassicRun,
+    ) -> crate::metrics::series::Occupancy {
+        super::series::occupancy(&s.jobs, s.machine.capacity, run)
+    }
+
     fn check(s: &ClassicScenario, run: &ClassicRun) -> Vec<String> {
         capacity::check(&s.jobs, run, s.machine.capacity)
             .iter()

@@ -32,6 +32,7 @@ pub mod gym;
 pub mod params;
 pub mod policies;
 pub mod selection;
+pub mod series;
 pub mod summary;
 pub mod tables;
 pub mod window;

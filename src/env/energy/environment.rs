@@ -375,6 +375,14 @@ impl Environment for Energy {
         simulate(&c.scenario, h.policy, &c.config)
     }
 
+    fn occupancy(
+        _: &Self::Prepared,
+        c: &EnergyCase,
+        run: &EnergyRun,
+    ) -> crate::metrics::series::Occupancy {
+        super::series::occupancy(&c.scenario, run)
+    }
+
     fn check(c: &EnergyCase, run: &EnergyRun) -> Vec<String> {
         super::check::check(&c.scenario, run, c.config.management)
     }

@@ -788,6 +788,7 @@ fn experiment_figures(
                     name: v.label(),
                     points,
                     legend: None,
+                    band: Vec::new(),
                 })
             })
             .collect();

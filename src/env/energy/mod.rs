@@ -21,6 +21,7 @@ pub mod grid;
 pub mod heuristics;
 pub mod matrices;
 pub mod params;
+pub mod series;
 pub mod summary;
 pub mod synth_file;
 pub mod tables;

@@ -139,13 +139,27 @@ pub fn replay_min_min<'s>(
 }
 
 /// The tables `replay` writes for these runs: `jobs`, `summary`, `timing`
-/// (docs/outputs.md).
+/// and `series` (bins of `series_step` seconds) (docs/outputs.md).
 ///
 /// # Errors
 /// A polars error if the columns cannot be assembled (a bug).
-pub fn tables(runs: &[CustomRun<'_>]) -> PolarsResult<Vec<(&'static str, DataFrame)>> {
-    tables::replay_tables(runs.iter().map(|r| (r.scenario, &r.run, &r.summary)))
+pub fn tables(
+    runs: &[CustomRun<'_>],
+    series_step: f64,
+) -> PolarsResult<Vec<(&'static str, DataFrame)>> {
+    use crate::metrics::series::{RunSeries, frame, series};
+    let mut out = tables::replay_tables(runs.iter().map(|r| (r.scenario, &r.run, &r.summary)))
         .into_iter()
         .map(|(name, df)| df.map(|df| (name, df)))
-        .collect()
+        .collect::<PolarsResult<Vec<_>>>()?;
+    let all: Vec<RunSeries> = runs
+        .iter()
+        .map(|r| RunSeries {
+            scenario: r.scenario.day.date.clone(),
+            heuristic: r.summary.heuristic.clone(),
+            bins: series(&super::series::occupancy(r.scenario, &r.run), series_step),
+        })
+        .collect();
+    out.push(("series", frame(&all)?));
+    Ok(out)
 }

@@ -169,6 +169,10 @@ impl Environment for Parallel {
         simulate(s, heuristic.as_mut())
     }
 
+    fn occupancy(_: &Workload, s: &Scenario, run: &RunResult) -> crate::metrics::series::Occupancy {
+        super::series::occupancy(s, run)
+    }
+
     fn check(s: &Scenario, run: &RunResult) -> Vec<String> {
         invariants::check(s, run)
             .iter()

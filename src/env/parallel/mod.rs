@@ -20,6 +20,7 @@ pub mod environment;
 pub mod grid;
 pub mod max_value;
 pub mod params;
+pub mod series;
 pub mod summary;
 pub mod tables;
 

@@ -221,6 +221,14 @@ impl Environment for Serial {
         super::simulate(s, h.policy)
     }
 
+    fn occupancy(
+        _: &Self::Prepared,
+        s: &SerialScenario,
+        run: &SerialRun,
+    ) -> crate::metrics::series::Occupancy {
+        super::series::occupancy(s, run)
+    }
+
     fn check(s: &SerialScenario, run: &SerialRun) -> Vec<String> {
         super::check::check(s, run)
     }

@@ -22,6 +22,7 @@ pub mod environment;
 pub mod grid;
 pub mod minmin;
 pub mod params;
+pub mod series;
 pub mod simple;
 pub mod summary;
 pub mod synth_file;

@@ -292,6 +292,7 @@ fn cumulative_figure(
             name: h.clone(),
             points,
             legend: None,
+            band: Vec::new(),
         });
     }
     let settled = finals.iter().map(|f| f.0).fold(0.0, f64::max);

@@ -254,6 +254,7 @@ fn cumulative_figure(
             name: h.clone(),
             points,
             legend: None,
+            band: Vec::new(),
         });
     }
     let bound = first.summary.max_utility;
