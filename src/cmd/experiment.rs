@@ -601,6 +601,11 @@ pub fn aggregate_into<E: Grid>(
     // once (experiment::outdir::Staging).
     let staging = Staging::begin(out)?;
     let mut report = E::report(layout, config, &cells, staging.dir(), opts.figures)?;
+    if E::CELL_SERIES {
+        let (tables, files) = grid_series::<E>(layout, dirs, staging.dir(), opts.figures)?;
+        report.tables.extend(tables);
+        report.files.extend(files);
+    }
     report.files = report.files.iter().map(|f| staging.final_path(f)).collect();
     manifest.cells_present = cells.len();
     staging.commit(manifest, &[])?;
@@ -610,6 +615,72 @@ pub fn aggregate_into<E: Grid>(
     }
     print_written(out, &report);
     Ok(cells)
+}
+
+/// The grid's `series` table (metrics::series::grid_table: the cells'
+/// hourly series, mean ± CI over scenarios per log, variant, heuristic and
+/// hour) written into `dir`, and with `figures`, per log, the series
+/// figures of its figure variant (`figures/<log key>-series-*`); the table
+/// names and the files written. Nothing when no cell holds a series.
+///
+/// # Errors
+/// A cell that cannot be read, a table or figure that cannot be written.
+fn grid_series<E: Grid>(
+    layout: &Layout,
+    dirs: &[PathBuf],
+    dir: &Path,
+    figures: bool,
+) -> anyhow::Result<(Vec<&'static str>, Vec<PathBuf>)> {
+    use crate::metrics::series::{RunSeries, grid_table};
+    let found = runner::load_series(layout, dirs)?;
+    if found.is_empty() {
+        return Ok((Vec::new(), Vec::new()));
+    }
+    let rows: Vec<(String, String, String, &crate::metrics::series::CellSeries)> = found
+        .iter()
+        .map(|(c, s)| {
+            (
+                layout.logs[c.log].key.clone(),
+                layout.variant_id(c.variant),
+                layout.heuristics[c.heuristic].clone(),
+                s,
+            )
+        })
+        .collect();
+    let mut table =
+        grid_table(&rows).map_err(|source| crate::metrics::tables::TableError::Write {
+            path: dir.join("series.csv"),
+            source,
+        })?;
+    crate::metrics::tables::write_both(&mut table, dir, "series")?;
+    let mut files = Vec::new();
+    if figures {
+        let fig = crate::report::Figure::with_palette(&E::registry().names());
+        let shown = layout.figure_variant();
+        for (li, log) in layout.logs.iter().enumerate() {
+            let runs: Vec<RunSeries> = found
+                .iter()
+                .filter(|(c, _)| c.log == li && c.variant == shown)
+                .map(|(c, s)| RunSeries {
+                    scenario: c.day.to_string(),
+                    heuristic: layout.heuristics[c.heuristic].clone(),
+                    bins: s.bins(),
+                })
+                .collect();
+            if runs.is_empty() {
+                continue;
+            }
+            let label = format!("{} ({})", log.key, layout.variant_id(shown));
+            files.extend(crate::report::series_figures(
+                &runs,
+                &fig,
+                &dir.join("figures"),
+                &format!("{}-", log.key),
+                &label,
+            )?);
+        }
+    }
+    Ok((vec!["series"], files))
 }
 
 /// Prints what a report wrote.

@@ -109,6 +109,13 @@ pub trait Grid: Environment {
     /// growable keys, runs into the same folder, reusing its cells.
     const GROWABLE: &'static [&'static str] = &[];
 
+    /// Whether each cell keeps its run's time series (hourly bins,
+    /// [`crate::metrics::series::CellSeries`]) for the grid's `series`
+    /// table and figures; environment D, whose scenarios are whole logs
+    /// (one per log, so no band over scenarios, and thousands of bins),
+    /// does not.
+    const CELL_SERIES: bool = true;
+
     /// The environment's built-in experiments, by name.
     fn presets() -> Vec<(&'static str, Preset)>;
 

@@ -449,7 +449,12 @@ pub fn run<E: Grid>(
                             E::check(&scenario, &run)
                         };
                         if violations.is_empty() {
-                            Ok(E::cell(plan, cell, &scenario, h, &run))
+                            let series = E::CELL_SERIES.then(|| {
+                                use crate::metrics::series::{CellSeries, GRID_STEP, series};
+                                let occ = E::occupancy(&plan.prepared[cell.log], &scenario, &run);
+                                CellSeries::of(&series(&occ, GRID_STEP), GRID_STEP)
+                            });
+                            Ok((E::cell(plan, cell, &scenario, h, &run), series))
                         } else {
                             Err(violations.iter().map(|v| v.to_string()).collect())
                         }
@@ -465,11 +470,18 @@ pub fn run<E: Grid>(
                         }
                     };
                     let path = dir.join(format!("{}.json", cell.id));
-                    let bytes =
-                        serde_json::to_vec(&result).map_err(|source| ExperimentError::Json {
-                            path: path.clone(),
-                            source,
-                        })?;
+                    let json = |source| ExperimentError::Json {
+                        path: path.clone(),
+                        source,
+                    };
+                    // The series rides in the cell file as one more key
+                    // (`series`), which the environment's cell ignores.
+                    let (result, series) = result;
+                    let mut value = serde_json::to_value(&result).map_err(json)?;
+                    if let (Some(series), Some(object)) = (series, value.as_object_mut()) {
+                        object.insert("series".into(), serde_json::to_value(series).map_err(json)?);
+                    }
+                    let bytes = serde_json::to_vec(&value).map_err(json)?;
                     write_atomically(&path, &bytes)?;
                     ran.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                     let stale = out.join("failed").join(format!("{}.txt", cell.id));
@@ -522,6 +534,53 @@ pub fn load_cells<E: Grid>(
         }
     }
     Ok((present, missing))
+}
+
+/// The time series the cell files of `layout` in `dirs` hold (the first
+/// directory holding a cell wins), in cell order: each with its cell. A
+/// cell without one (environment D, or written by an older swftool) is
+/// left out.
+///
+/// # Errors
+/// A cell file that cannot be read or does not parse.
+pub fn load_series(
+    layout: &Layout,
+    dirs: &[PathBuf],
+) -> Result<Vec<(CellSpec, crate::metrics::series::CellSeries)>, ExperimentError> {
+    #[derive(serde::Deserialize)]
+    struct WithSeries {
+        series: Option<crate::metrics::series::CellSeries>,
+    }
+    let cells = layout.cells();
+    let found: Vec<Result<Option<crate::metrics::series::CellSeries>, ExperimentError>> = cells
+        .par_iter()
+        .map(|c| {
+            for d in dirs {
+                let path = cells_dir(d).join(format!("{}.json", c.id));
+                match std::fs::read(&path) {
+                    Ok(bytes) => {
+                        let w: WithSeries = serde_json::from_slice(&bytes).map_err(|e| {
+                            ExperimentError::CorruptCell {
+                                path: path.clone(),
+                                reason: e.to_string(),
+                            }
+                        })?;
+                        return Ok(w.series);
+                    }
+                    Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+                    Err(e) => return Err(ExperimentError::io(&path)(e)),
+                }
+            }
+            Ok(None)
+        })
+        .collect();
+    let mut out = Vec::new();
+    for (c, r) in cells.into_iter().zip(found) {
+        if let Some(s) = r? {
+            out.push((c, s));
+        }
+    }
+    Ok(out)
 }
 
 pub use crate::catalog::log_key;

@@ -423,3 +423,108 @@ pub fn mean_over_runs(runs: &[RunSeries], value: fn(&Bin) -> f64) -> Vec<MeanLin
         })
         .collect()
 }
+
+/// The step of the series a grid's cells keep, s (one hour).
+pub const GRID_STEP: f64 = 3600.0;
+
+/// What a grid's cell keeps of its run's series (bins over every job):
+/// per bin of `step` seconds, the utilization, the queue length and the
+/// queued work (unit-seconds), time averages as in [`Bin`].
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct CellSeries {
+    /// Bin length, s.
+    pub step: f64,
+    /// Per bin: `utilization`.
+    pub utilization: Vec<f64>,
+    /// Per bin: `queue_length`.
+    pub queue_length: Vec<f64>,
+    /// Per bin: `queued_work`, unit-seconds.
+    pub queued_work: Vec<f64>,
+}
+
+impl CellSeries {
+    /// The bins over every job of `bins` (of `step` seconds).
+    pub fn of(bins: &[Bin], step: f64) -> CellSeries {
+        let all: Vec<&Bin> = bins.iter().filter(|b| b.queue.is_none()).collect();
+        CellSeries {
+            step,
+            utilization: all.iter().map(|b| b.utilization).collect(),
+            queue_length: all.iter().map(|b| b.queue_length).collect(),
+            queued_work: all.iter().map(|b| b.queued_work).collect(),
+        }
+    }
+
+    /// Back to bins (hour and values; the rest 0), for the figures.
+    pub fn bins(&self) -> Vec<Bin> {
+        (0..self.utilization.len())
+            .map(|k| Bin {
+                queue: None,
+                hour: k as f64 * self.step / 3600.0,
+                from_s: 0.0,
+                seconds: self.step,
+                busy_units: 0.0,
+                utilization: self.utilization[k],
+                queue_length: self.queue_length[k],
+                queued_work: self.queued_work[k],
+                submitted: 0,
+                started: 0,
+            })
+            .collect()
+    }
+}
+
+/// A grid's `series` table from its cells' series: `rows` are (log key,
+/// variant, heuristic, series), in cell order. Per (log key, variant,
+/// heuristic) and bin, in first-appearance order then hour: `n` (the
+/// scenarios) and the mean, sample standard deviation and 95 % CI
+/// half-width of `utilization`, `queue_length` and `queued_work_unit_s`
+/// over the scenarios, a scenario whose run has ended counting 0 (nothing
+/// runs or waits any more).
+///
+/// # Errors
+/// A polars error (a bug: the columns are built here).
+pub fn grid_table(
+    rows: &[(String, String, String, &CellSeries)],
+) -> polars::prelude::PolarsResult<polars::prelude::DataFrame> {
+    use polars::prelude::{Column, DataFrame};
+    // The longest run of each group: shorter ones are padded with 0.
+    let mut longest: std::collections::HashMap<(&str, &str, &str), usize> =
+        std::collections::HashMap::new();
+    for (l, v, h, s) in rows {
+        let e = longest.entry((l, v, h)).or_default();
+        *e = (*e).max(s.utilization.len());
+    }
+    let (mut logs, mut variants, mut heuristics, mut hours) = (vec![], vec![], vec![], vec![]);
+    let (mut util, mut queue, mut work) = (vec![], vec![], vec![]);
+    for (l, v, h, s) in rows {
+        for k in 0..longest[&(l.as_str(), v.as_str(), h.as_str())] {
+            logs.push(l.clone());
+            variants.push(v.clone());
+            heuristics.push(h.clone());
+            hours.push(k as f64 * s.step / 3600.0);
+            util.push(s.utilization.get(k).copied().unwrap_or(0.0));
+            queue.push(s.queue_length.get(k).copied().unwrap_or(0.0));
+            work.push(s.queued_work.get(k).copied().unwrap_or(0.0));
+        }
+    }
+    let work = DataFrame::new_infer_height(vec![
+        Column::new("log_key".into(), logs),
+        Column::new("variant".into(), variants),
+        Column::new("heuristic".into(), heuristics),
+        Column::new("hour".into(), hours),
+        Column::new("utilization".into(), util),
+        Column::new("queue_length".into(), queue),
+        Column::new("queued_work_unit_s".into(), work),
+    ])?;
+    let metrics = ["utilization", "queue_length", "queued_work_unit_s"];
+    let keys = ["log_key", "variant", "heuristic", "hour"];
+    let grouped = super::aggregate::mean_ci(work, &keys, &metrics, vec![])?;
+    let mut names: Vec<String> = keys.iter().map(|k| k.to_string()).collect();
+    names.push("n".into());
+    for m in metrics {
+        for s in ["mean", "sd", "ci95"] {
+            names.push(format!("{m}_{s}"));
+        }
+    }
+    grouped.select(names)
+}

@@ -12,8 +12,9 @@ use crate::metrics::series::{Bin, RunSeries, coarsen, mean_over_runs};
 /// with their bins merged (the table keeps them all).
 const MAX_POINTS: usize = 400;
 
-/// Draws `<dir>/series-utilization` and `<dir>/series-queue` (PNG and
-/// SVG) from `runs`; returns the files written. Time runs in hours since
+/// Draws `<dir>/<prefix>series-utilization` and
+/// `<dir>/<prefix>series-queue` (PNG and SVG) from `runs`, their titles
+/// starting with `label` when it is not empty; returns the files written. Time runs in hours since
 /// each scenario's origin, in days when the runs span more than four days;
 /// a run of more than 400 bins is drawn with its bins merged by a whole
 /// factor (time averages), so that its line stays readable.
@@ -24,6 +25,8 @@ pub fn series_figures(
     runs: &[RunSeries],
     fig: &Figure,
     dir: &Path,
+    prefix: &str,
+    label: &str,
 ) -> Result<Vec<PathBuf>, ReportError> {
     let longest = runs
         .iter()
@@ -138,7 +141,11 @@ pub fn series_figures(
             })
             .collect();
         let chart = LineChart {
-            title: format!("{what} over time ({about})"),
+            title: if label.is_empty() {
+                format!("{what} over time ({about})")
+            } else {
+                format!("{label}: {what} over time ({about})")
+            },
             x_label: format!(
                 "time since the start of the scenario ({x_unit}; each point the mean over {per_point})"
             ),
@@ -146,7 +153,11 @@ pub fn series_figures(
             series,
             ..LineChart::default()
         };
-        files.extend(line_chart(&chart, fig, &dir.join(stem))?);
+        files.extend(line_chart(
+            &chart,
+            fig,
+            &dir.join(format!("{prefix}{stem}")),
+        )?);
     }
     Ok(files)
 }

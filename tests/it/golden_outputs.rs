@@ -43,7 +43,7 @@ const CASES: &[(&str, &str, &[&str])] = &[
     (
         "experiment-smoke",
         "experiment --preset smoke",
-        &["runs", "aggregate", "paired"],
+        &["runs", "aggregate", "paired", "series"],
     ),
     (
         "experiment-margo2008-datastar",
@@ -68,12 +68,12 @@ const CASES: &[(&str, &str, &[&str])] = &[
     (
         "experiment-smoke-serial",
         "experiment --preset smoke-serial",
-        &["runs", "aggregate", "paired"],
+        &["runs", "aggregate", "paired", "series"],
     ),
     (
         "experiment-smoke-energy",
         "experiment --preset smoke-energy",
-        &["runs", "aggregate", "paired"],
+        &["runs", "aggregate", "paired", "series"],
     ),
     (
         "compare-classic-four-logs",

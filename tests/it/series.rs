@@ -282,3 +282,74 @@ fn a_step_that_does_not_fit_is_refused() {
     );
     assert!(e.contains("give a larger --series-step"), "{e}");
 }
+
+/// A grid's cells keep each run's hourly series: on the small KTH-SP2 grid
+/// they equal, bin for bin, the `series` of `replay` of the same days,
+/// heuristics and seed, and the grid's `series` table is their mean.
+#[test]
+fn a_grid_keeps_each_runs_series_and_averages_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = dir.path().join("small.toml");
+    std::fs::write(&cfg, common::SMALL_GRID).unwrap();
+    common::ok(
+        dir.path(),
+        &[
+            "experiment",
+            cfg.to_str().unwrap(),
+            "--out",
+            "g",
+            "-q",
+            "--no-figures",
+        ],
+    );
+    common::ok(
+        dir.path(),
+        &[
+            "replay",
+            "kth-sp2",
+            "-H",
+            "easy,maxvpr-ph",
+            "--days",
+            "2",
+            "--seed",
+            "7",
+            "--out",
+            "r",
+        ],
+    );
+    let replay = parquet(&dir.path().join("r"), "series");
+    let (dates, hs, util) = (
+        texts(&replay, "scenario"),
+        texts(&replay, "heuristic"),
+        f64s(&replay, "utilization"),
+    );
+    let mut compared = 0;
+    for e in std::fs::read_dir(dir.path().join("g/cells")).unwrap() {
+        let v: serde_json::Value =
+            serde_json::from_slice(&std::fs::read(e.unwrap().path()).unwrap()).unwrap();
+        let id = v["id"].as_str().unwrap().to_string();
+        if !id.contains("_os-intermediate.") {
+            continue;
+        }
+        let cell: Vec<f64> = v["series"]["utilization"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|x| x.as_f64().unwrap())
+            .collect();
+        let mine: Vec<f64> = (0..replay.height())
+            .filter(|&i| id.ends_with(&format!("_{}_{}", dates[i], hs[i])))
+            .map(|i| util[i])
+            .collect();
+        assert!(!mine.is_empty(), "{id}: no replay run");
+        assert_eq!(cell, mine, "{id}");
+        compared += 1;
+    }
+    assert_eq!(compared, 4);
+    let g = parquet(&dir.path().join("g"), "series");
+    let n = f64s(&g, "n");
+    assert!(n.iter().all(|&n| n == 2.0));
+    for u in f64s(&g, "utilization_mean") {
+        assert!((0.0..=1.0 + 1e-12).contains(&u), "{u}");
+    }
+}

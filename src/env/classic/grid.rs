@@ -188,6 +188,7 @@ crate::grid_cell!(ClassicCell);
 
 impl Grid for Classic {
     type Cell = ClassicCell;
+    const CELL_SERIES: bool = false;
     type Section = ClassicSection;
     const SECTION_KEYS: &'static [&'static str] = &["classic", "job_tables"];
     const SECTION_HELP: &'static str = SECTION_HELP;
