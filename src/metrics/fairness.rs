@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 
 /// One group's figures: jobs, mean and max wait (s), mean bounded
 /// slowdown, mean expansion factor.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct GroupFigures {
     /// Jobs in the group.
     pub jobs: u64,
@@ -67,7 +67,7 @@ pub fn jain_index(x: &[f64]) -> Option<f64> {
 }
 
 /// The fairness summary over users of one schedule.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Fairness {
     /// Users with at least one job.
     pub users: u64,

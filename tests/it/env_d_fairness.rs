@@ -99,3 +99,44 @@ fn users_and_fairness_agree_with_the_jobs_table() {
         assert_eq!(row[c(&fh, "users")], bslds.len().to_string());
     }
 }
+
+/// `compare --env classic` (a grid through the runner: the figures come
+/// back from the cell files) writes the same `users` and `fairness` tables,
+/// to the byte, as `replay --env classic` of the same log and schedulers,
+/// and compare.md shows the fairness of each log.
+#[test]
+fn a_classic_grid_gives_the_replays_users_and_fairness() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = |args: &[&str]| common::ok(dir.path(), args);
+    run(&[
+        "replay",
+        "kth-sp2",
+        "--env",
+        "classic",
+        "-H",
+        "fcfs,easy",
+        "--out",
+        "r",
+    ]);
+    let printed = run(&[
+        "compare",
+        "kth-sp2",
+        "--env",
+        "classic",
+        "-H",
+        "fcfs,easy",
+        "--out",
+        "c",
+    ]);
+    for t in ["users.csv", "fairness.csv"] {
+        let a = std::fs::read(dir.path().join("r").join(t)).unwrap();
+        let b = std::fs::read(dir.path().join("c").join(t)).unwrap();
+        assert!(a == b, "{t} differs between replay and compare");
+    }
+    assert!(printed.contains("## Fairness over users"), "{printed}");
+    // FCFS on KTH-SP2: Jain 0.32, worst user's mean bsld 81,811.9, 75 %.
+    assert!(
+        printed.contains("| fcfs | 0.32 | 81811.9 | 75 % |"),
+        "{printed}"
+    );
+}

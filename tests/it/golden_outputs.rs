@@ -78,7 +78,7 @@ const CASES: &[(&str, &str, &[&str])] = &[
     (
         "compare-classic-four-logs",
         "compare datastar sdsc-sp2 ctc-sp2 kth-sp2 --env classic -H fcfs,easy,conservative",
-        &["summary", "paired"],
+        &["summary", "paired", "users", "fairness"],
     ),
 ];
 

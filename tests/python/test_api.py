@@ -171,7 +171,7 @@ def test_experiment_preset_and_dict_equal_the_command(cli, swftool_bin, tmp_path
     py = swftool.experiment("smoke-classic", out=tmp_path / "p", no_figures=True)
     assert py.out == tmp_path / "p"
     # Environment D's grid: one summary row per (log, window, scheduler).
-    assert set(py) == {"summary", "paired"}
+    assert set(py) == {"summary", "paired", "users", "fairness"}
     assert_frame_equal(py.summary, pl.read_parquet(out / "g" / "summary.parquet"))
     # The same grid as a dict (the preset dumped as TOML, read back).
     import subprocess

@@ -15,7 +15,10 @@ use serde::{Deserialize, Serialize};
 
 use super::environment::{Classic, ClassicPrepared, ClassicScenario, prepare};
 use super::summary::ClassicSummary;
-use super::tables::{jobs_frame, summary_frame, suspensions_frame};
+use super::tables::{
+    UserRow, fairness_of, fairness_table, jobs_frame, summary_frame, suspensions_frame, user_rows,
+    users_table,
+};
 use super::window::WindowRule;
 use super::{ClassicArgs, ClassicJob, ClassicOutcome, ClassicRun, Policy, SCHEDULERS, Suspension};
 use crate::catalog::log_key;
@@ -126,6 +129,13 @@ pub struct ClassicCell {
     /// The schedule of every job, with `job_tables = true`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub detail: Option<JobDetail>,
+    /// Per user, group and queue: jobs, wait, bounded slowdown, expansion
+    /// factor (the `users` table's rows of this run).
+    #[serde(default)]
+    pub users: Vec<UserRow>,
+    /// The fairness summary over users (`None` without users).
+    #[serde(default)]
+    pub fairness: Option<crate::metrics::fairness::Fairness>,
 }
 
 /// Environment D's own keys of an experiment configuration.
@@ -305,6 +315,8 @@ impl Grid for Classic {
                 .section
                 .job_tables
                 .then(|| JobDetail::of(&scenario.jobs, run)),
+            users: user_rows(&scenario.jobs, run, plan.args.tau()),
+            fairness: fairness_of(&scenario.jobs, run, plan.args.tau()),
         }
     }
 
@@ -324,6 +336,7 @@ impl Grid for Classic {
             None
         };
         let mut paired = paired_over_logs(&summary).map_err(table_error(out, "paired"))?;
+        let (mut users, mut fairness) = user_tables(cells).map_err(table_error(out, "users"))?;
         let mut tables = vec![("summary", &mut summary)];
         if let Some((jobs, suspensions)) = jobs.as_mut() {
             tables.push(("jobs", jobs));
@@ -332,6 +345,8 @@ impl Grid for Classic {
         let mut md = markdown(&config.name, layout, &section.classic, cells);
         md.push_str(&paired_markdown(&paired).map_err(table_error(out, "paired"))?);
         tables.push(("paired", &mut paired));
+        tables.push(("users", &mut users));
+        tables.push(("fairness", &mut fairness));
         write_report(out, tables, "tables.md", md, figures, |dir| {
             let mut files = Vec::new();
             for (stem, chart) in charts(layout, cells) {
@@ -481,6 +496,7 @@ impl Grid for Classic {
             .and_then(|s| paired_over_logs(&s))
             .map_err(table_error(out, "paired"))?;
         md.push_str(&paired_markdown(&paired).map_err(table_error(out, "paired"))?);
+        md.push_str(&fairness_markdown(&keys, &layout.heuristics, cells));
         let first = cells.first().map(|c| &c.summary);
         let estimates = first.map_or("user", |s| s.estimates.as_str());
         let tau = first.map_or(crate::metrics::formulas::DEFAULT_TAU, |s| s.bsld_tau_s);
@@ -520,6 +536,73 @@ impl Grid for Classic {
             )?)
         })
     }
+}
+
+/// The `users` and `fairness` tables of a grid's cells, in cell order
+/// (each cell's rows under its log file and heuristic).
+///
+/// # Errors
+/// A polars error (a bug).
+fn user_tables(
+    cells: &[ClassicCell],
+) -> polars::prelude::PolarsResult<(polars::prelude::DataFrame, polars::prelude::DataFrame)> {
+    let users: Vec<(&str, &str, &UserRow)> = cells
+        .iter()
+        .flat_map(|c| {
+            c.users
+                .iter()
+                .map(move |u| (c.summary.log.as_str(), c.summary.heuristic.as_str(), u))
+        })
+        .collect();
+    let fairness: Vec<(&str, &str, Option<crate::metrics::fairness::Fairness>)> = cells
+        .iter()
+        .map(|c| {
+            (
+                c.summary.log.as_str(),
+                c.summary.heuristic.as_str(),
+                c.fairness,
+            )
+        })
+        .collect();
+    Ok((users_table(&users)?, fairness_table(&fairness)?))
+}
+
+/// `compare.md`'s fairness section: one row per scheduler; per log, Jain's
+/// index over the users' mean bounded slowdowns, the worst user's mean
+/// bounded slowdown and the share of users waiting more than a day on
+/// average.
+fn fairness_markdown(logs: &[&str], heuristics: &[String], cells: &[ClassicCell]) -> String {
+    let mut md = String::from(
+        "\n## Fairness over users\n\nJain's index over the users' mean bounded slowdowns (1: all equal), the worst user's mean bounded slowdown, and the share of users whose mean wait exceeds a day (the `fairness` and `users` tables hold every user, group and queue).\n\n| scheduler |",
+    );
+    let mut rule = String::from("|---|");
+    for l in logs {
+        md.push_str(&format!(" {l} Jain | {l} worst bsld | {l} users > 1 day |"));
+        rule.push_str("---:|---:|---:|");
+    }
+    md.push('\n');
+    md.push_str(&rule);
+    md.push('\n');
+    for h in heuristics {
+        md.push_str(&format!("| {h} |"));
+        for l in logs {
+            match cells
+                .iter()
+                .find(|c| c.log == *l && &c.summary.heuristic == h)
+                .and_then(|c| c.fairness)
+            {
+                Some(f) => md.push_str(&format!(
+                    " {:.2} | {:.1} | {:.0} % |",
+                    f.jain_bsld,
+                    f.worst_user_bsld_mean,
+                    100.0 * f.share_users_wait_over_day
+                )),
+                None => md.push_str(" – | – | – |"),
+            }
+        }
+        md.push('\n');
+    }
+    md
 }
 
 /// The metrics environment D compares pairwise, with their headings,

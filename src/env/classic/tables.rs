@@ -224,11 +224,107 @@ pub fn clean_frame(r: &classic::CleanReport) -> PolarsResult<DataFrame> {
     ])
 }
 
-/// The classic `users` table: one row per (heuristic, grouping, id) —
-/// grouping `user`, `group` and `queue` (SWF fields 12, 13, 15; Slurm's
-/// User, Group and Partition) — with jobs, mean and largest wait (s, wait
-/// counting suspensions as the `jobs` table's), mean bounded slowdown and
-/// mean expansion factor ([`crate::metrics::fairness::by_group`]).
+/// One row of the `users` table of one run: the grouping (`user`,
+/// `group` or `queue`: SWF fields 12, 13, 15; Slurm's User, Group and
+/// Partition), the id and its figures.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct UserRow {
+    /// `user`, `group` or `queue`.
+    pub by: String,
+    /// The user, group or queue id.
+    pub id: i64,
+    /// Jobs, wait, bounded slowdown, expansion factor.
+    pub figures: crate::metrics::fairness::GroupFigures,
+}
+
+/// The `users` rows of one run of `jobs`: per grouping (`user`, `group`,
+/// `queue`), per id ascending, jobs, mean and largest wait (s, counting
+/// suspensions as the `jobs` table does), mean bounded slowdown (`tau`)
+/// and mean expansion factor ([`crate::metrics::fairness::by_group`]).
+pub fn user_rows(jobs: &[ClassicJob], run: &ClassicRun, tau: f64) -> Vec<UserRow> {
+    use crate::metrics::fairness::by_group;
+    let keys: [(&str, Vec<i64>); 3] = [
+        ("user", jobs.iter().map(|j| j.user).collect()),
+        ("group", jobs.iter().map(|j| j.group).collect()),
+        ("queue", jobs.iter().map(|j| j.queue).collect()),
+    ];
+    let m = job_metrics(jobs, run, tau);
+    let mut rows = Vec::new();
+    for (by, ids) in &keys {
+        for (id, figures) in by_group(ids, &m.wait, &m.bsld, &m.xfactor) {
+            rows.push(UserRow {
+                by: by.to_string(),
+                id,
+                figures,
+            });
+        }
+    }
+    rows
+}
+
+/// The fairness summary over the users of one run of `jobs`
+/// ([`crate::metrics::fairness::fairness`]); `None` without users.
+pub fn fairness_of(
+    jobs: &[ClassicJob],
+    run: &ClassicRun,
+    tau: f64,
+) -> Option<crate::metrics::fairness::Fairness> {
+    use crate::metrics::fairness::{by_group, fairness};
+    let users: Vec<i64> = jobs.iter().map(|j| j.user).collect();
+    let m = job_metrics(jobs, run, tau);
+    fairness(&by_group(&users, &m.wait, &m.bsld, &m.xfactor))
+}
+
+/// The classic `users` table from rows `(log, heuristic, row)`: one row
+/// each — `log`, `heuristic`, `by`, `id`, `jobs`, `wait_mean_s`,
+/// `wait_max_s`, `bsld_mean`, `xfactor_mean` (docs/outputs.md).
+///
+/// # Errors
+/// A polars error if the columns cannot be assembled (a bug).
+pub fn users_table(rows: &[(&str, &str, &UserRow)]) -> PolarsResult<DataFrame> {
+    use crate::metrics::fairness::GroupFigures;
+    let col =
+        |f: fn(&GroupFigures) -> f64| rows.iter().map(|r| f(&r.2.figures)).collect::<Vec<_>>();
+    df! {
+        "log" => rows.iter().map(|r| r.0).collect::<Vec<_>>(),
+        "heuristic" => rows.iter().map(|r| r.1).collect::<Vec<_>>(),
+        "by" => rows.iter().map(|r| r.2.by.as_str()).collect::<Vec<_>>(),
+        "id" => rows.iter().map(|r| r.2.id).collect::<Vec<_>>(),
+        "jobs" => rows.iter().map(|r| r.2.figures.jobs).collect::<Vec<_>>(),
+        "wait_mean_s" => col(|g| g.wait_mean),
+        "wait_max_s" => col(|g| g.wait_max),
+        "bsld_mean" => col(|g| g.bsld_mean),
+        "xfactor_mean" => col(|g| g.xfactor_mean),
+    }
+}
+
+/// The classic `fairness` table from rows `(log, heuristic, summary)`:
+/// `log`, `heuristic`, `users`, `jain_bsld`, `worst_user`,
+/// `worst_user_bsld_mean`, `share_users_wait_over_day` (null without
+/// users; docs/outputs.md).
+///
+/// # Errors
+/// A polars error if the columns cannot be assembled (a bug).
+pub fn fairness_table(
+    rows: &[(&str, &str, Option<crate::metrics::fairness::Fairness>)],
+) -> PolarsResult<DataFrame> {
+    use crate::metrics::fairness::Fairness;
+    let num =
+        |f: fn(&Fairness) -> f64| rows.iter().map(|r| r.2.as_ref().map(f)).collect::<Vec<_>>();
+    df! {
+        "log" => rows.iter().map(|r| r.0).collect::<Vec<_>>(),
+        "heuristic" => rows.iter().map(|r| r.1).collect::<Vec<_>>(),
+        "users" => rows.iter().map(|r| r.2.map(|f| f.users)).collect::<Vec<_>>(),
+        "jain_bsld" => num(|f| f.jain_bsld),
+        "worst_user" => rows.iter().map(|r| r.2.map(|f| f.worst_user)).collect::<Vec<_>>(),
+        "worst_user_bsld_mean" => num(|f| f.worst_user_bsld_mean),
+        "share_users_wait_over_day" => num(|f| f.share_users_wait_over_day),
+    }
+}
+
+/// The classic `users` table of `runs` (heuristic name, schedule) of
+/// `jobs` from log `log`: [`user_rows`] of each run, in order
+/// ([`users_table`]).
 ///
 /// # Errors
 /// A polars error if the columns cannot be assembled (a bug).
@@ -238,40 +334,21 @@ pub fn users_frame(
     runs: &[(&str, &ClassicRun)],
     tau: f64,
 ) -> PolarsResult<DataFrame> {
-    use crate::metrics::fairness::{GroupFigures, by_group};
-    let keys: [(&str, Vec<i64>); 3] = [
-        ("user", jobs.iter().map(|j| j.user).collect()),
-        ("group", jobs.iter().map(|j| j.group).collect()),
-        ("queue", jobs.iter().map(|j| j.queue).collect()),
-    ];
-    // (heuristic, grouping, id, figures)
-    let mut rows: Vec<(&str, &str, i64, GroupFigures)> = Vec::new();
-    for &(name, r) in runs {
-        let m = job_metrics(jobs, r, tau);
-        for (by, ids) in &keys {
-            for (id, g) in by_group(ids, &m.wait, &m.bsld, &m.xfactor) {
-                rows.push((name, by, id, g));
-            }
-        }
-    }
-    let col = |f: fn(&GroupFigures) -> f64| rows.iter().map(|r| f(&r.3)).collect::<Vec<_>>();
-    df! {
-        "log" => vec![log.to_string(); rows.len()],
-        "heuristic" => rows.iter().map(|r| r.0).collect::<Vec<_>>(),
-        "by" => rows.iter().map(|r| r.1).collect::<Vec<_>>(),
-        "id" => rows.iter().map(|r| r.2).collect::<Vec<_>>(),
-        "jobs" => rows.iter().map(|r| r.3.jobs).collect::<Vec<_>>(),
-        "wait_mean_s" => col(|g| g.wait_mean),
-        "wait_max_s" => col(|g| g.wait_max),
-        "bsld_mean" => col(|g| g.bsld_mean),
-        "xfactor_mean" => col(|g| g.xfactor_mean),
-    }
+    let per_run: Vec<(&str, Vec<UserRow>)> = runs
+        .iter()
+        .map(|&(name, r)| (name, user_rows(jobs, r, tau)))
+        .collect();
+    let rows: Vec<(&str, &str, &UserRow)> = per_run
+        .iter()
+        .flat_map(|(name, rows)| rows.iter().map(move |u| (log, *name, u)))
+        .collect();
+    users_table(&rows)
 }
 
-/// The classic `fairness` table: one row per heuristic — users, Jain's
-/// index over the users' mean bounded slowdowns, the worst user and their
-/// mean bounded slowdown, the share of users whose mean wait exceeds a day
-/// ([`crate::metrics::fairness::fairness`]).
+/// The classic `fairness` table of `runs`: one row per heuristic — users,
+/// Jain's index over the users' mean bounded slowdowns, the worst user and
+/// their mean bounded slowdown, the share of users whose mean wait exceeds
+/// a day ([`fairness_of`], [`fairness_table`]).
 ///
 /// # Errors
 /// A polars error if the columns cannot be assembled (a bug).
@@ -281,27 +358,9 @@ pub fn fairness_frame(
     runs: &[(&str, &ClassicRun)],
     tau: f64,
 ) -> PolarsResult<DataFrame> {
-    use crate::metrics::fairness::{Fairness, by_group, fairness};
-    let users: Vec<i64> = jobs.iter().map(|j| j.user).collect();
-    let rows: Vec<(&str, Option<Fairness>)> = runs
+    let rows: Vec<(&str, &str, Option<crate::metrics::fairness::Fairness>)> = runs
         .iter()
-        .map(|&(name, r)| {
-            let m = job_metrics(jobs, r, tau);
-            (
-                name,
-                fairness(&by_group(&users, &m.wait, &m.bsld, &m.xfactor)),
-            )
-        })
+        .map(|&(name, r)| (log, name, fairness_of(jobs, r, tau)))
         .collect();
-    let num =
-        |f: fn(&Fairness) -> f64| rows.iter().map(|r| r.1.as_ref().map(f)).collect::<Vec<_>>();
-    df! {
-        "log" => vec![log.to_string(); rows.len()],
-        "heuristic" => rows.iter().map(|r| r.0).collect::<Vec<_>>(),
-        "users" => rows.iter().map(|r| r.1.map(|f| f.users)).collect::<Vec<_>>(),
-        "jain_bsld" => num(|f| f.jain_bsld),
-        "worst_user" => rows.iter().map(|r| r.1.map(|f| f.worst_user)).collect::<Vec<_>>(),
-        "worst_user_bsld_mean" => num(|f| f.worst_user_bsld_mean),
-        "share_users_wait_over_day" => num(|f| f.share_users_wait_over_day),
-    }
+    fairness_table(&rows)
 }
