@@ -64,6 +64,11 @@ pub struct CompareArgs {
 /// environment that does not compare logs.
 pub fn config_of<E: Grid>(args: &CompareArgs) -> anyhow::Result<ExperimentConfig> {
     args.env_flags.refuse_foreign(E::NAME, &args.shared)?;
+    if !args.shared.export.is_empty() {
+        bail!(
+            "--export applies to replay: it writes one run's schedule; compare writes tables of many"
+        );
+    }
     if args.shared.day.is_some() {
         bail!("--day applies to replay; compare takes --days N (evenly spaced over each log)");
     }

@@ -124,6 +124,21 @@ fn checked<E: Grid>(args: &ReplayArgs) -> anyhow::Result<E::Args> {
         e => e,
     })?;
     E::check_args(&a, args.log.is_some())?;
+    if let Some(f) = args.shared.export.iter().find(|f| !E::EXPORTS.contains(f)) {
+        use clap::ValueEnum;
+        let name = f
+            .to_possible_value()
+            .map_or(String::new(), |v| v.get_name().to_string());
+        let takes: Vec<String> = E::EXPORTS
+            .iter()
+            .filter_map(|x| x.to_possible_value().map(|v| v.get_name().to_string()))
+            .collect();
+        refuse!(
+            "--export {name} writes the simulated run as an SWF log, which environment D's whole-log replays have; --env {} exports {}",
+            E::NAME,
+            takes.join(", ")
+        );
+    }
     Ok(a)
 }
 

@@ -90,6 +90,10 @@ pub trait Environment: Sized + Sync + 'static {
     const LOG: LogUse;
     /// The shared flags ([`SharedArgs`]) it takes, as `--name`.
     const SHARED: &'static [&'static str];
+    /// The formats its `--export` writes (every environment: Batsim's
+    /// `jobs.csv`; environment D also an SWF log of the simulated run).
+    const EXPORTS: &'static [crate::workload::flags::Export] =
+        &[crate::workload::flags::Export::Batsim];
     /// The summary columns that name a run in the printed run table
     /// (`date`/`scenario`, `heuristic`, …); the first is the scenario.
     const RUN_KEYS: &'static [&'static str];

@@ -9,6 +9,7 @@
 //! `src/env/`.
 
 pub mod aggregate;
+pub mod batsim;
 pub mod columns;
 pub mod fairness;
 pub mod formulas;

@@ -65,6 +65,18 @@ pub struct SharedArgs {
     /// A fixed urgency time constant θ, minutes, for every task (an urgency is a decay rate per θ) [default: θ = 3.7 × the task's mean ETC, calibrated on Machovec et al. Fig. 1; docs/utility.md]. Environments B and C.
     #[arg(long, allow_hyphen_values = true, value_name = "MINUTES", value_parser = parse_minutes)]
     pub theta: Option<f64>,
+    /// Also write each run's schedule for other tools, comma-separated: `batsim` (Batsim's jobs.csv, which evalys reads: batsim/HEURISTIC/jobs.csv, batsim/SCENARIO/HEURISTIC/jobs.csv with several scenarios) and, environment D only, `swf` (an SWF log of the simulated run: swf/HEURISTIC.swf); docs/outputs.md. Replay only. Every environment.
+    #[arg(long, value_enum, value_delimiter = ',', value_name = "FORMAT")]
+    pub export: Vec<Export>,
+}
+
+/// A format `--export` writes a replayed schedule in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Export {
+    /// Batsim's `jobs.csv` (evalys reads it).
+    Batsim,
+    /// An SWF log of the simulated run (environment D).
+    Swf,
 }
 
 impl SharedArgs {
@@ -78,6 +90,7 @@ impl SharedArgs {
             (self.trial.is_some(), "--trial"),
             (self.trials.is_some(), "--trials"),
             (self.theta.is_some(), "--theta"),
+            (!self.export.is_empty(), "--export"),
         ])
     }
 }

@@ -145,8 +145,11 @@ fn batsim_jobs_and_the_simulated_swf_hold_the_replay() {
             "--heuristic",
             "maxvpr-ph",
             "--export",
-            "batsim",
+            "batsim,swf",
         ],
     );
-    assert!(e.contains("--export"), "{e}");
+    assert!(
+        e.contains("--export swf") && e.contains("environment D"),
+        "{e}"
+    );
 }

@@ -38,6 +38,7 @@ mod env_d_promise;
 mod env_d_scored;
 mod env_d_selection;
 mod experiment;
+mod export_batsim;
 mod fetch;
 mod fuzz;
 mod golden_outputs;

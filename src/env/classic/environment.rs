@@ -192,7 +192,11 @@ impl Environment for Classic {
     const TITLE: &'static str =
         "Environment D (classic replay on the log's own machine; Margo et al.)";
     const LOG: LogUse = LogUse::Required;
-    const SHARED: &'static [&'static str] = &[];
+    const SHARED: &'static [&'static str] = &["--export"];
+    const EXPORTS: &'static [crate::workload::flags::Export] = &[
+        crate::workload::flags::Export::Batsim,
+        crate::workload::flags::Export::Swf,
+    ];
     const RUN_KEYS: &'static [&'static str] = &["log", "heuristic"];
     const MEAN_KEYS: &'static [&'static str] = &["heuristic"];
     type Policy = Policy;
@@ -203,7 +207,9 @@ impl Environment for Classic {
     type Run = ClassicRun;
     type Summary = ClassicSummary;
 
-    fn take_shared(_: &mut ClassicArgs, _: &SharedArgs) {}
+    fn take_shared(args: &mut ClassicArgs, shared: &SharedArgs) {
+        args.export = shared.export.clone();
+    }
 
     fn registry() -> Registry<Policy> {
         SCHEDULERS
@@ -385,16 +391,12 @@ fn export(
                 run.outcomes, r.run.outcomes,
                 "naming units changed the schedule of {name}"
             );
-            let sub = dir.join("batsim").join(name);
-            std::fs::create_dir_all(&sub).map_err(io(sub.clone()))?;
-            let mut df = super::export::batsim_jobs(&p.log, &s.jobs, &run).map_err(|source| {
-                TableError::Write {
-                    path: sub.join("jobs.csv"),
-                    source,
-                }
-            })?;
-            crate::metrics::tables::write_csv(&mut df, &sub.join("jobs.csv"))?;
-            written.push(format!("batsim/{name}/jobs.csv"));
+            written.push(crate::metrics::batsim::write(
+                dir,
+                &format!("batsim/{name}/jobs.csv"),
+                &crate::metrics::batsim::workload_name(&p.log),
+                &super::export::batsim_jobs(&s.jobs, &run),
+            )?);
         }
         if let (true, Some((header, records))) = (args.export.contains(&Export::Swf), &p.swf) {
             let sub = dir.join("swf");

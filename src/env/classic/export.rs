@@ -14,49 +14,21 @@
 //!   wait (field 3), its run time (4) and the processors it held (5), the
 //!   other fields as logged, so `swftool info` and other SWF tools read it.
 
-use polars::prelude::*;
-
 use super::{ClassicJob, ClassicRun};
+use crate::metrics::batsim::BatsimJob;
 use crate::swf::{JobRecord, SwfHeader};
 
-/// Units as Batsim's interval set, canonical: disjoint ascending
-/// intervals, `a-b` or `a`, separated by spaces (`[0, 1, 2, 5]` → `0-2 5`).
-pub fn interval_set(units: &[u32]) -> String {
-    let mut sorted = units.to_vec();
-    sorted.sort_unstable();
-    sorted.dedup();
-    let mut parts = Vec::new();
-    let mut i = 0;
-    while i < sorted.len() {
-        let a = sorted[i];
-        let mut b = a;
-        while i + 1 < sorted.len() && sorted[i + 1] == b + 1 {
-            i += 1;
-            b = sorted[i];
-        }
-        parts.push(if a == b {
-            a.to_string()
-        } else {
-            format!("{a}-{b}")
-        });
-        i += 1;
-    }
-    parts.join(" ")
-}
-
-/// Batsim's `jobs.csv` of one run: one row per job, in the jobs' order.
-/// Times in s on the log's clock; `execution_time` is finish − start
-/// (suspended time included); `stretch` is turnaround / execution;
-/// `consumed_energy` −1 (no energy model in environment D); `profile` is
-/// `delay` (a job is its run time); `metadata` is empty.
-///
-/// # Errors
-/// A polars error if the columns cannot be assembled (a bug).
+/// Batsim's `jobs.csv` rows of one run ([`crate::metrics::batsim`]): one
+/// per job, in the jobs' order. `requested_number_of_resources` is the
+/// job's units, `requested_time` its estimate, every job
+/// `COMPLETED_SUCCESSFULLY` (it ran to its end), `execution_time` finish −
+/// start (suspended time included), `consumed_energy` −1 (no energy model
+/// in environment D), `allocated_resources` the units the engine gave it.
 ///
 /// # Panics
 /// If `run` names no units (it must come from
 /// [`super::engine::simulate_tracked`]).
-pub fn batsim_jobs(log: &str, jobs: &[ClassicJob], run: &ClassicRun) -> PolarsResult<DataFrame> {
+pub fn batsim_jobs(jobs: &[ClassicJob], run: &ClassicRun) -> Vec<BatsimJob> {
     let mut units: Vec<Vec<u32>> = vec![Vec::new(); jobs.len()];
     for a in &run.allocations {
         units[a.job].extend_from_slice(&a.units);
@@ -65,46 +37,22 @@ pub fn batsim_jobs(log: &str, jobs: &[ClassicJob], run: &ClassicRun) -> PolarsRe
         jobs.is_empty() || !run.allocations.is_empty(),
         "a Batsim export needs a run that names units (simulate_tracked)"
     );
-    let workload = log
-        .trim_end_matches(".gz")
-        .trim_end_matches(".swf")
-        .to_string();
-    let n = jobs.len();
-    let (mut start, mut exec, mut finish, mut wait, mut turn, mut stretch) = (
-        Vec::with_capacity(n),
-        Vec::with_capacity(n),
-        Vec::with_capacity(n),
-        Vec::with_capacity(n),
-        Vec::with_capacity(n),
-        Vec::with_capacity(n),
-    );
-    for (j, o) in jobs.iter().zip(&run.outcomes) {
-        start.push(o.start);
-        exec.push(o.end - o.start);
-        finish.push(o.end);
-        wait.push(o.start - j.submit);
-        turn.push(o.end - j.submit);
-        stretch.push((o.end - j.submit) / (o.end - o.start));
-    }
-    df! {
-        "job_id" => jobs.iter().map(|j| j.job_number).collect::<Vec<_>>(),
-        "workload_name" => vec![workload; n],
-        "profile" => vec!["delay"; n],
-        "submission_time" => jobs.iter().map(|j| j.submit).collect::<Vec<_>>(),
-        "requested_number_of_resources" => jobs.iter().map(|j| j.size).collect::<Vec<_>>(),
-        "requested_time" => jobs.iter().map(|j| j.estimate).collect::<Vec<_>>(),
-        "success" => vec![1i32; n],
-        "final_state" => vec!["COMPLETED_SUCCESSFULLY"; n],
-        "starting_time" => start,
-        "execution_time" => exec,
-        "finish_time" => finish,
-        "waiting_time" => wait,
-        "turnaround_time" => turn,
-        "stretch" => stretch,
-        "allocated_resources" => units.iter().map(|u| interval_set(u)).collect::<Vec<_>>(),
-        "consumed_energy" => vec![-1.0f64; n],
-        "metadata" => vec![""; n],
-    }
+    jobs.iter()
+        .zip(&run.outcomes)
+        .zip(units)
+        .map(|((j, o), units)| BatsimJob {
+            job_id: j.job_number,
+            submission_time: j.submit,
+            requested_number_of_resources: u64::from(j.size),
+            requested_time: j.estimate,
+            completed: true,
+            starting_time: o.start,
+            finish_time: o.end,
+            allocated_resources: units,
+            consumed_energy: -1.0,
+            metadata: String::new(),
+        })
+        .collect()
 }
 
 /// The simulated run as an SWF log: the header of `original`'s log with a
@@ -164,17 +112,4 @@ pub fn simulated_swf(
         "; Note: simulated by swftool replay --env classic --heuristic {scheduler}: waits, run times (suspensions included) and allocated processors of the replay"
     ));
     (SwfHeader::from_lines(lines), out)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn units_read_as_batsim_interval_sets() {
-        assert_eq!(interval_set(&[0, 1, 2, 5]), "0-2 5");
-        assert_eq!(interval_set(&[7, 3, 4, 9, 8]), "3-4 7-9");
-        assert_eq!(interval_set(&[4]), "4");
-        assert_eq!(interval_set(&[]), "");
-    }
 }

@@ -117,20 +117,14 @@ pub struct ClassicArgs {
     #[arg(long, allow_hyphen_values = true)]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub tau: Option<f64>,
-    /// Also write each scheduler's schedule for other tools: `batsim` (Batsim's jobs.csv, which evalys reads: batsim/HEURISTIC/jobs.csv) and/or `swf` (an SWF log of the simulated run: swf/HEURISTIC.swf), comma-separated (docs/outputs.md). Not in grids.
-    #[arg(long, value_enum, value_delimiter = ',', value_name = "FORMAT")]
+    /// The formats `--export` asked for (a shared flag,
+    /// [`crate::workload::flags::SharedArgs::export`]).
+    #[arg(skip)]
     #[serde(skip)]
     pub export: Vec<Export>,
 }
 
-/// A format `--export` writes a replayed schedule in.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum Export {
-    /// Batsim's `jobs.csv` (evalys reads it).
-    Batsim,
-    /// An SWF log of the simulated run.
-    Swf,
-}
+pub use crate::workload::flags::Export;
 
 /// A classic flag that does not fit the rest of the command line.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
@@ -219,7 +213,6 @@ impl ClassicArgs {
         add(self.window_start.is_some(), "--window-start");
         add(self.window.is_some(), "--window");
         add(self.tau.is_some(), "--tau");
-        add(!self.export.is_empty(), "--export");
         out.extend(self.preemption_flags());
         out
     }

@@ -198,7 +198,8 @@ impl Environment for Energy {
     const NAME: &'static str = "energy";
     const TITLE: &'static str = "Environment C (utility under a daily energy budget, P-states, queued or polled; Khemka et al. 2015)";
     const LOG: LogUse = LogUse::Synthetic;
-    const SHARED: &'static [&'static str] = &["--seed", "--trial", "--trials", "--theta"];
+    const SHARED: &'static [&'static str] =
+        &["--seed", "--trial", "--trials", "--theta", "--export"];
     const RUN_KEYS: &'static [&'static str] = &["scenario", "heuristic"];
     const MEAN_KEYS: &'static [&'static str] = &["heuristic", "management", "filter"];
     type Policy = Policy;
@@ -373,6 +374,33 @@ impl Environment for Energy {
 
     fn simulate(c: &EnergyCase, h: &Self::Heuristic) -> EnergyRun {
         simulate(&c.scenario, h.policy, &c.config)
+    }
+
+    fn write_exports(
+        dir: &Path,
+        source: &EnergySource,
+        runs: &[Replayed<'_, Self>],
+        _: &EnergyArgs,
+    ) -> Result<Vec<String>, TableError> {
+        let workload = source
+            .file
+            .as_ref()
+            .and_then(|p| p.file_stem())
+            .map_or("synthetic".into(), |s| s.to_string_lossy().into_owned());
+        let rows: Vec<crate::metrics::batsim::RunRows<'_>> = runs
+            .iter()
+            .map(|r| {
+                let (jobs, never) = super::export::batsim_jobs(&r.scenario.scenario, &r.run);
+                // The trial (one replay has one management and filter).
+                (
+                    r.scenario.scenario.name.clone(),
+                    Self::heuristic_name(r.heuristic),
+                    jobs,
+                    never,
+                )
+            })
+            .collect();
+        crate::metrics::batsim::write_runs(dir, &workload, &rows)
     }
 
     fn occupancy(

@@ -16,6 +16,7 @@
 pub mod check;
 pub mod engine;
 pub mod environment;
+pub mod export;
 pub mod filter;
 pub mod grid;
 pub mod heuristics;

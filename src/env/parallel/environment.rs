@@ -27,7 +27,8 @@ impl Environment for Parallel {
     const TITLE: &'static str =
         "Environment A (heterogeneous parallel clusters, value-based; Khemka et al. 2015)";
     const LOG: LogUse = LogUse::Required;
-    const SHARED: &'static [&'static str] = &["--seed", "--day", "--days", "--day-arrivals"];
+    const SHARED: &'static [&'static str] =
+        &["--seed", "--day", "--days", "--day-arrivals", "--export"];
     const RUN_KEYS: &'static [&'static str] = &["date", "heuristic"];
     const MEAN_KEYS: &'static [&'static str] = &["heuristic"];
     type Policy = Build;
@@ -167,6 +168,31 @@ impl Environment for Parallel {
     fn simulate(s: &Scenario, h: &Self::Heuristic) -> RunResult {
         let mut heuristic = h.build(s);
         simulate(s, heuristic.as_mut())
+    }
+
+    fn write_exports(
+        dir: &Path,
+        w: &Workload,
+        runs: &[Replayed<'_, Self>],
+        _: &ParallelArgs,
+    ) -> Result<Vec<String>, TableError> {
+        let rows: Vec<crate::metrics::batsim::RunRows<'_>> = runs
+            .iter()
+            .map(|r| {
+                let (jobs, never) = super::export::batsim_jobs(r.scenario, &r.run);
+                (
+                    Self::scenario_name(r.scenario),
+                    Self::heuristic_name(r.heuristic),
+                    jobs,
+                    never,
+                )
+            })
+            .collect();
+        crate::metrics::batsim::write_runs(
+            dir,
+            &crate::metrics::batsim::workload_name(&w.name),
+            &rows,
+        )
     }
 
     fn occupancy(_: &Workload, s: &Scenario, run: &RunResult) -> crate::metrics::series::Occupancy {

@@ -17,6 +17,7 @@ pub mod custom;
 pub mod easy;
 pub mod engine;
 pub mod environment;
+pub mod export;
 pub mod grid;
 pub mod max_value;
 pub mod params;

@@ -54,6 +54,7 @@ impl Environment for Serial {
         "--trial",
         "--trials",
         "--theta",
+        "--export",
     ];
     const RUN_KEYS: &'static [&'static str] = &["scenario", "heuristic"];
     const MEAN_KEYS: &'static [&'static str] = &["heuristic"];
@@ -219,6 +220,36 @@ impl Environment for Serial {
 
     fn simulate(s: &SerialScenario, h: &Self::Heuristic) -> SerialRun {
         super::simulate(s, h.policy)
+    }
+
+    fn write_exports(
+        dir: &Path,
+        source: &SerialSource,
+        runs: &[Replayed<'_, Self>],
+        _: &SerialArgs,
+    ) -> Result<Vec<String>, TableError> {
+        let workload = match source {
+            SerialSource::Log { workload, .. } => {
+                crate::metrics::batsim::workload_name(&workload.name)
+            }
+            SerialSource::File(p) => p
+                .file_stem()
+                .map_or("synthetic".into(), |s| s.to_string_lossy().into_owned()),
+            SerialSource::Synthetic(_) => "synthetic".into(),
+        };
+        let rows: Vec<crate::metrics::batsim::RunRows<'_>> = runs
+            .iter()
+            .map(|r| {
+                let (jobs, never) = super::export::batsim_jobs(r.scenario, &r.run);
+                (
+                    Self::scenario_name(r.scenario),
+                    Self::heuristic_name(r.heuristic),
+                    jobs,
+                    never,
+                )
+            })
+            .collect();
+        crate::metrics::batsim::write_runs(dir, &workload, &rows)
     }
 
     fn occupancy(

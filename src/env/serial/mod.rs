@@ -19,6 +19,7 @@
 pub mod check;
 pub mod engine;
 pub mod environment;
+pub mod export;
 pub mod grid;
 pub mod minmin;
 pub mod params;
