@@ -267,6 +267,34 @@ pub enum LogUse {
     Synthetic,
 }
 
+/// `--export batsim` of an environment: each run's Batsim rows from
+/// `rows` (the jobs that ran, and how many never did), written by
+/// [`crate::metrics::batsim::write_runs`] under the run's scenario name and
+/// heuristic as workload `workload`; the paths written, relative to `dir`.
+///
+/// # Errors
+/// [`TableError`] naming the file.
+pub fn write_batsim<E: Environment>(
+    dir: &Path,
+    workload: &str,
+    runs: &[Replayed<'_, E>],
+    rows: impl Fn(&E::Scenario, &E::Run) -> (Vec<crate::metrics::batsim::BatsimJob>, usize),
+) -> Result<Vec<String>, TableError> {
+    let all: Vec<crate::metrics::batsim::RunRows<'_>> = runs
+        .iter()
+        .map(|r| {
+            let (jobs, never) = rows(r.scenario, &r.run);
+            (
+                E::scenario_name(r.scenario),
+                E::heuristic_name(r.heuristic),
+                jobs,
+                never,
+            )
+        })
+        .collect();
+    crate::metrics::batsim::write_runs(dir, workload, &all)
+}
+
 /// Names and summaries of `E`'s heuristics, in registry order.
 pub fn heuristic_list<E: Environment>() -> Vec<(&'static str, &'static str)> {
     E::registry().iter().map(|e| (e.name, e.summary)).collect()

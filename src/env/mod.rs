@@ -29,7 +29,7 @@ pub mod registry;
 pub mod serial;
 
 pub use environment::{
-    EnvError, Environment, HeuristicName, Input, LogUse, Replayed, heuristic_list,
+    EnvError, Environment, HeuristicName, Input, LogUse, Replayed, heuristic_list, write_batsim,
 };
 pub use registry::{Entry, Registry, UnknownEnv, UnknownName};
 

@@ -189,3 +189,36 @@ pub fn cleaned(
     let jobs = classic::clean(&log.jobs, &machine, &args.clean_options()).0;
     (log, jobs, machine.capacity)
 }
+
+/// A table an output directory holds, read back from its Parquet file.
+pub fn parquet(dir: &std::path::Path, name: &str) -> polars::prelude::DataFrame {
+    use polars_io::SerReader;
+    let f = std::fs::File::open(dir.join(format!("{name}.parquet"))).unwrap();
+    polars_io::prelude::ParquetReader::new(f).finish().unwrap()
+}
+
+/// Column `c` of `df` as floats (null as NaN).
+pub fn f64s(df: &polars::prelude::DataFrame, c: &str) -> Vec<f64> {
+    df.column(c)
+        .unwrap()
+        .cast(&polars::prelude::DataType::Float64)
+        .unwrap()
+        .f64()
+        .unwrap()
+        .iter()
+        .map(|x| x.unwrap_or(f64::NAN))
+        .collect()
+}
+
+/// Column `c` of `df` as text (null as "").
+pub fn texts(df: &polars::prelude::DataFrame, c: &str) -> Vec<String> {
+    df.column(c)
+        .unwrap()
+        .cast(&polars::prelude::DataType::String)
+        .unwrap()
+        .str()
+        .unwrap()
+        .iter()
+        .map(|x| x.unwrap_or("").to_string())
+        .collect()
+}

@@ -6,6 +6,8 @@
 
 use swftool::metrics::paired::{WilcoxonMethod, compare, wilcoxon};
 
+use crate::common::{f64s, parquet, texts};
+
 fn fixture() -> serde_json::Value {
     let path = concat!(
         env!("CARGO_MANIFEST_DIR"),
@@ -83,37 +85,6 @@ fn a_missing_value_drops_its_pair_only() {
     assert_eq!(p.n, 2);
     assert_eq!((p.mean_a, p.mean_b, p.mean_diff), (2.0, 0.5, 1.5));
     assert!(wilcoxon(&[]).is_none());
-}
-
-/// A table an output directory holds, read back from its Parquet file.
-fn parquet(dir: &std::path::Path, name: &str) -> polars::prelude::DataFrame {
-    use polars_io::SerReader;
-    let f = std::fs::File::open(dir.join(format!("{name}.parquet"))).unwrap();
-    polars_io::prelude::ParquetReader::new(f).finish().unwrap()
-}
-
-fn f64s(df: &polars::prelude::DataFrame, c: &str) -> Vec<f64> {
-    df.column(c)
-        .unwrap()
-        .cast(&polars::prelude::DataType::Float64)
-        .unwrap()
-        .f64()
-        .unwrap()
-        .iter()
-        .map(|x| x.unwrap_or(f64::NAN))
-        .collect()
-}
-
-fn texts(df: &polars::prelude::DataFrame, c: &str) -> Vec<String> {
-    df.column(c)
-        .unwrap()
-        .cast(&polars::prelude::DataType::String)
-        .unwrap()
-        .str()
-        .unwrap()
-        .iter()
-        .map(|x| x.unwrap_or("").to_string())
-        .collect()
 }
 
 /// The distinct values of `v`, in first-appearance order.

@@ -9,39 +9,7 @@ use std::collections::BTreeMap;
 
 use polars::prelude::DataFrame;
 
-use crate::common;
-
-fn parquet(dir: &std::path::Path, name: &str) -> DataFrame {
-    use polars_io::SerReader;
-    let f = std::fs::File::open(dir.join(format!("{name}.parquet"))).unwrap();
-    polars_io::prelude::ParquetReader::new(f).finish().unwrap()
-}
-
-fn f64s(df: &DataFrame, c: &str) -> Vec<f64> {
-    let s = df
-        .column(c)
-        .unwrap()
-        .cast(&polars::prelude::DataType::Float64)
-        .unwrap();
-    s.f64()
-        .unwrap()
-        .iter()
-        .map(|x| x.unwrap_or(f64::NAN))
-        .collect()
-}
-
-fn texts(df: &DataFrame, c: &str) -> Vec<String> {
-    let s = df
-        .column(c)
-        .unwrap()
-        .cast(&polars::prelude::DataType::String)
-        .unwrap();
-    s.str()
-        .unwrap()
-        .iter()
-        .map(|x| x.unwrap_or("").to_string())
-        .collect()
-}
+use crate::common::{self, f64s, parquet, texts};
 
 fn queues(df: &DataFrame) -> Vec<Option<i64>> {
     df.column("queue").unwrap().i64().unwrap().iter().collect()

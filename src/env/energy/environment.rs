@@ -387,20 +387,9 @@ impl Environment for Energy {
             .as_ref()
             .and_then(|p| p.file_stem())
             .map_or("synthetic".into(), |s| s.to_string_lossy().into_owned());
-        let rows: Vec<crate::metrics::batsim::RunRows<'_>> = runs
-            .iter()
-            .map(|r| {
-                let (jobs, never) = super::export::batsim_jobs(&r.scenario.scenario, &r.run);
-                // The trial (one replay has one management and filter).
-                (
-                    r.scenario.scenario.name.clone(),
-                    Self::heuristic_name(r.heuristic),
-                    jobs,
-                    never,
-                )
-            })
-            .collect();
-        crate::metrics::batsim::write_runs(dir, &workload, &rows)
+        crate::env::write_batsim(dir, &workload, runs, |c: &EnergyCase, run| {
+            super::export::batsim_jobs(&c.scenario, run)
+        })
     }
 
     fn occupancy(

@@ -176,23 +176,8 @@ impl Environment for Parallel {
         runs: &[Replayed<'_, Self>],
         _: &ParallelArgs,
     ) -> Result<Vec<String>, TableError> {
-        let rows: Vec<crate::metrics::batsim::RunRows<'_>> = runs
-            .iter()
-            .map(|r| {
-                let (jobs, never) = super::export::batsim_jobs(r.scenario, &r.run);
-                (
-                    Self::scenario_name(r.scenario),
-                    Self::heuristic_name(r.heuristic),
-                    jobs,
-                    never,
-                )
-            })
-            .collect();
-        crate::metrics::batsim::write_runs(
-            dir,
-            &crate::metrics::batsim::workload_name(&w.name),
-            &rows,
-        )
+        let workload = crate::metrics::batsim::workload_name(&w.name);
+        crate::env::write_batsim(dir, &workload, runs, super::export::batsim_jobs)
     }
 
     fn occupancy(_: &Workload, s: &Scenario, run: &RunResult) -> crate::metrics::series::Occupancy {

@@ -237,19 +237,7 @@ impl Environment for Serial {
                 .map_or("synthetic".into(), |s| s.to_string_lossy().into_owned()),
             SerialSource::Synthetic(_) => "synthetic".into(),
         };
-        let rows: Vec<crate::metrics::batsim::RunRows<'_>> = runs
-            .iter()
-            .map(|r| {
-                let (jobs, never) = super::export::batsim_jobs(r.scenario, &r.run);
-                (
-                    Self::scenario_name(r.scenario),
-                    Self::heuristic_name(r.heuristic),
-                    jobs,
-                    never,
-                )
-            })
-            .collect();
-        crate::metrics::batsim::write_runs(dir, &workload, &rows)
+        crate::env::write_batsim(dir, &workload, runs, super::export::batsim_jobs)
     }
 
     fn occupancy(
