@@ -537,7 +537,6 @@ fn read_lines<R: BufRead>(
     };
     let mut buf: Vec<u8> = Vec::with_capacity(256);
     let mut line_no: u64 = 0;
-    let mut seen_data = false;
     let mut order = OrderTracker::default();
     loop {
         buf.clear();
@@ -556,20 +555,6 @@ fn read_lines<R: BufRead>(
             continue;
         };
         if line[first] == b';' {
-            if seen_data {
-                if opts.lenient {
-                    log.skipped.record(
-                        line_no,
-                        SkipKind::CommentAmongData,
-                        "comment line among data lines",
-                    );
-                    continue;
-                }
-                return Err(SwfError::CommentAmongData {
-                    file: name.to_string(),
-                    line: line_no,
-                });
-            }
             if let Some((column, byte)) = control_byte(line) {
                 let e = LineError::NotText { column, byte };
                 if opts.lenient {
@@ -601,36 +586,177 @@ fn read_lines<R: BufRead>(
             }
             continue;
         }
-        seen_data = true;
-        match job_line(line) {
-            Ok(job) => {
-                order.see(&job, line_no);
-                log.jobs.push(job);
-            }
-            Err(e) => {
-                let e = match not_text(line) {
-                    Some((column, byte)) => LineError::NotText { column, byte },
-                    None => e,
-                };
-                if !opts.lenient {
-                    // The first data line says whether this is SWF at all.
-                    if log.jobs.is_empty()
-                        && let Some(what) = other_format(line)
-                    {
-                        return Err(SwfError::NotSwf {
-                            file: name.to_string(),
-                            line: line_no,
-                            what,
-                        });
-                    }
-                    return Err(e.at(name, line_no));
+        {
+            // The header read, the rest of the text is data: read it whole
+            // and parse it in parallel chunks (parse_data), after this
+            // first data line, which decides alone whether the file is SWF
+            // at all.
+            let first = line.to_vec();
+            let mut rest = Vec::new();
+            let cut = reader.read_to_end(&mut rest).err();
+            if let Some(e) = cut {
+                // A read that fails (a cut gzip stream): the lines read
+                // whole come first, as a line-by-line read meets them.
+                let whole = rest.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+                let lines = rest[..whole].iter().filter(|&&b| b == b'\n').count() as u64;
+                if job_line(&first).is_ok() {
+                    parse_data(&rest[..whole], line_no, name, opts, &mut log, &mut order)?;
                 }
-                record_skip(&mut log.skipped, line_no, e);
+                return Err(io_error(e, name, line_no + lines, gzip));
             }
+            match job_line(&first) {
+                Ok(job) => {
+                    order.see(&job, line_no);
+                    log.jobs.push(job);
+                }
+                Err(e) => {
+                    let e = match not_text(&first) {
+                        Some((column, byte)) => LineError::NotText { column, byte },
+                        None => e,
+                    };
+                    if !opts.lenient {
+                        if let Some(what) = other_format(&first) {
+                            return Err(SwfError::NotSwf {
+                                file: name.to_string(),
+                                line: line_no,
+                                what,
+                            });
+                        }
+                        return Err(e.at(name, line_no));
+                    }
+                    record_skip(&mut log.skipped, line_no, e);
+                }
+            }
+            parse_data(&rest, line_no, name, opts, &mut log, &mut order)?;
+            break;
         }
     }
     log.order = order.finish(&log.jobs);
     Ok(log)
+}
+
+/// One line of the data section that is not a job: blank lines are only
+/// counted.
+#[derive(Debug)]
+enum NotJob {
+    /// A comment line among data lines.
+    Comment,
+    /// A line that does not parse.
+    Bad(LineError),
+}
+
+/// What one chunk of the data section holds: its line count, blank lines,
+/// jobs and lines that are not jobs with their line numbers within the
+/// chunk (1-based), and in strict mode the first line that stops the read
+/// (the chunk stops there).
+#[derive(Debug, Default)]
+struct Chunk {
+    lines: u64,
+    blank: u64,
+    jobs: Vec<(u64, JobRecord)>,
+    not_jobs: Vec<(u64, NotJob)>,
+    stop: Option<(u64, NotJob)>,
+}
+
+/// Parses the lines of one chunk of the data section.
+fn parse_chunk(text: &[u8], lenient: bool) -> Chunk {
+    let mut c = Chunk::default();
+    for raw in text.split_inclusive(|&b| b == b'\n') {
+        c.lines += 1;
+        let line = trim_line_end(raw);
+        let Some(first) = line.iter().position(|&b| !is_separator(b)) else {
+            c.blank += 1;
+            continue;
+        };
+        let not_job = if line[first] == b';' {
+            NotJob::Comment
+        } else {
+            match job_line(line) {
+                Ok(job) => {
+                    c.jobs.push((c.lines, job));
+                    continue;
+                }
+                Err(e) => NotJob::Bad(match not_text(line) {
+                    Some((column, byte)) => LineError::NotText { column, byte },
+                    None => e,
+                }),
+            }
+        };
+        if lenient {
+            c.not_jobs.push((c.lines, not_job));
+        } else {
+            c.stop = Some((c.lines, not_job));
+            break;
+        }
+    }
+    c
+}
+
+/// Parses the data section after its first line (line `first_line`):
+/// `text` cut into chunks at line ends, parsed in parallel (rayon), then
+/// merged in order — jobs, blank lines, skipped lines and the first error
+/// exactly as a line-by-line read finds them.
+///
+/// # Errors
+/// Strict mode: the first comment among data lines or bad line.
+fn parse_data(
+    text: &[u8],
+    first_line: u64,
+    name: &str,
+    opts: &ReadOptions,
+    log: &mut SwfLog,
+    order: &mut OrderTracker,
+) -> Result<(), SwfError> {
+    use rayon::prelude::*;
+    // About 1 MB per chunk, cut after a line end.
+    const CHUNK: usize = 1 << 20;
+    let mut bounds = vec![0];
+    let mut at = 0;
+    while at + CHUNK < text.len() {
+        let cut = match text[at + CHUNK..].iter().position(|&b| b == b'\n') {
+            Some(i) => at + CHUNK + i + 1,
+            None => text.len(),
+        };
+        bounds.push(cut);
+        at = cut;
+    }
+    if *bounds.last().unwrap_or(&0) < text.len() {
+        bounds.push(text.len());
+    }
+    let chunks: Vec<Chunk> = bounds
+        .par_windows(2)
+        .map(|w| parse_chunk(&text[w[0]..w[1]], opts.lenient))
+        .collect();
+    log.jobs.reserve(chunks.iter().map(|c| c.jobs.len()).sum());
+    let mut base = first_line;
+    for c in chunks {
+        log.blank_lines += c.blank;
+        for (line, job) in c.jobs {
+            order.see(&job, base + line);
+            log.jobs.push(job);
+        }
+        for (line, not_job) in c.not_jobs {
+            match not_job {
+                NotJob::Comment => log.skipped.record(
+                    base + line,
+                    SkipKind::CommentAmongData,
+                    "comment line among data lines",
+                ),
+                NotJob::Bad(e) => record_skip(&mut log.skipped, base + line, e),
+            }
+        }
+        if let Some((line, not_job)) = c.stop {
+            return Err(match not_job {
+                NotJob::Comment => SwfError::CommentAmongData {
+                    file: name.to_string(),
+                    line: base + line,
+                },
+                NotJob::Bad(e) => e.at(name, base + line),
+            });
+        }
+        base += c.lines;
+    }
+    Ok(())
 }
 
 /// What a line that is not a job line looks like, when it looks like

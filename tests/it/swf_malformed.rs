@@ -307,3 +307,62 @@ fn a_directory_is_named_as_one() {
         "{err}"
     );
 }
+
+/// The data section is parsed in parallel chunks of about 1 MB: lines far
+/// into a big log (several chunks) keep their line numbers in errors and in
+/// the lenient report, and blank lines and jobs are counted as a
+/// line-by-line read counts them.
+#[test]
+fn a_big_log_parsed_in_chunks_names_the_same_lines() {
+    use swftool::swf::{ReadOptions, read_from};
+    let mut text = String::from("; Version: 2.2\n; MaxProcs: 64\n");
+    let header = 2u64;
+    let jobs = 60_000u64;
+    for n in 1..=jobs {
+        text.push_str(&format!(
+            "{n} {} 10 3600 4 -1 -1 4 7200 -1 1 3 1 -1 1 -1 -1 -1\n",
+            n * 60
+        ));
+        if n == 20_000 {
+            text.push_str("   \n");
+        }
+    }
+    assert!(text.len() > 3 << 20, "several chunks");
+    let clean = read_from(
+        std::io::Cursor::new(text.as_bytes()),
+        "big",
+        &ReadOptions::strict(),
+    )
+    .unwrap();
+    assert_eq!(clean.jobs.len() as u64, jobs);
+    assert_eq!(clean.blank_lines, 1);
+    assert_eq!(clean.jobs[45_000].job_number, 45_001);
+    // A bad line and a comment deep in the data: line numbers count the
+    // header and the blank line.
+    let bad_at = header + 1 + 50_000; // the 50,000th job line, after the blank one
+    let mut lines: Vec<&str> = text.lines().collect();
+    lines[(bad_at - 1) as usize] = "50000 3000000 x 3600 4 -1 -1 4 7200 -1 1 3 1 -1 1 -1 -1 -1";
+    let comment_at = bad_at + 5_000;
+    lines[(comment_at - 1) as usize] = "; a late comment";
+    let broken = lines.join("\n");
+    let e = read_from(
+        std::io::Cursor::new(broken.as_bytes()),
+        "big",
+        &ReadOptions::strict(),
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(e.starts_with(&format!("big:{bad_at}: field 3")), "{e}");
+    let lenient = read_from(
+        std::io::Cursor::new(broken.as_bytes()),
+        "big",
+        &ReadOptions::lenient(),
+    )
+    .unwrap();
+    assert_eq!(lenient.jobs.len() as u64, jobs - 2);
+    let report = lenient.skipped.to_string();
+    assert!(
+        report.contains(&bad_at.to_string()) && report.contains(&comment_at.to_string()),
+        "{report}"
+    );
+}
