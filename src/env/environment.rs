@@ -267,7 +267,8 @@ pub enum LogUse {
     Synthetic,
 }
 
-/// `--export batsim` of an environment: each run's Batsim rows from
+/// `--export batsim` of an environment (nothing unless `formats` holds
+/// `batsim`): each run's Batsim rows from
 /// `rows` (the jobs that ran, and how many never did), written by
 /// [`crate::metrics::batsim::write_runs`] under the run's scenario name and
 /// heuristic as workload `workload`; the paths written, relative to `dir`.
@@ -276,10 +277,14 @@ pub enum LogUse {
 /// [`TableError`] naming the file.
 pub fn write_batsim<E: Environment>(
     dir: &Path,
+    formats: &[crate::workload::flags::Export],
     workload: &str,
     runs: &[Replayed<'_, E>],
     rows: impl Fn(&E::Scenario, &E::Run) -> (Vec<crate::metrics::batsim::BatsimJob>, usize),
 ) -> Result<Vec<String>, TableError> {
+    if !formats.contains(&crate::workload::flags::Export::Batsim) {
+        return Ok(Vec::new());
+    }
     let all: Vec<crate::metrics::batsim::RunRows<'_>> = runs
         .iter()
         .map(|r| {

@@ -120,6 +120,27 @@ fn several_scenarios_get_a_folder_each_and_swf_is_environment_ds() {
         manifest.contains("batsim/trial-1/maxupt/jobs.csv"),
         "{manifest}"
     );
+    // Without --export none is written, and the earlier ones go.
+    common::ok(
+        dir.path(),
+        &[
+            "replay", "--env", "serial", "-H", "maxupt", "--trials", "2", "--out", "b",
+        ],
+    );
+    assert!(!dir.path().join("b/batsim/trial-0/maxupt/jobs.csv").exists());
+    common::ok(
+        dir.path(),
+        &[
+            "replay", "kth-sp2", "-H", "easy", "--day", "3", "--out", "na",
+        ],
+    );
+    common::ok(
+        dir.path(),
+        &["replay", "--env", "energy", "-H", "maxupe", "--out", "nc"],
+    );
+    for out in ["na", "nc"] {
+        assert!(!dir.path().join(out).join("batsim").exists(), "{out}");
+    }
     let e = common::refused(
         dir.path(),
         &[

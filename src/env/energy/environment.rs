@@ -380,16 +380,20 @@ impl Environment for Energy {
         dir: &Path,
         source: &EnergySource,
         runs: &[Replayed<'_, Self>],
-        _: &EnergyArgs,
+        args: &EnergyArgs,
     ) -> Result<Vec<String>, TableError> {
         let workload = source
             .file
             .as_ref()
             .and_then(|p| p.file_stem())
             .map_or("synthetic".into(), |s| s.to_string_lossy().into_owned());
-        crate::env::write_batsim(dir, &workload, runs, |c: &EnergyCase, run| {
-            super::export::batsim_jobs(&c.scenario, run)
-        })
+        crate::env::write_batsim(
+            dir,
+            &args.shared.export,
+            &workload,
+            runs,
+            |c: &EnergyCase, run| super::export::batsim_jobs(&c.scenario, run),
+        )
     }
 
     fn occupancy(

@@ -174,10 +174,16 @@ impl Environment for Parallel {
         dir: &Path,
         w: &Workload,
         runs: &[Replayed<'_, Self>],
-        _: &ParallelArgs,
+        args: &ParallelArgs,
     ) -> Result<Vec<String>, TableError> {
         let workload = crate::metrics::batsim::workload_name(&w.name);
-        crate::env::write_batsim(dir, &workload, runs, super::export::batsim_jobs)
+        crate::env::write_batsim(
+            dir,
+            &args.shared.export,
+            &workload,
+            runs,
+            super::export::batsim_jobs,
+        )
     }
 
     fn occupancy(_: &Workload, s: &Scenario, run: &RunResult) -> crate::metrics::series::Occupancy {

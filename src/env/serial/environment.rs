@@ -226,7 +226,7 @@ impl Environment for Serial {
         dir: &Path,
         source: &SerialSource,
         runs: &[Replayed<'_, Self>],
-        _: &SerialArgs,
+        args: &SerialArgs,
     ) -> Result<Vec<String>, TableError> {
         let workload = match source {
             SerialSource::Log { workload, .. } => {
@@ -237,7 +237,13 @@ impl Environment for Serial {
                 .map_or("synthetic".into(), |s| s.to_string_lossy().into_owned()),
             SerialSource::Synthetic(_) => "synthetic".into(),
         };
-        crate::env::write_batsim(dir, &workload, runs, super::export::batsim_jobs)
+        crate::env::write_batsim(
+            dir,
+            &args.shared.export,
+            &workload,
+            runs,
+            super::export::batsim_jobs,
+        )
     }
 
     fn occupancy(
