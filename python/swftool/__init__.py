@@ -378,6 +378,7 @@ def replay(
             ``seed=7``, ``day="2012-03-14"``, ``days=48``,
             ``oversubscription="higher"``, ``trials=4``,
             ``reservation_depth=4``, ``exact_estimates=True``,
+            ``series_step=86400``, ``export="batsim"`` (with ``out=``),
             ``threads=2``, ``lenient=True``, … (``swftool replay --help``).
             A flag the environment does not take is refused, as by the
             command.
