@@ -7,13 +7,30 @@
 //! gives them back). It knows no job, no policy and no environment: the
 //! caller builds it from what is running and reserves what it plans.
 
+use std::cell::RefCell;
+
 /// Free units over time: `free[i]` holds on `[time[i], time[i+1])`, the
 /// last value until infinity. Times are s; `time[0]` is the clock.
+///
+/// With [`set_block_skipping`](Self::set_block_skipping), the queries skip
+/// runs of [`BLOCK`] breakpoints at once by their largest and smallest
+/// free counts, so a scan over a stretch it has crossed before costs about
+/// its length / `BLOCK` rather than its length; what they answer is exactly
+/// what a scan of every breakpoint answers (tested against one). A block's
+/// summary is made when a scan first crosses it and dropped by any update
+/// at or before it.
 #[derive(Debug, Clone, Default)]
 pub struct Profile {
     time: Vec<f64>,
     free: Vec<i64>,
+    // (largest, smallest) `free` of the leading whole blocks of BLOCK
+    // breakpoints that a scan has crossed since they last changed.
+    blocks: RefCell<Vec<(i64, i64)>>,
+    skipping: bool,
 }
+
+/// Breakpoints per block of the summaries that let a scan skip ahead.
+pub const BLOCK: usize = 16;
 
 impl Profile {
     /// A profile starting at `now` with `free_now` units free, gaining
@@ -58,6 +75,41 @@ impl Profile {
                 self.free.push(f);
             }
         }
+        self.forget_blocks_from(0);
+    }
+
+    /// Turns block skipping on or off (off in a new profile; kept by the
+    /// rebuilding methods). It pays when a profile is scanned many times
+    /// between updates, as conservative backfilling's compression scans
+    /// every reservation; it does not when every scan is followed by an
+    /// update early in the profile, as in a pass that places one
+    /// reservation per waiting job (Catalina's), where summaries would be
+    /// made only to be dropped. Answers are the same either way.
+    pub fn set_block_skipping(&mut self, on: bool) {
+        self.skipping = on;
+        self.blocks.get_mut().clear();
+    }
+
+    /// Drops the block summaries from the block holding breakpoint `from`
+    /// on (every update calls it with the first index it changed).
+    fn forget_blocks_from(&mut self, from: usize) {
+        self.blocks.get_mut().truncate(from / BLOCK);
+    }
+
+    /// Moves the clock on to `now` (s; not before the current clock): the
+    /// breakpoints before it are dropped and the step holding `now` starts
+    /// there, so the profile is the one [`from_sorted`](Self::from_sorted)
+    /// builds at `now` from the same releases and blocks (as a step
+    /// function; a breakpoint where nothing changes may remain, which no
+    /// query notices).
+    pub fn advance(&mut self, now: f64) {
+        let i = self.index_at(now);
+        if i > 0 {
+            self.time.drain(..i);
+            self.free.drain(..i);
+        }
+        self.time[0] = now;
+        self.forget_blocks_from(0);
     }
 
     /// The step function as (time, free units from then on), from the
@@ -88,8 +140,12 @@ impl Profile {
 
     /// Whether `size` units are free over `[start, start + duration)`.
     pub fn fits(&self, start: f64, duration: f64, size: i64) -> bool {
-        let end = start + duration;
         let mut i = self.index_at(start);
+        if self.skipping {
+            let end = self.end_index(i, start + duration);
+            return self.first_below(i, end, size, None).is_none();
+        }
+        let end = start + duration;
         loop {
             if self.free[i] < size {
                 return false;
@@ -104,7 +160,7 @@ impl Profile {
     /// The earliest start ≥ the clock at which `size` units are free for
     /// `duration` s. Always found when `size` ≤ what is free at the end.
     pub fn earliest(&self, duration: f64, size: i64) -> Option<f64> {
-        self.first_window(duration, size, f64::INFINITY, |j| self.free[j])
+        self.first_window(duration, size, f64::INFINITY, None)
     }
 
     /// The earliest start ≥ the clock and < `limit` (s) at which `size`
@@ -117,24 +173,39 @@ impl Profile {
     /// `limit`: its cost is the breakpoints before `limit` (and the windows
     /// checked from them).
     pub fn earliest_before(&self, duration: f64, size: i64, limit: f64, own: f64) -> Option<f64> {
-        let own_end = own + duration;
-        self.first_window(duration, size, limit, |j| {
-            let t = self.time[j];
-            self.free[j] + if t >= own && t < own_end { size } else { 0 }
-        })
+        // The own block's breakpoints: [a, b) are the steps it covers.
+        let a = self.time.partition_point(|&x| x < own);
+        let b = self.time.partition_point(|&x| x < own + duration);
+        self.first_window(duration, size, limit, Some((a, b, size)))
     }
 
-    /// The first breakpoint before `limit` from which `free_at` (the free
-    /// units of each breakpoint) stays ≥ `size` for `duration` s: one
-    /// linear scan, a failed window resuming after the breakpoint that
-    /// broke it.
+    /// Index one past the last breakpoint before `end` (s), from `i` on.
+    fn end_index(&self, i: usize, end: f64) -> usize {
+        i + 1 + self.time[i + 1..].partition_point(|&x| x < end)
+    }
+
+    /// The first breakpoint before `limit` from which the free units
+    /// (plus `extra` = (a, b, k): k more on breakpoints a..b) stay ≥
+    /// `size` for `duration` s: one scan, a failed window resuming after
+    /// the breakpoint that broke it (skipping blocks when block skipping
+    /// is on).
     fn first_window(
         &self,
         duration: f64,
         size: i64,
         limit: f64,
-        free_at: impl Fn(usize) -> i64,
+        extra: Option<(usize, usize, i64)>,
     ) -> Option<f64> {
+        if self.skipping {
+            return self.first_window_skipping(duration, size, limit, extra);
+        }
+        let free_at = |j: usize| {
+            self.free[j]
+                + match extra {
+                    Some((a, b, k)) if j >= a && j < b => k,
+                    _ => 0,
+                }
+        };
         let n = self.time.len();
         let mut i = 0;
         'candidates: while i < n && self.time[i] < limit {
@@ -142,8 +213,7 @@ impl Profile {
                 i += 1;
                 continue;
             }
-            let start = self.time[i];
-            let end = start + duration;
+            let end = self.time[i] + duration;
             let mut j = i + 1;
             while j < n && self.time[j] < end {
                 if free_at(j) < size {
@@ -152,7 +222,119 @@ impl Profile {
                 }
                 j += 1;
             }
-            return Some(start);
+            return Some(self.time[i]);
+        }
+        None
+    }
+
+    /// [`first_window`](Self::first_window) skipping whole blocks.
+    fn first_window_skipping(
+        &self,
+        duration: f64,
+        size: i64,
+        limit: f64,
+        extra: Option<(usize, usize, i64)>,
+    ) -> Option<f64> {
+        let last = self.time.partition_point(|&x| x < limit);
+        let mut i = 0;
+        loop {
+            i = self.first_at_least(i, last, size, extra)?;
+            let start = self.time[i];
+            let end = self.end_index(i, start + duration);
+            match self.first_below(i + 1, end, size, extra) {
+                None => return Some(start),
+                Some(j) => i = j + 1,
+            }
+        }
+    }
+
+    /// The first breakpoint in `from..to` whose free units (plus `extra`
+    /// on its range) are at least `size`.
+    fn first_at_least(
+        &self,
+        from: usize,
+        to: usize,
+        size: i64,
+        extra: Option<(usize, usize, i64)>,
+    ) -> Option<usize> {
+        match extra {
+            Some((a, b, k)) if a < b && from < to => self
+                .scan(from, to.min(a), |f| f >= size, |hi, _| hi < size)
+                .or_else(|| {
+                    self.scan(
+                        from.max(a),
+                        to.min(b),
+                        |f| f + k >= size,
+                        |hi, _| hi + k < size,
+                    )
+                })
+                .or_else(|| self.scan(from.max(b), to, |f| f >= size, |hi, _| hi < size)),
+            _ => self.scan(from, to, |f| f >= size, |hi, _| hi < size),
+        }
+    }
+
+    /// The first breakpoint in `from..to` whose free units (plus `extra`
+    /// on its range) are below `size`.
+    fn first_below(
+        &self,
+        from: usize,
+        to: usize,
+        size: i64,
+        extra: Option<(usize, usize, i64)>,
+    ) -> Option<usize> {
+        match extra {
+            Some((a, b, k)) if a < b && from < to => self
+                .scan(from, to.min(a), |f| f < size, |_, lo| lo >= size)
+                .or_else(|| {
+                    self.scan(
+                        from.max(a),
+                        to.min(b),
+                        |f| f + k < size,
+                        |_, lo| lo + k >= size,
+                    )
+                })
+                .or_else(|| self.scan(from.max(b), to, |f| f < size, |_, lo| lo >= size)),
+            _ => self.scan(from, to, |f| f < size, |_, lo| lo >= size),
+        }
+    }
+
+    /// The first breakpoint in `from..to` whose free count passes `hit`,
+    /// skipping the rest of each whole block whose (max, min) `skip` says
+    /// holds none (summarizing the blocks it reaches that have no summary
+    /// yet).
+    fn scan(
+        &self,
+        from: usize,
+        to: usize,
+        hit: impl Fn(i64) -> bool,
+        skip: impl Fn(i64, i64) -> bool,
+    ) -> Option<usize> {
+        let mut blocks = self.blocks.borrow_mut();
+        let whole = self.free.len() / BLOCK;
+        let mut i = from;
+        while i < to {
+            let b = i / BLOCK;
+            let stop = ((b + 1) * BLOCK).min(to);
+            if b < whole {
+                while blocks.len() <= b {
+                    let k = blocks.len() * BLOCK;
+                    let chunk = &self.free[k..k + BLOCK];
+                    let hi = chunk.iter().copied().fold(i64::MIN, i64::max);
+                    let lo = chunk.iter().copied().fold(i64::MAX, i64::min);
+                    blocks.push((hi, lo));
+                }
+                let (hi, lo) = blocks[b];
+                if skip(hi, lo) {
+                    i = stop;
+                    continue;
+                }
+            }
+            while i < stop {
+                if hit(self.free[i]) {
+                    return Some(i);
+                }
+                i += 1;
+            }
         }
         None
     }
@@ -195,6 +377,7 @@ impl Profile {
                 }
             }
         }
+        self.forget_blocks_from(0);
     }
 
     // Index of a breakpoint at exactly `t`, inserted if absent (t ≥ clock).
@@ -213,17 +396,208 @@ impl Profile {
     /// `size` gives them back, e.g. to lift a reservation and try it
     /// elsewhere.
     pub fn reserve(&mut self, start: f64, duration: f64, size: i64) {
+        self.reserve_until(start, start + duration, size);
+    }
+
+    /// Takes `size` units over `[start, end)` (s, `start` ≥ the clock); a
+    /// negative `size` gives them back — e.g. the units of a job that
+    /// ended at `start` before its predicted end `end`, given back with the
+    /// very `end` the profile was built with.
+    pub fn reserve_until(&mut self, start: f64, end: f64, size: i64) {
         let a = self.split_at(start);
-        let b = self.split_at(start + duration);
+        let b = self.split_at(end);
         for f in &mut self.free[a..b] {
             *f -= size;
         }
+        self.forget_blocks_from(a);
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    /// The scans as they were before the block summaries: every breakpoint
+    /// in turn (the reference the skipping queries must equal).
+    fn linear_window(
+        p: &Profile,
+        duration: f64,
+        size: i64,
+        limit: f64,
+        own: Option<f64>,
+    ) -> Option<f64> {
+        let free_at = |j: usize| {
+            let t = p.time[j];
+            p.free[j]
+                + match own {
+                    Some(o) if t >= o && t < o + duration => size,
+                    _ => 0,
+                }
+        };
+        let n = p.time.len();
+        let mut i = 0;
+        'candidates: while i < n && p.time[i] < limit {
+            if free_at(i) < size {
+                i += 1;
+                continue;
+            }
+            let end = p.time[i] + duration;
+            let mut j = i + 1;
+            while j < n && p.time[j] < end {
+                if free_at(j) < size {
+                    i = j + 1;
+                    continue 'candidates;
+                }
+                j += 1;
+            }
+            return Some(p.time[i]);
+        }
+        None
+    }
+
+    fn linear_fits(p: &Profile, start: f64, duration: f64, size: i64) -> bool {
+        let end = start + duration;
+        let mut i = p.index_at(start);
+        loop {
+            if p.free[i] < size {
+                return false;
+            }
+            i += 1;
+            if i >= p.time.len() || p.time[i] >= end {
+                return true;
+            }
+        }
+    }
+
+    proptest! {
+        /// Profiles of up to ~200 breakpoints built by releases, blocks
+        /// (one at a time and all at once), clock moves and exact-end
+        /// returns: every query equals the breakpoint-by-breakpoint scan,
+        /// and the summaries equal the blocks' maxima and minima.
+        #[test]
+        fn skipping_queries_equal_a_scan_of_every_breakpoint(
+            releases in proptest::collection::vec((0u32..400, 1i64..20), 0..80),
+            blocks in proptest::collection::vec((0u32..400, 1u32..120, -5i64..20), 0..60),
+            queries in proptest::collection::vec((1u32..200, 0i64..60, 0u32..500, 0u32..400), 1..30),
+            advance in 0u32..100,
+            skip in proptest::bool::ANY,
+        ) {
+            let mut p = Profile::new(0.0, 10, releases.iter().map(|&(t, k)| (f64::from(t), k)));
+            p.set_block_skipping(skip);
+            let (half, rest) = blocks.split_at(blocks.len() / 2);
+            for &(t, d, k) in half {
+                p.reserve(f64::from(t), f64::from(d), k);
+            }
+            p.reserve_all(rest.iter().map(|&(t, d, k)| (f64::from(t), f64::from(d), k)));
+            p.advance(f64::from(advance));
+            if let Some(&(t, d, k)) = blocks.first() {
+                let start = f64::from(t.max(advance));
+                p.reserve_until(start, start + f64::from(d), -k);
+            }
+            let check_blocks = |p: &Profile| {
+                for (b, &(hi, lo)) in p.blocks.borrow().iter().enumerate() {
+                    let chunk = &p.free[b * BLOCK..(b + 1) * BLOCK];
+                    assert_eq!(hi, *chunk.iter().max().unwrap());
+                    assert_eq!(lo, *chunk.iter().min().unwrap());
+                }
+            };
+            // queries before and after an update: summaries made, dropped
+            p.earliest(1.0, 1000);
+            check_blocks(&p);
+            if let Some(&(t, d, k)) = blocks.last() {
+                let start = f64::from(t.max(advance));
+                p.reserve(start, f64::from(d), k);
+            }
+            check_blocks(&p);
+            for &(d, k, limit, own) in &queries {
+                let (d, limit, own) = (f64::from(d), f64::from(limit), f64::from(own));
+                prop_assert_eq!(p.earliest(d, k), linear_window(&p, d, k, f64::INFINITY, None));
+                let mut other = p.clone();
+                other.set_block_skipping(!skip);
+                prop_assert_eq!(p.earliest(d, k), other.earliest(d, k));
+                // The own block must be in the profile for earliest_before.
+                let mut q = p.clone();
+                let own = own.max(f64::from(advance));
+                q.reserve(own, d, k);
+                prop_assert_eq!(
+                    q.earliest_before(d, k, limit, own),
+                    linear_window(&q, d, k, limit, Some(own))
+                );
+                let mut other_q = q.clone();
+                other_q.set_block_skipping(!skip);
+                prop_assert_eq!(
+                    q.earliest_before(d, k, limit, own),
+                    other_q.earliest_before(d, k, limit, own)
+                );
+                let start = f64::from(advance) + limit / 4.0;
+                prop_assert_eq!(p.fits(start, d, k), linear_fits(&p, start, d, k));
+                prop_assert_eq!(p.fits(start, d, k), other.fits(start, d, k));
+                check_blocks(&q);
+            }
+            check_blocks(&p);
+        }
+    }
+
+    /// Free units at `t` (the step function, whatever its breakpoints).
+    fn free_at(p: &Profile, t: f64) -> i64 {
+        p.free[p.index_at(t)]
+    }
+
+    proptest! {
+        /// The profile kept from one pass to the next — clock moved on,
+        /// the units of the jobs that ended early given back up to their
+        /// predicted ends — is, as a step function, the one built afresh
+        /// from the jobs still running and the same reservations.
+        #[test]
+        fn a_kept_profile_equals_the_one_built_afresh(
+            running in proptest::collection::vec((1u32..300, 1i64..8, 0u32..300), 1..40),
+            blocks in proptest::collection::vec((0u32..400, 1u32..100, 1i64..6), 0..30),
+            later in 0u32..300,
+        ) {
+            // running: (predicted end, size, actual end); 100 units.
+            let now = f64::from(later);
+            let busy: i64 = running.iter().map(|r| r.1).sum();
+            let mut kept = Profile::new(0.0, 100 - busy, running.iter().map(|&(e, k, _)| (f64::from(e), k)));
+            let block = |&(t, d, k): &(u32, u32, i64)| (f64::from(t), f64::from(d), k);
+            kept.reserve_all(blocks.iter().map(block));
+            // at `now`: jobs whose actual end has come are gone
+            kept.advance(now);
+            let mut free_now = 100;
+            let mut still = Vec::new();
+            for &(e, k, end) in &running {
+                let (e, end) = (f64::from(e), f64::from(end.min(e)));
+                if end <= now {
+                    if e > now {
+                        kept.reserve_until(now, e, -k);
+                    }
+                } else {
+                    free_now -= k;
+                    still.push((e, k));
+                }
+            }
+            let mut fresh = Profile::new(now, free_now, still);
+            fresh.reserve_all(blocks.iter().map(block).filter(|b| b.0 >= now));
+            // blocks that began before now are in both only from now on
+            for b in blocks.iter().map(block).filter(|b| b.0 < now && b.0 + b.1 > now) {
+                fresh.reserve_until(now, b.0 + b.1, b.2);
+            }
+            for &t in kept.time.iter().chain(&fresh.time) {
+                prop_assert_eq!(free_at(&kept, t), free_at(&fresh, t), "at {}", t);
+            }
+            prop_assert_eq!(kept.time[0], now);
+        }
+    }
+
+    #[test]
+    fn advance_drops_the_past_and_starts_the_step_at_the_clock() {
+        // 2 free, +3 at 10, +5 at 20, moved to 15: 5 free from 15, 10 from 20
+        let mut p = Profile::new(0.0, 2, [(20.0, 5), (10.0, 3)]);
+        p.advance(15.0);
+        assert_eq!(p.steps().collect::<Vec<_>>(), [(15.0, 5), (20.0, 10)]);
+        p.advance(20.0);
+        assert_eq!(p.steps().collect::<Vec<_>>(), [(20.0, 10)]);
+    }
 
     #[test]
     fn earliest_waits_for_enough_units() {

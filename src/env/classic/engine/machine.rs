@@ -145,6 +145,23 @@ impl Units {
     }
 }
 
+/// A piece of a job that ended at another time than its start + the
+/// estimate it was planned with (before it, or after it when the job
+/// outran its estimate). Times are s.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct UnplannedEnd {
+    /// The job.
+    pub job: usize,
+    /// When it ended.
+    pub at: f64,
+    /// Its start + estimate: the release time an availability profile
+    /// built before it outran its estimate gave it.
+    pub planned: f64,
+    /// Its predicted end when it ended ([`extended_end`]): no profile ever
+    /// gave it a later release (predicted ends only grow with the clock).
+    pub horizon: f64,
+}
+
 /// The state of the machine during a replay, and what a policy may ask of
 /// it and do to it: the jobs, free units, running jobs' predicted ends and
 /// the availability profile; start, suspend and resume. Times are s; jobs
@@ -175,7 +192,7 @@ pub struct MachineState<'a> {
     // First reservation of each job, s.
     first_reservation: Vec<Option<f64>>,
     // Pieces that ended at another time than start + estimate.
-    unplanned_ends: u64,
+    unplanned: Vec<UnplannedEnd>,
     // Jobs in the order they first started.
     started: Vec<usize>,
 }
@@ -220,7 +237,7 @@ impl<'a> MachineState<'a> {
             end_at: vec![f64::INFINITY; n],
             units,
             first_reservation: vec![None; n],
-            unplanned_ends: 0,
+            unplanned: Vec::new(),
             started: Vec::with_capacity(n),
         }
     }
@@ -264,7 +281,21 @@ impl<'a> MachineState<'a> {
     /// availability profile of the running jobs changed otherwise than by
     /// starts, which is when persistent reservations need compressing.
     pub fn unplanned_ends(&self) -> u64 {
-        self.unplanned_ends
+        self.unplanned.len() as u64
+    }
+
+    /// The pieces counted by [`unplanned_ends`](Self::unplanned_ends)
+    /// after the first `since`, in the order they ended.
+    pub fn unplanned_since(&self, since: u64) -> &[UnplannedEnd] {
+        let since = usize::try_from(since).unwrap_or(usize::MAX);
+        self.unplanned.get(since..).unwrap_or(&[])
+    }
+
+    /// Whether a running job has outrun the estimate of its current piece
+    /// at `now` (s): its predicted end then moves with the clock
+    /// ([`extended_end`]), so a profile built earlier no longer holds.
+    pub fn overrun(&self, now: f64) -> bool {
+        self.predicted.first().is_some_and(|k| k.time <= now)
     }
 
     /// The jobs started so far, in the order they first started (a resumed
@@ -376,8 +407,14 @@ impl<'a> MachineState<'a> {
     }
 
     fn finish(&mut self, i: usize, now: f64) {
-        if now != self.piece_start[i] + self.piece_est[i] {
-            self.unplanned_ends += 1;
+        let planned = self.piece_start[i] + self.piece_est[i];
+        if now != planned {
+            self.unplanned.push(UnplannedEnd {
+                job: i,
+                at: now,
+                planned,
+                horizon: self.predicted_end(i, now),
+            });
         }
         self.release(i, now, false);
         self.state[i] = State::Done;

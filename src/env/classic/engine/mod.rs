@@ -27,7 +27,9 @@
 
 pub mod machine;
 
-pub use machine::{Allocation, ClassicOutcome, ClassicRun, MachineState, Suspension, extended_end};
+pub use machine::{
+    Allocation, ClassicOutcome, ClassicRun, MachineState, Suspension, UnplannedEnd, extended_end,
+};
 
 use super::policies;
 use super::{ClassicJob, Policy};

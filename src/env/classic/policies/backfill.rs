@@ -20,16 +20,31 @@
 //! estimate and the reservations behind it no longer fit, every
 //! reservation is placed again, in the same order, at its earliest start.
 //!
-//! Cost: a pass rebuilds the profile from the running jobs and the
-//! reservations in one sweep (O(B log B) for B breakpoints); placing a new
-//! reservation is O(B); a compression, only in a pass after a job ended
-//! other than at its predicted end, is O(reservations × B).
+//! Cost: the profile of the running jobs and the reservations is kept
+//! from one pass to the next: the clock moves on, and the units of a job
+//! that ended before its predicted end are given back up to that end
+//! ([`Profile::reserve_until`] with the very time the profile holds). It is
+//! rebuilt from the machine and the reservations (one sweep, O(B log B) for
+//! B breakpoints) only after a pass without one, or when a running job has
+//! outrun its estimate (its predicted end then moves with the clock). The
+//! kept profile is the rebuilt one as a step function — the same blocks at
+//! the same float times — so every query answers the same. Placing a new
+//! reservation is a scan that skips busy stretches a block of breakpoints
+//! at a time ([`Profile`]). A compression, only in a pass after a job ended
+//! other than at its predicted end, scans for each reservation only the
+//! starts that can have become free since it was last placed: those before
+//! the latest predicted end of the jobs that ended since, or before the
+//! end of a block another reservation left ([`Backfill::held_profile`]).
+//! Every later start was already taken when the reservation was placed or
+//! last compressed, and the profile has only lost units there since, so
+//! the full scan would find none there either.
 
 use super::{MachineState, Scheduler};
+use crate::env::classic::engine::UnplannedEnd;
 use crate::sim::profile::Profile;
 
 /// Backfilling with at most `depth` jobs holding a reservation.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 pub struct Backfill {
     /// Reservation depth: 0 greedy, 1 EASY, `usize::MAX` Conservative.
     pub depth: usize,
@@ -39,10 +54,18 @@ pub struct Backfill {
     holders: usize,
     /// [`MachineState::unplanned_ends`] at the last pass.
     seen: u64,
+    /// The latest end (s) of a block a reservation left when compression
+    /// moved it earlier (−∞ when none since the last compression): the
+    /// reservations compressed before it in that pass may move into it.
+    left_until: f64,
     /// The next queue, built during a pass (kept to reuse its memory).
     keep: Vec<usize>,
-    /// The pass's profile, kept between passes to reuse its memory.
+    /// The last pass's profile at its end, kept for the next pass (exact
+    /// when `kept` is true) or to reuse its memory.
     spare: Profile,
+    /// Whether `spare` is the exact profile at the end of the last pass:
+    /// the running jobs and every reservation held, all blocks in it.
+    kept: bool,
     /// The reservations held, gathered at each pass (memory reused).
     held: Vec<(f64, usize)>,
 }
@@ -52,7 +75,14 @@ impl Backfill {
     pub fn new(depth: usize) -> Backfill {
         Backfill {
             depth,
-            ..Backfill::default()
+            reservation: Vec::new(),
+            holders: 0,
+            seen: 0,
+            left_until: f64::NEG_INFINITY,
+            keep: Vec::new(),
+            spare: Profile::default(),
+            kept: false,
+            held: Vec::new(),
         }
     }
 }
@@ -81,10 +111,9 @@ impl Backfill {
         if self.reservation.len() != jobs.len() {
             self.reservation = vec![None; jobs.len()];
         }
-        let changed = machine.unplanned_ends() != self.seen;
+        let ends = machine.unplanned_since(self.seen);
         self.seen = machine.unplanned_ends();
-        let mut profile =
-            (self.holders > 0).then(|| self.held_profile(queue, now, machine, changed));
+        let mut profile = (self.holders > 0).then(|| self.held_profile(queue, now, machine, ends));
         let mut spare = std::mem::take(&mut self.spare);
         let mut keep = std::mem::take(&mut self.keep);
         keep.clear();
@@ -118,6 +147,7 @@ impl Backfill {
                     if self.holders < self.depth {
                         let p = profile.get_or_insert_with(|| {
                             machine.profile_into(now, &mut spare);
+                            spare.set_block_skipping(true);
                             std::mem::take(&mut spare)
                         });
                         if let Some(t) = p.earliest(est, size) {
@@ -141,21 +171,40 @@ impl Backfill {
             }
         }
         self.keep = std::mem::replace(queue, keep);
+        // Every start of this pass after the profile was made is in it.
+        self.kept = profile.is_some();
         self.spare = profile.unwrap_or(spare);
         head_started
     }
 
     /// The pass's profile: the running jobs and every reservation held,
     /// compressed when a job ended other than at its predicted end since
-    /// the last pass (`changed`), placed again when they no longer fit.
+    /// the last pass (`ends`), placed again when they no longer fit.
+    ///
+    /// The last pass's profile is kept when it can be: every one of `ends`
+    /// came before its predicted end (its units are given back from now to
+    /// that end) and no running job has outrun its estimate.
+    ///
+    /// A compression scans a reservation's earlier starts only before the
+    /// latest time at which the profile can have gained units since the
+    /// reservation was placed or last compressed (the predicted ends of
+    /// `ends`, and the ends of the blocks left by reservations moved
+    /// earlier, in this compression or after it in the last one). At that
+    /// moment no start before the reservation fitted; a window that lies
+    /// wholly after that time has since only lost units (starts, new
+    /// reservations, predicted ends pushed back), so it still does not
+    /// fit, and the scan finds the start a full scan would find, or none.
     fn held_profile(
         &mut self,
         queue: &[usize],
         now: f64,
         machine: &MachineState<'_>,
-        changed: bool,
+        ends: &[UnplannedEnd],
     ) -> Profile {
         let jobs = machine.jobs();
+        let changed = !ends.is_empty();
+        // Units freed by `ends`, at most until this time.
+        let freed_until = ends.iter().fold(f64::NEG_INFINITY, |a, e| a.max(e.horizon));
         // Reservations in submit (queue) order.
         let mut held = std::mem::take(&mut self.held);
         held.clear();
@@ -166,15 +215,26 @@ impl Backfill {
         );
         let block = |&(r, i): &(f64, usize)| (r, jobs[i].estimate, i64::from(jobs[i].size));
         let mut p = std::mem::take(&mut self.spare);
-        machine.profile_into(now, &mut p);
-        if held.len() <= 4 {
-            // A few blocks: inserted in place (the same step function as
-            // `reserve_all`, without its sort).
-            for (r, est, size) in held.iter().map(block) {
-                p.reserve(r.max(now), est, size);
+        if self.kept && !machine.overrun(now) && ends.iter().all(|e| e.at < e.planned) {
+            p.advance(now);
+            for e in ends {
+                if e.planned > now {
+                    p.reserve_until(now, e.planned, -i64::from(jobs[e.job].size));
+                }
             }
         } else {
-            p.reserve_all(held.iter().map(block));
+            machine.profile_into(now, &mut p);
+            // Compressions scan this profile once per reservation.
+            p.set_block_skipping(true);
+            if held.len() <= 4 {
+                // A few blocks: inserted in place (the same step function as
+                // `reserve_all`, without its sort).
+                for (r, est, size) in held.iter().map(block) {
+                    p.reserve(r.max(now), est, size);
+                }
+            } else {
+                p.reserve_all(held.iter().map(block));
+            }
         }
         let replace = p.overcommitted() || held.iter().any(|h| h.0 < now);
         if replace || changed {
@@ -185,25 +245,34 @@ impl Backfill {
             // A running job outran its estimate: place every reservation
             // again, in order, at its earliest start.
             machine.profile_into(now, &mut p);
+            p.set_block_skipping(true);
             for &(r, i) in &held {
                 let (est, size) = (jobs[i].estimate, i64::from(jobs[i].size));
                 let t = p.earliest(est, size).unwrap_or(r);
                 p.reserve(t, est, size);
                 self.reservation[i] = Some(t);
             }
+            self.left_until = f64::NEG_INFINITY;
         } else if changed {
-            // Compression: each to its earliest start no later than its own.
+            // Compression: each to its earliest start no later than its own,
+            // looked for only where units can have been freed.
+            let mut until = self.left_until.max(freed_until);
+            let mut left_until = f64::NEG_INFINITY;
             for &(r, i) in &held {
                 let (est, size) = (jobs[i].estimate, i64::from(jobs[i].size));
-                if r <= now {
-                    continue; // due now: it cannot start earlier
+                let limit = r.min(until);
+                if limit <= now {
+                    continue; // due now, or nothing freed before it
                 }
-                if let Some(t) = p.earliest_before(est, size, r, r) {
+                if let Some(t) = p.earliest_before(est, size, limit, r) {
                     p.reserve(r, est, -size);
                     p.reserve(t, est, size);
                     self.reservation[i] = Some(t);
+                    until = until.max(r + est);
+                    left_until = left_until.max(r + est);
                 }
             }
+            self.left_until = left_until;
         }
         self.held = held;
         p
