@@ -235,16 +235,71 @@ impl Profile {
         limit: f64,
         extra: Option<(usize, usize, i64)>,
     ) -> Option<f64> {
+        self.first_window_bounded(duration, size, limit, extra).0
+    }
+
+    /// [`first_window_skipping`](Self::first_window_skipping), with a bound
+    /// on the units free over the windows it rejected: every window
+    /// starting before what it found (or before `limit`), at any time from
+    /// the clock, has at some instant at most that many units free (plus
+    /// `extra`). A failed window starting at a breakpoint, or anywhere in
+    /// its step, holds the breakpoint that broke it; one starting where
+    /// fewer than `size` are free holds that step.
+    fn first_window_bounded(
+        &self,
+        duration: f64,
+        size: i64,
+        limit: f64,
+        extra: Option<(usize, usize, i64)>,
+    ) -> (Option<f64>, i64) {
         let last = self.time.partition_point(|&x| x < limit);
+        let adj = |j: usize| match extra {
+            Some((a, b, k)) if j >= a && j < b => k,
+            _ => 0,
+        };
+        let mut seen = i64::MIN;
         let mut i = 0;
         loop {
-            i = self.first_at_least(i, last, size, extra)?;
-            let start = self.time[i];
-            let end = self.end_index(i, start + duration);
-            match self.first_below(i + 1, end, size, extra) {
-                None => return Some(start),
-                Some(j) => i = j + 1,
+            let Some(c) = self.first_at_least(i, last, size, extra, &mut seen) else {
+                return (None, seen);
+            };
+            let start = self.time[c];
+            let end = self.end_index(c, start + duration);
+            match self.first_below(c + 1, end, size, extra) {
+                None => return (Some(start), seen),
+                Some(j) => {
+                    seen = seen.max(self.free[j] + adj(j));
+                    i = j + 1;
+                }
             }
+        }
+    }
+
+    /// [`earliest_before`](Self::earliest_before), with `Err(bound)` when
+    /// no start before `limit` fits: every window starting from the clock
+    /// to `limit` has, at some instant, at most `bound` units free counting
+    /// the job's own block (< `size`). A caller that knows how many units
+    /// the profile has gained anywhere since can tell, without scanning
+    /// again, that the job still cannot move: not while `bound` + those
+    /// units < `size`. With block skipping off the bound is `size - 1`.
+    pub fn earliest_before_bounded(
+        &self,
+        duration: f64,
+        size: i64,
+        limit: f64,
+        own: f64,
+    ) -> Result<f64, i64> {
+        let a = self.time.partition_point(|&x| x < own);
+        let b = self.time.partition_point(|&x| x < own + duration);
+        let extra = Some((a, b, size));
+        if !self.skipping {
+            return self
+                .first_window(duration, size, limit, extra)
+                .ok_or(size - 1);
+        }
+        match self.first_window_bounded(duration, size, limit, extra) {
+            (Some(t), _) => Ok(t),
+            (None, seen) => Err(seen.min(size - 1)),
         }
     }
 
@@ -256,20 +311,24 @@ impl Profile {
         to: usize,
         size: i64,
         extra: Option<(usize, usize, i64)>,
+        seen: &mut i64,
     ) -> Option<usize> {
+        let plain = |from: usize, to: usize, seen: &mut i64| {
+            self.scan(from, to, |f| f >= size, |hi, _| hi < size, (seen, 0))
+        };
         match extra {
-            Some((a, b, k)) if a < b && from < to => self
-                .scan(from, to.min(a), |f| f >= size, |hi, _| hi < size)
+            Some((a, b, k)) if a < b && from < to => plain(from, to.min(a), seen)
                 .or_else(|| {
                     self.scan(
                         from.max(a),
                         to.min(b),
                         |f| f + k >= size,
                         |hi, _| hi + k < size,
+                        (seen, k),
                     )
                 })
-                .or_else(|| self.scan(from.max(b), to, |f| f >= size, |hi, _| hi < size)),
-            _ => self.scan(from, to, |f| f >= size, |hi, _| hi < size),
+                .or_else(|| plain(from.max(b), to, seen)),
+            _ => plain(from, to, seen),
         }
     }
 
@@ -282,32 +341,43 @@ impl Profile {
         size: i64,
         extra: Option<(usize, usize, i64)>,
     ) -> Option<usize> {
+        let mut unused = 0;
+        let mut plain = |from: usize, to: usize| {
+            self.scan(from, to, |f| f < size, |_, lo| lo >= size, (&mut unused, 0))
+        };
         match extra {
-            Some((a, b, k)) if a < b && from < to => self
-                .scan(from, to.min(a), |f| f < size, |_, lo| lo >= size)
-                .or_else(|| {
-                    self.scan(
-                        from.max(a),
-                        to.min(b),
-                        |f| f + k < size,
-                        |_, lo| lo + k >= size,
-                    )
-                })
-                .or_else(|| self.scan(from.max(b), to, |f| f < size, |_, lo| lo >= size)),
-            _ => self.scan(from, to, |f| f < size, |_, lo| lo >= size),
+            Some((a, b, k)) if a < b && from < to => {
+                if let Some(j) = plain(from, to.min(a)) {
+                    return Some(j);
+                }
+                let mut unused = 0;
+                if let Some(j) = self.scan(
+                    from.max(a),
+                    to.min(b),
+                    |f| f + k < size,
+                    |_, lo| lo + k >= size,
+                    (&mut unused, k),
+                ) {
+                    return Some(j);
+                }
+                plain(from.max(b), to)
+            }
+            _ => plain(from, to),
         }
     }
 
     /// The first breakpoint in `from..to` whose free count passes `hit`,
     /// skipping the rest of each whole block whose (max, min) `skip` says
     /// holds none (summarizing the blocks it reaches that have no summary
-    /// yet).
+    /// yet); `seen` rises to at least the free count + `adj` of every
+    /// breakpoint passed (a skipped block counts its max).
     fn scan(
         &self,
         from: usize,
         to: usize,
         hit: impl Fn(i64) -> bool,
         skip: impl Fn(i64, i64) -> bool,
+        (seen, adj): (&mut i64, i64),
     ) -> Option<usize> {
         let mut blocks = self.blocks.borrow_mut();
         let whole = self.free.len() / BLOCK;
@@ -325,6 +395,7 @@ impl Profile {
                 }
                 let (hi, lo) = blocks[b];
                 if skip(hi, lo) {
+                    *seen = (*seen).max(hi + adj);
                     i = stop;
                     continue;
                 }
@@ -333,6 +404,7 @@ impl Profile {
                 if hit(self.free[i]) {
                     return Some(i);
                 }
+                *seen = (*seen).max(self.free[i] + adj);
                 i += 1;
             }
         }

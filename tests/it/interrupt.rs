@@ -189,11 +189,13 @@ fn a_grid_stopped_by_an_interrupt_keeps_its_cells_and_a_rerun_completes_it() {
                 err.contains("interrupted") && err.contains("run the same command again"),
                 "{err}"
             );
-            assert!(
-                !d.join("g/aggregate.csv").exists(),
-                "aggregated though stopped"
-            );
+            // On a loaded machine the signal can come after the last cell,
+            // once the aggregate is written: then nothing was left to do.
+            // Otherwise the stopped grid must not have aggregated.
             assert!(again.contains("already done"), "{again}");
+            if d.join("g/aggregate.csv").exists() {
+                assert!(again.contains("12 already done"), "{again}");
+            }
         }
         Some(0) => {}
         other => panic!("exit {other:?}: {err}"),

@@ -58,6 +58,20 @@ pub struct Backfill {
     /// moved it earlier (−∞ when none since the last compression): the
     /// reservations compressed before it in that pass may move into it.
     left_until: f64,
+    /// Units the profile has gained in all since the start, counted at
+    /// every unplanned end (the job's size) and every reservation
+    /// compression moved (its size): at no instant has the profile gained
+    /// more since any earlier count.
+    freed: u64,
+    /// For each job holding a reservation whose last compression scan
+    /// found nothing: the most units free, at some instant, in every
+    /// window before its reservation then ([`Profile::earliest_before_bounded`];
+    /// `i64::MAX` when unknown), and `freed` at that scan. While the units
+    /// gained since cannot lift that to its size, it cannot move.
+    bound: Vec<(i64, u64)>,
+    /// Jobs whose last compression skipped them by `bound`: their next
+    /// scan looks at every start before their reservation.
+    stale: Vec<bool>,
     /// The next queue, built during a pass (kept to reuse its memory).
     keep: Vec<usize>,
     /// The last pass's profile at its end, kept for the next pass (exact
@@ -79,6 +93,9 @@ impl Backfill {
             holders: 0,
             seen: 0,
             left_until: f64::NEG_INFINITY,
+            freed: 0,
+            bound: Vec::new(),
+            stale: Vec::new(),
             keep: Vec::new(),
             spare: Profile::default(),
             kept: false,
@@ -110,6 +127,8 @@ impl Backfill {
         let mut head_started = false;
         if self.reservation.len() != jobs.len() {
             self.reservation = vec![None; jobs.len()];
+            self.bound = vec![(i64::MAX, 0); jobs.len()];
+            self.stale = vec![false; jobs.len()];
         }
         let ends = machine.unplanned_since(self.seen);
         self.seen = machine.unplanned_ends();
@@ -153,6 +172,8 @@ impl Backfill {
                         if let Some(t) = p.earliest(est, size) {
                             p.reserve(t, est, size);
                             self.reservation[i] = Some(t);
+                            self.bound[i] = (i64::MAX, 0);
+                            self.stale[i] = false;
                             self.holders += 1;
                             machine.record_reservation(i, t);
                         }
@@ -203,6 +224,10 @@ impl Backfill {
     ) -> Profile {
         let jobs = machine.jobs();
         let changed = !ends.is_empty();
+        self.freed += ends
+            .iter()
+            .map(|e| u64::from(jobs[e.job].size))
+            .sum::<u64>();
         // Units freed by `ends`, at most until this time.
         let freed_until = ends.iter().fold(f64::NEG_INFINITY, |a, e| a.max(e.horizon));
         // Reservations in submit (queue) order.
@@ -251,6 +276,8 @@ impl Backfill {
                 let t = p.earliest(est, size).unwrap_or(r);
                 p.reserve(t, est, size);
                 self.reservation[i] = Some(t);
+                self.bound[i] = (i64::MAX, 0);
+                self.stale[i] = false;
             }
             self.left_until = f64::NEG_INFINITY;
         } else if changed {
@@ -260,16 +287,34 @@ impl Backfill {
             let mut left_until = f64::NEG_INFINITY;
             for &(r, i) in &held {
                 let (est, size) = (jobs[i].estimate, i64::from(jobs[i].size));
-                let limit = r.min(until);
-                if limit <= now {
-                    continue; // due now, or nothing freed before it
+                if r <= now {
+                    continue; // due now: it cannot start earlier
                 }
-                if let Some(t) = p.earliest_before(est, size, limit, r) {
-                    p.reserve(r, est, -size);
-                    p.reserve(t, est, size);
-                    self.reservation[i] = Some(t);
-                    until = until.max(r + est);
-                    left_until = left_until.max(r + est);
+                let (bound, at) = self.bound[i];
+                let gained = i64::try_from(self.freed - at).unwrap_or(i64::MAX);
+                if bound.saturating_add(gained) < size {
+                    // Too few units gained anywhere to open a window.
+                    self.stale[i] = true;
+                    continue;
+                }
+                let limit = if self.stale[i] { r } else { r.min(until) };
+                self.stale[i] = false;
+                if limit <= now {
+                    continue; // nothing freed before it
+                }
+                match p.earliest_before_bounded(est, size, limit, r) {
+                    Ok(t) => {
+                        p.reserve(r, est, -size);
+                        p.reserve(t, est, size);
+                        self.reservation[i] = Some(t);
+                        self.freed += u64::from(jobs[i].size);
+                        self.bound[i] = (i64::MAX, 0);
+                        until = until.max(r + est);
+                        left_until = left_until.max(r + est);
+                    }
+                    // Every start before r was looked at.
+                    Err(b) if limit == r => self.bound[i] = (b, self.freed),
+                    Err(_) => {}
                 }
             }
             self.left_until = left_until;
