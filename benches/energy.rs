@@ -48,10 +48,15 @@ fn bench(c: &mut Criterion) {
         );
         for h in HEURISTICS.iter() {
             let r = simulate(&s, h.policy, cfg);
+            let n = r.events.len() as f64;
+            let mappable = r.events.iter().map(|e| f64::from(e.mappable)).sum::<f64>() / n;
+            let assigned = r.events.iter().map(|e| f64::from(e.assigned)).sum::<f64>() / n;
             eprintln!(
-                "  {:<10} mapping events {:>5}  mean {:>8.1} µs/event  max {:>7.3} ms/event",
+                "  {:<10} mapping events {:>5}  mappable {:>6.1}  assigned {:>6.1}  mean {:>8.1} µs/event  max {:>7.3} ms/event",
                 h.name,
                 r.events.len(),
+                mappable,
+                assigned,
                 r.heuristic_seconds.0 / r.events.len() as f64 * 1e6,
                 r.heuristic_seconds.1 * 1e3
             );

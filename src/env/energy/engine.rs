@@ -29,6 +29,7 @@
 
 use std::time::Instant;
 
+use super::dropping::Dropping;
 use super::filter::{FairShare, FilterInputs, fair_share};
 use super::heuristics::{self, Machines};
 use super::{EnergyScenario, Management, Policy, RunConfig, window_energy};
@@ -192,6 +193,7 @@ pub fn simulate(scenario: &EnergyScenario, policy: Policy, config: &RunConfig) -
     };
     let (mean_etc, mean_eec) = s.matrices.means();
     let orders = heuristics::ChoiceOrders::new(&s.matrices);
+    let task_order = heuristics::TaskOrder::new(s);
     let floors: Vec<(f64, f64)> = (0..s.matrices.machine_types.len())
         .map(|mt| s.matrices.floors(mt))
         .collect();
@@ -200,6 +202,7 @@ pub fn simulate(scenario: &EnergyScenario, policy: Policy, config: &RunConfig) -
     let static_j = config.static_energy(s);
     let allowance = config.budget.map(|b| b - static_j);
     let mut rng = heuristics::random_stream(s.seed);
+    let mut dropping = Dropping::new(s, config.drop_threshold);
     let mut mappable: Vec<usize> = Vec::new();
     let mut next = 0;
     let mut events = Vec::new();
@@ -239,19 +242,9 @@ pub fn simulate(scenario: &EnergyScenario, policy: Policy, config: &RunConfig) -
         }
         // Utility never rises with the completion time: the best is the
         // earliest P-state-0 completion over the machine types.
-        mappable.retain(|&i| {
-            let task = &s.tasks[i];
-            let done = type_avail
-                .iter()
-                .enumerate()
-                .filter_map(|(mt, &a)| Some(a + s.matrices.etc(task.task_type, mt, 0)?))
-                .fold(f64::INFINITY, f64::min);
-            if task.utility.value(done - task.arrival) < st.cfg.drop_threshold {
-                st.fates[i] = TaskFate::Dropped(now);
-                false
-            } else {
-                true
-            }
+        let fates = &mut st.fates;
+        dropping.retain(s, &type_avail, &mut mappable, |i| {
+            fates[i] = TaskFate::Dropped(now);
         });
         let dropped = (before - mappable.len()) as u32;
         // 4. The filter.
@@ -287,6 +280,8 @@ pub fn simulate(scenario: &EnergyScenario, policy: Policy, config: &RunConfig) -
             e_bud: share.map(|f| f.e_bud),
             budget_left: allowance.map_or(f64::INFINITY, |b| b - st.energy),
             orders: &orders,
+            track_refusal: exhausted_at.is_none(),
+            task_order: &task_order,
         };
         // Once the budget has refused a choice, an event at which no
         // available machine can fit even the cheapest choice is skipped
