@@ -168,11 +168,13 @@ impl TaskOrder {
 
 /// Per task type, a lower bound (J) on the energy in the counted day of
 /// any choice a heuristic may evaluate at a mapping event: a valid
-/// (machine type, P-state) whose EEC passes the filter, started at a ready
-/// time between the pool's earliest and latest. A task whose bound is above
-/// what the budget has left cannot be assigned: each of its evaluations
-/// fails on the filter, on its lateness or on the budget, and is skipped
-/// (used only once refusals need not be reported, [`Context::track_refusal`]).
+/// (machine type, P-state) among the P-states it tries whose EEC passes the
+/// filter, started at a ready time between the pool's earliest and latest
+/// (infinite when no such choice exists). A task whose bound is infinite,
+/// or (once refusals need not be reported, [`Context::track_refusal`])
+/// above what the budget has left, cannot be assigned: each of its
+/// evaluations would fail on the filter, on its lateness or on the budget,
+/// so it is skipped without them.
 ///
 /// Real arithmetic gives, for a start s in [lo, hi], a time in the day of
 /// min(s + ETC, end) − max(s, start of the day) ≥ min(ETC, end − hi,
@@ -182,26 +184,29 @@ impl TaskOrder {
 /// so the bound never exceeds the energy an evaluation computes.
 #[derive(Debug, Clone)]
 struct EnergyFloors {
-    /// Per task type, its bound (NaN: not computed at this `hi`).
+    /// Per task type, its bound (NaN: not computed at this `hi`; infinite:
+    /// no choice passes the filter).
     floor: Vec<f64>,
     /// The pool's latest ready time the bounds hold for, s.
     hi: f64,
+    /// The heuristic evaluates P-states 0 to `tries` − 1 only.
+    tries: usize,
 }
 
 impl EnergyFloors {
-    fn new(task_types: usize) -> Self {
+    /// For a heuristic that evaluates P-states below `tries` only.
+    fn new(task_types: usize, tries: usize) -> Self {
         EnergyFloors {
             floor: vec![f64::NAN; task_types],
             hi: f64::NEG_INFINITY,
+            tries,
         }
     }
 
-    /// Whether every choice of a task of type `ty` is certainly refused
-    /// with `left` joules left (always `false` while refusals are tracked).
+    /// Whether a task of type `ty` certainly cannot be assigned with `left`
+    /// joules left: none of its choices passes the filter, or (once
+    /// refusals need not be reported) every one's energy is above `left`.
     fn refuse(&mut self, ctx: &Context<'_>, pool: &Machines<'_>, ty: usize, left: f64) -> bool {
-        if ctx.track_refusal {
-            return false;
-        }
         if pool.hi > self.hi {
             self.floor.fill(f64::NAN);
             self.hi = pool.hi;
@@ -209,7 +214,9 @@ impl EnergyFloors {
         if self.floor[ty].is_nan() {
             self.floor[ty] = self.compute(ctx, pool.lo, ty);
         }
-        self.floor[ty] > left
+        // No choice passes the filter: nothing reaches the budget, so there
+        // is no refusal to report either.
+        self.floor[ty] == f64::INFINITY || (!ctx.track_refusal && self.floor[ty] > left)
     }
 
     fn compute(&self, ctx: &Context<'_>, lo: f64, ty: usize) -> f64 {
@@ -218,7 +225,7 @@ impl EnergyFloors {
         let hi = self.hi;
         let mut floor = f64::INFINITY;
         for mt in 0..s.matrices.machine_types.len() {
-            for p in 0..P_STATES {
+            for p in 0..self.tries {
                 let (Some(etc), Some(apc)) = (s.matrices.etc(ty, mt, p), s.matrices.apc(ty, mt, p))
                 else {
                     continue;
@@ -473,7 +480,7 @@ pub fn random(
     order.shuffle(rng);
     let m_all = &ctx.scenario.matrices;
     let types = m_all.task_types();
-    let mut floors = EnergyFloors::new(types);
+    let mut floors = EnergyFloors::new(types, P_STATES);
     // Per task type, its earliest completion and its candidate machines
     // (open, of a valid type, by id) with the assignments made when they
     // were computed: they hold until the next assignment.
@@ -628,7 +635,7 @@ pub fn ordered(
     let mut out = Outcome::default();
     let mut left = ctx.budget_left;
     let mut failed_at = vec![f64::NAN; pool.best.len()];
-    let mut floors = EnergyFloors::new(s.matrices.task_types());
+    let mut floors = EnergyFloors::new(s.matrices.task_types(), tries);
     for i in list {
         if by_ready.is_empty() {
             break;
@@ -801,7 +808,7 @@ pub fn minmin(
     let mut heap = BinaryHeap::with_capacity(tasks.len());
     // Per task: its best and the stamp of the best's type when computed.
     let mut cached: Vec<Option<(Choice, u64)>> = vec![None; tasks.len()];
-    let mut floors = EnergyFloors::new(ctx.scenario.matrices.task_types());
+    let mut floors = EnergyFloors::new(ctx.scenario.matrices.task_types(), P_STATES);
     for (k, &i) in tasks.iter().enumerate() {
         if floors.refuse(ctx, pool, ctx.scenario.tasks[i].task_type, left) {
             continue;
