@@ -127,9 +127,9 @@ impl Dropping {
     }
 }
 
-/// The dropping rule from scratch (the engine's rule before the state
-/// above): the reference the tests compare [`Dropping`] with.
-#[cfg(test)]
+/// The dropping rule from scratch, one utility evaluation per task (the
+/// engine's rule before the state above): the reference the tests compare
+/// [`Dropping`] with.
 pub fn retain_from_scratch(
     s: &EnergyScenario,
     type_avail: &[f64],
@@ -151,4 +151,80 @@ pub fn retain_from_scratch(
             true
         }
     });
+}
+
+#[cfg(test)]
+mod tests {
+    use rand::RngExt;
+
+    use super::*;
+    use crate::env::energy::workload::{SyntheticParams, synthetic};
+    use crate::model::rng::stream;
+
+    /// Event after event, with machine types available at random times
+    /// (so completions move both ways), the certificates keep and drop
+    /// exactly the tasks the from-scratch rule does, in the same order.
+    #[test]
+    fn certificates_keep_and_drop_what_the_from_scratch_rule_does() {
+        let params = SyntheticParams {
+            tasks_per_day: 3000.0,
+            ..SyntheticParams::default()
+        };
+        let s = synthetic(&params, 3, 0).expect("trial");
+        let types = s.matrices.machine_types.len();
+        for (k, threshold) in [0.5, 2.0, 0.0, 7.9].into_iter().enumerate() {
+            let mut rng = stream(11, k as u64);
+            let mut state = Dropping::new(&s, threshold);
+            let (mut kept, mut reference) = (Vec::new(), Vec::new());
+            let (mut next, mut now, mut drops) = (0, 0.0, 0);
+            let mut avail = vec![0.0; types];
+            while now < s.window.1 {
+                while next < s.tasks.len() && s.tasks[next].arrival <= now {
+                    kept.push(next);
+                    reference.push(next);
+                    next += 1;
+                }
+                for a in &mut avail {
+                    *a = now + rng.random_range(0.0..2400.0);
+                }
+                let (mut dropped, mut dropped_ref) = (Vec::new(), Vec::new());
+                state.retain(&s, &avail, &mut kept, |i| dropped.push(i));
+                retain_from_scratch(&s, &avail, threshold, &mut reference, |i| {
+                    dropped_ref.push(i)
+                });
+                assert_eq!(dropped, dropped_ref, "threshold {threshold}, time {now}");
+                assert_eq!(kept, reference, "threshold {threshold}, time {now}");
+                drops += dropped.len();
+                now += 60.0;
+            }
+            // The rule did drop tasks (except with a threshold of 0).
+            assert_eq!(drops == 0, threshold == 0.0, "threshold {threshold}");
+        }
+    }
+
+    /// A certificate is only ever set where the utility clears the
+    /// threshold with the margin.
+    #[test]
+    fn certificates_hold_where_they_are_set() {
+        let params = SyntheticParams {
+            tasks_per_day: 2000.0,
+            ..SyntheticParams::default()
+        };
+        let s = synthetic(&params, 5, 0).expect("trial");
+        let types = s.matrices.machine_types.len();
+        let mut state = Dropping::new(&s, 0.5);
+        let mut all: Vec<usize> = (0..s.tasks.len()).collect();
+        for extra in [0.0, 600.0, 3600.0, 7200.0] {
+            let avail = vec![s.window.0 + extra; types];
+            state.retain(&s, &avail, &mut all, |_| {});
+        }
+        let mut set = 0;
+        for (i, &c) in state.keep_until.iter().enumerate() {
+            if c.is_finite() {
+                set += 1;
+                assert!(s.tasks[i].utility.value(c) >= 0.5 * (1.0 + MARGIN));
+            }
+        }
+        assert!(set > 0);
+    }
 }

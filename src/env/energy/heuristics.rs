@@ -51,6 +51,9 @@ pub struct Context<'a> {
     pub track_refusal: bool,
     /// The order of the prioritized heuristics.
     pub task_order: &'a TaskOrder,
+    /// Evaluate every choice and sort by comparisons, with none of the
+    /// shortcuts above (the tests' reference).
+    pub(crate) from_scratch: bool,
 }
 
 /// Per task type, its valid (machine type, P-state) pairs by ascending EEC
@@ -207,6 +210,9 @@ impl EnergyFloors {
     /// joules left: none of its choices passes the filter, or (once
     /// refusals need not be reported) every one's energy is above `left`.
     fn refuse(&mut self, ctx: &Context<'_>, pool: &Machines<'_>, ty: usize, left: f64) -> bool {
+        if ctx.from_scratch {
+            return false;
+        }
         if pool.hi > self.hi {
             self.floor.fill(f64::NAN);
             self.hi = pool.hi;
@@ -608,14 +614,14 @@ pub fn ordered(
         Order::Lcfs => list.extend(tasks.iter().rev()),
         Order::Pfcfs | Order::Plcfs => {
             let lcfs = order == Order::Plcfs;
-            if ctx.task_order.by_priority(tasks, lcfs, &mut list).is_some() {
+            if !ctx.from_scratch && ctx.task_order.by_priority(tasks, lcfs, &mut list).is_some() {
                 // Grouped by priority without comparisons (see TaskOrder).
             } else {
                 list.extend_from_slice(tasks);
                 list.sort_by(|a, b| {
-                let pa = s.tasks[*a].utility.priority();
-                let pb = s.tasks[*b].utility.priority();
-                let within = key(a).0.total_cmp(&key(b).0).then(a.cmp(b));
+                    let pa = s.tasks[*a].utility.priority();
+                    let pb = s.tasks[*b].utility.priority();
+                    let within = key(a).0.total_cmp(&key(b).0).then(a.cmp(b));
                     pb.total_cmp(&pa)
                         .then(if lcfs { within.reverse() } else { within })
                 });
@@ -841,4 +847,118 @@ pub fn minmin(
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use rand::RngExt;
+
+    use super::*;
+    use crate::env::energy::workload::{SyntheticParams, synthetic};
+
+    fn scenario(seed: u64) -> EnergyScenario {
+        let params = SyntheticParams {
+            tasks_per_day: 2000.0,
+            ..SyntheticParams::default()
+        };
+        synthetic(&params, seed, 0).expect("trial")
+    }
+
+    /// The counting sort by priority class gives the comparison sort's
+    /// order (priority, then arrival and index) on random sets of tasks.
+    #[test]
+    fn the_priority_order_is_the_comparison_sorts() {
+        let s = scenario(4);
+        let order = TaskOrder::new(&s);
+        assert!(order.by_index && order.classes > 1);
+        let mut rng = stream(4, 1);
+        for _ in 0..50 {
+            let keep = rng.random_range(0.05..1.0);
+            let tasks: Vec<usize> = (0..s.tasks.len())
+                .filter(|_| rng.random_bool(keep))
+                .collect();
+            for lcfs in [false, true] {
+                let mut got = Vec::new();
+                order.by_priority(&tasks, lcfs, &mut got).expect("by index");
+                let mut want = tasks.clone();
+                want.sort_by(|&a, &b| {
+                    let (ta, tb) = (&s.tasks[a], &s.tasks[b]);
+                    let within = ta.arrival.total_cmp(&tb.arrival).then(a.cmp(&b));
+                    tb.utility
+                        .priority()
+                        .total_cmp(&ta.utility.priority())
+                        .then(if lcfs { within.reverse() } else { within })
+                });
+                assert_eq!(got, want, "lcfs {lcfs}");
+            }
+        }
+    }
+
+    /// An energy floor is never above the energy an evaluation computes
+    /// for a choice it covers (any start between the pool's earliest and
+    /// latest ready times, in the warm-up, the day or past its end), and
+    /// it is infinite exactly when no covered choice passes the filter.
+    #[test]
+    fn energy_floors_never_exceed_an_evaluated_energy() {
+        let s = scenario(6);
+        let orders = ChoiceOrders::new(&s.matrices);
+        let task_order = TaskOrder::new(&s);
+        let type_of = s.matrices.machine_type_of();
+        let types = s.matrices.machine_types.len();
+        let (w0, w1) = s.window;
+        let mut rng = stream(6, 2);
+        // Choices evaluated, and bounds that exclude a choice at once.
+        let (mut checked, mut positive) = (0, 0);
+        for round in 0..200 {
+            let base = rng.random_range(0.0..w1 + 3600.0);
+            let spread = [0.0, 60.0, 5000.0][round % 3];
+            let ready: Vec<f64> = (0..type_of.len())
+                .map(|_| base + rng.random_range(0.0..=spread))
+                .collect();
+            let pool = Machines::new(&type_of, types, false, |m| (ready[m], true));
+            let e_bud = [None, Some(rng.random_range(1e4..2e5))][round % 2];
+            let ctx = Context {
+                scenario: &s,
+                now: base,
+                e_bud,
+                budget_left: 0.0,
+                orders: &orders,
+                track_refusal: false,
+                task_order: &task_order,
+                from_scratch: false,
+            };
+            for tries in [1, P_STATES] {
+                let mut floors = EnergyFloors::new(s.matrices.task_types(), tries);
+                for ty in 0..s.matrices.task_types() {
+                    floors.refuse(&ctx, &pool, ty, 0.0);
+                    let floor = floors.floor[ty];
+                    let mut covered = 0;
+                    for (m, &r) in ready.iter().enumerate() {
+                        let mt = type_of[m];
+                        for p in 0..tries {
+                            let (Some(etc), Some(apc)) =
+                                (s.matrices.etc(ty, mt, p), s.matrices.apc(ty, mt, p))
+                            else {
+                                continue;
+                            };
+                            if e_bud.is_some_and(|b| etc * apc > b) {
+                                continue;
+                            }
+                            covered += 1;
+                            let energy = window_energy(apc, r, r + etc, s.window);
+                            assert!(
+                                floor <= energy,
+                                "type {ty} on {mt} P{p} from {r} (day {w0}–{w1}): \\
+                                 floor {floor} > energy {energy}"
+                            );
+                        }
+                    }
+                    assert_eq!(covered == 0, floor == f64::INFINITY, "type {ty}");
+                    checked += covered;
+                    positive += usize::from(floor > 0.0 && floor.is_finite());
+                }
+            }
+        }
+        assert!(checked > 100_000 && positive > 1000, "{checked} {positive}");
+    }
 }
