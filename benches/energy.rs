@@ -1,7 +1,8 @@
 //! Environment C on synthetic trials of Khemka et al. (§IV, seed 1): for
 //! each of the twelve heuristics in each of the four management settings
-//! (queued or polled, no filter or the adaptive filter), mapping events and
-//! the mean and max heuristic microseconds per mapping event of one run of
+//! (queued or polled, no filter or the adaptive filter), mapping events, the
+//! mean mappable tasks and assignments per event, and the mean and max
+//! heuristic microseconds per mapping event of one run of
 //! trial 0 under the budget calibrated on it (printed), then the wall time
 //! of a whole run (criterion) for the queued environment without a filter
 //! and the polled one with the adaptive filter. Also times generating a
