@@ -11,7 +11,8 @@
 //! 2. the tasks that arrived since the last event join the mappable ones;
 //! 3. every mappable task whose best utility in P-state 0 on any machine it
 //!    may run on, started at that machine's availability time, is below the
-//!    drop threshold is dropped (§III.B);
+//!    drop threshold is dropped (§III.B; per-task certificates kept across
+//!    events spare most evaluations, [`super::dropping`]);
 //! 4. with a filter, the fair share e_bud is computed ([`super::filter`]);
 //! 5. the heuristic assigns ([`super::heuristics`]): in the queued
 //!    environment to the end of any machine's queue, in the polled one at

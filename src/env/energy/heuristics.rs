@@ -11,6 +11,22 @@
 //! (the end of its queue so far), which grows with each assignment; in the
 //! polled environment only idle machines are, each for one task, starting
 //! now.
+//!
+//! Two shortcuts skip work without changing a choice:
+//!
+//! - a task none of whose tried choices passes the filter, or, once the
+//!   budget has refused a choice (the engine records only the first
+//!   refusal, [`Context::track_refusal`]), whose every choice certainly
+//!   costs more than the budget has left (a lower bound on its energy per
+//!   task type, recomputed when the latest ready time grows), is skipped
+//!   without evaluating its choices: each evaluation would fail. Random
+//!   still makes the draws it would have made, so its stream stays the
+//!   same;
+//! - the prioritized orders group the tasks by priority with a counting
+//!   sort when arrivals follow the task index ([`TaskOrder`]).
+//!
+//! Both are off in the tests' from-scratch reference
+//! (`engine::simulate_from_scratch`), which the tests compare run for run.
 
 use std::cmp::{Ordering, Reverse};
 use std::collections::BinaryHeap;
@@ -46,7 +62,7 @@ pub struct Context<'a> {
     /// Whether the heuristic must report a refusal by the budget
     /// ([`Outcome::refused`]): only until the first one, which is all the
     /// engine records. Once it need not, a task whose every choice is
-    /// certainly refused by the budget ([`EnergyFloors`]) is skipped
+    /// certainly refused by the budget (a lower bound on its energy) is skipped
     /// without evaluating its choices.
     pub track_refusal: bool,
     /// The order of the prioritized heuristics.
