@@ -1,7 +1,8 @@
 //! Environment C on synthetic trials of Khemka et al. (§IV, seed 1): for
 //! each of the twelve heuristics in each of the four management settings
-//! (queued or polled, no filter or the adaptive filter), mapping events and
-//! the mean and max heuristic microseconds per mapping event of one run of
+//! (queued or polled, no filter or the adaptive filter), mapping events, the
+//! mean mappable tasks and assignments per event, and the mean and max
+//! heuristic microseconds per mapping event of one run of
 //! trial 0 under the budget calibrated on it (printed), then the wall time
 //! of a whole run (criterion) for the queued environment without a filter
 //! and the polled one with the adaptive filter. Also times generating a
@@ -48,10 +49,15 @@ fn bench(c: &mut Criterion) {
         );
         for h in HEURISTICS.iter() {
             let r = simulate(&s, h.policy, cfg);
+            let n = r.events.len() as f64;
+            let mappable = r.events.iter().map(|e| f64::from(e.mappable)).sum::<f64>() / n;
+            let assigned = r.events.iter().map(|e| f64::from(e.assigned)).sum::<f64>() / n;
             eprintln!(
-                "  {:<10} mapping events {:>5}  mean {:>8.1} µs/event  max {:>7.3} ms/event",
+                "  {:<10} mapping events {:>5}  mappable {:>6.1}  assigned {:>6.1}  mean {:>8.1} µs/event  max {:>7.3} ms/event",
                 h.name,
                 r.events.len(),
+                mappable,
+                assigned,
                 r.heuristic_seconds.0 / r.events.len() as f64 * 1e6,
                 r.heuristic_seconds.1 * 1e3
             );

@@ -11,7 +11,8 @@
 //! 2. the tasks that arrived since the last event join the mappable ones;
 //! 3. every mappable task whose best utility in P-state 0 on any machine it
 //!    may run on, started at that machine's availability time, is below the
-//!    drop threshold is dropped (§III.B);
+//!    drop threshold is dropped (§III.B; per-task certificates kept across
+//!    events spare most evaluations, [`super::dropping`]);
 //! 4. with a filter, the fair share e_bud is computed ([`super::filter`]);
 //! 5. the heuristic assigns ([`super::heuristics`]): in the queued
 //!    environment to the end of any machine's queue, in the polled one at
@@ -29,6 +30,7 @@
 
 use std::time::Instant;
 
+use super::dropping::{Dropping, retain_from_scratch as dropping_from_scratch};
 use super::filter::{FairShare, FilterInputs, fair_share};
 use super::heuristics::{self, Machines};
 use super::{EnergyScenario, Management, Policy, RunConfig, window_energy};
@@ -176,6 +178,23 @@ impl State<'_> {
 /// Random heuristic draws from a stream of the scenario's seed); only
 /// [`EnergyRun::heuristic_seconds`] varies.
 pub fn simulate(scenario: &EnergyScenario, policy: Policy, config: &RunConfig) -> EnergyRun {
+    run(scenario, policy, config, false)
+}
+
+/// [`simulate`] without any of the state kept across events or the
+/// shortcuts it allows ([`super::dropping`], [`heuristics::Context::track_refusal`],
+/// [`heuristics::TaskOrder`]): every rule evaluated from scratch at every
+/// event, the reference the tests compare [`simulate`] with.
+#[cfg(test)]
+pub(crate) fn simulate_from_scratch(
+    scenario: &EnergyScenario,
+    policy: Policy,
+    config: &RunConfig,
+) -> EnergyRun {
+    run(scenario, policy, config, true)
+}
+
+fn run(scenario: &EnergyScenario, policy: Policy, config: &RunConfig, scratch: bool) -> EnergyRun {
     let s = scenario;
     let type_of = s.matrices.machine_type_of();
     let machines = type_of.len();
@@ -192,6 +211,7 @@ pub fn simulate(scenario: &EnergyScenario, policy: Policy, config: &RunConfig) -
     };
     let (mean_etc, mean_eec) = s.matrices.means();
     let orders = heuristics::ChoiceOrders::new(&s.matrices);
+    let task_order = heuristics::TaskOrder::new(s);
     let floors: Vec<(f64, f64)> = (0..s.matrices.machine_types.len())
         .map(|mt| s.matrices.floors(mt))
         .collect();
@@ -200,6 +220,7 @@ pub fn simulate(scenario: &EnergyScenario, policy: Policy, config: &RunConfig) -
     let static_j = config.static_energy(s);
     let allowance = config.budget.map(|b| b - static_j);
     let mut rng = heuristics::random_stream(s.seed);
+    let mut dropping = Dropping::new(s, config.drop_threshold);
     let mut mappable: Vec<usize> = Vec::new();
     let mut next = 0;
     let mut events = Vec::new();
@@ -239,20 +260,13 @@ pub fn simulate(scenario: &EnergyScenario, policy: Policy, config: &RunConfig) -
         }
         // Utility never rises with the completion time: the best is the
         // earliest P-state-0 completion over the machine types.
-        mappable.retain(|&i| {
-            let task = &s.tasks[i];
-            let done = type_avail
-                .iter()
-                .enumerate()
-                .filter_map(|(mt, &a)| Some(a + s.matrices.etc(task.task_type, mt, 0)?))
-                .fold(f64::INFINITY, f64::min);
-            if task.utility.value(done - task.arrival) < st.cfg.drop_threshold {
-                st.fates[i] = TaskFate::Dropped(now);
-                false
-            } else {
-                true
-            }
-        });
+        let fates = &mut st.fates;
+        let drop = |i| fates[i] = TaskFate::Dropped(now);
+        if scratch {
+            dropping_from_scratch(s, &type_avail, config.drop_threshold, &mut mappable, drop);
+        } else {
+            dropping.retain(s, &type_avail, &mut mappable, drop);
+        }
         let dropped = (before - mappable.len()) as u32;
         // 4. The filter.
         let time_left: f64 = avail
@@ -287,6 +301,9 @@ pub fn simulate(scenario: &EnergyScenario, policy: Policy, config: &RunConfig) -
             e_bud: share.map(|f| f.e_bud),
             budget_left: allowance.map_or(f64::INFINITY, |b| b - st.energy),
             orders: &orders,
+            track_refusal: exhausted_at.is_none(),
+            task_order: &task_order,
+            from_scratch: scratch,
         };
         // Once the budget has refused a choice, an event at which no
         // available machine can fit even the cheapest choice is skipped
@@ -354,5 +371,73 @@ pub fn simulate(scenario: &EnergyScenario, policy: Policy, config: &RunConfig) -
         budget: config.budget,
         exhausted_at,
         heuristic_seconds: (sum_s, max_s),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use super::*;
+    use crate::env::energy::environment::budget_for;
+    use crate::env::energy::params::EnergyArgs;
+    use crate::env::energy::workload::{SyntheticParams, synthetic};
+    use crate::env::energy::{Filter, HEURISTICS, Management};
+
+    /// A run as text, its wall-clock times left out: every figure to the
+    /// last bit (floats print in their shortest exact form).
+    fn fingerprint(run: &EnergyRun) -> String {
+        format!(
+            "{:?}",
+            EnergyRun {
+                heuristic_seconds: (0.0, 0.0),
+                ..run.clone()
+            }
+        )
+    }
+
+    /// Every heuristic in every management setting, under the calibrated
+    /// budget and a tighter one (so that the budget runs out and the
+    /// shortcuts after the first refusal are taken), gives exactly the run
+    /// of the rules evaluated from scratch at every event.
+    #[test]
+    fn the_state_kept_across_events_gives_the_from_scratch_runs() {
+        let params = SyntheticParams {
+            tasks_per_day: 4000.0,
+            ..SyntheticParams::default()
+        };
+        let s = Arc::new(synthetic(&params, 9, 0).expect("trial"));
+        let base = EnergyArgs::default().run_config(None);
+        let budget = budget_for(std::slice::from_ref(&s), None, &base)
+            .joules()
+            .expect("a calibrated budget");
+        let mut exhausted = 0;
+        for fraction in [1.0, 0.6] {
+            for management in Management::ALL {
+                for filter in [Filter::None, Filter::Adaptive, Filter::Fixed(1.5)] {
+                    let cfg = RunConfig {
+                        management,
+                        filter,
+                        budget: Some(budget * fraction),
+                        ..base
+                    };
+                    for h in HEURISTICS.iter() {
+                        let run = simulate(&s, h.policy, &cfg);
+                        let reference = simulate_from_scratch(&s, h.policy, &cfg);
+                        assert!(
+                            fingerprint(&run) == fingerprint(&reference),
+                            "{} {} {filter} × {fraction}: the runs differ",
+                            h.name,
+                            management.name()
+                        );
+                        exhausted += usize::from(run.exhausted_at.is_some());
+                    }
+                }
+            }
+        }
+        assert!(
+            exhausted > 24,
+            "the budget ran out in {exhausted} runs only"
+        );
     }
 }

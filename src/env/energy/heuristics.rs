@@ -11,6 +11,22 @@
 //! (the end of its queue so far), which grows with each assignment; in the
 //! polled environment only idle machines are, each for one task, starting
 //! now.
+//!
+//! Two shortcuts skip work without changing a choice:
+//!
+//! - a task none of whose tried choices passes the filter, or, once the
+//!   budget has refused a choice (the engine records only the first
+//!   refusal, [`Context::track_refusal`]), whose every choice certainly
+//!   costs more than the budget has left (a lower bound on its energy per
+//!   task type, recomputed when the latest ready time grows), is skipped
+//!   without evaluating its choices: each evaluation would fail. Random
+//!   still makes the draws it would have made, so its stream stays the
+//!   same;
+//! - the prioritized orders group the tasks by priority with a counting
+//!   sort when arrivals follow the task index ([`TaskOrder`]).
+//!
+//! Both are off in the tests' from-scratch reference
+//! (`engine::simulate_from_scratch`), which the tests compare run for run.
 
 use std::cmp::{Ordering, Reverse};
 use std::collections::BinaryHeap;
@@ -43,6 +59,17 @@ pub struct Context<'a> {
     pub budget_left: f64,
     /// The valid choices of every task type, in the orders Min-Min uses.
     pub orders: &'a ChoiceOrders,
+    /// Whether the heuristic must report a refusal by the budget
+    /// ([`Outcome::refused`]): only until the first one, which is all the
+    /// engine records. Once it need not, a task whose every choice is
+    /// certainly refused by the budget (a lower bound on its energy) is skipped
+    /// without evaluating its choices.
+    pub track_refusal: bool,
+    /// The order of the prioritized heuristics.
+    pub task_order: &'a TaskOrder,
+    /// Evaluate every choice and sort by comparisons, with none of the
+    /// shortcuts above (the tests' reference).
+    pub(crate) from_scratch: bool,
 }
 
 /// Per task type, its valid (machine type, P-state) pairs by ascending EEC
@@ -78,6 +105,166 @@ impl ChoiceOrders {
     }
 }
 
+/// The order of the prioritized heuristics (Prioritized-FCFS and
+/// Prioritized-LCFS, Khemka et al. §III.D), prepared once per run: each
+/// task's priority class (0 the highest priority) and whether the tasks'
+/// arrivals never decrease with their index.
+///
+/// When they never decrease, ordering by (arrival, index) is ordering by
+/// index, so the tasks of a mapping event (ascending index) ordered by
+/// priority, then by arrival, are their stable grouping by priority class:
+/// no comparison sort is needed. Otherwise [`ordered`] sorts as the paper's
+/// rule says.
+#[derive(Debug, Clone)]
+pub struct TaskOrder {
+    /// Per task, the rank of its priority among the distinct priorities,
+    /// highest first.
+    class: Vec<u32>,
+    /// How many distinct priorities.
+    classes: usize,
+    /// Whether arrivals never decrease with the task index.
+    by_index: bool,
+}
+
+impl TaskOrder {
+    /// The order of the tasks of `s`.
+    pub fn new(s: &EnergyScenario) -> Self {
+        let mut priorities: Vec<f64> = s.tasks.iter().map(|t| t.utility.priority()).collect();
+        priorities.sort_by(|a, b| b.total_cmp(a));
+        priorities.dedup_by(|a, b| a.total_cmp(b) == Ordering::Equal);
+        let class = s
+            .tasks
+            .iter()
+            .map(|t| {
+                let p = t.utility.priority();
+                priorities
+                    .binary_search_by(|q| p.total_cmp(q))
+                    .expect("every priority is listed") as u32
+            })
+            .collect();
+        let by_index = s
+            .tasks
+            .windows(2)
+            .all(|w| w[0].arrival.total_cmp(&w[1].arrival) != Ordering::Greater);
+        TaskOrder {
+            class,
+            classes: priorities.len(),
+            by_index,
+        }
+    }
+
+    /// `tasks` (ascending index) by priority, highest first, then by
+    /// arrival (ascending, or descending with `lcfs`; ties by index the
+    /// same way), into `out`; `None` when arrivals do not follow the index.
+    fn by_priority(&self, tasks: &[usize], lcfs: bool, out: &mut Vec<usize>) -> Option<()> {
+        if !self.by_index {
+            return None;
+        }
+        // A stable counting sort by class of the tasks in (reversed) index
+        // order.
+        let mut start = vec![0usize; self.classes + 1];
+        for &i in tasks {
+            start[self.class[i] as usize + 1] += 1;
+        }
+        for c in 0..self.classes {
+            start[c + 1] += start[c];
+        }
+        out.clear();
+        out.resize(tasks.len(), 0);
+        let mut place = |i: usize| {
+            let c = self.class[i] as usize;
+            out[start[c]] = i;
+            start[c] += 1;
+        };
+        if lcfs {
+            tasks.iter().rev().for_each(|&i| place(i));
+        } else {
+            tasks.iter().for_each(|&i| place(i));
+        }
+        Some(())
+    }
+}
+
+/// Per task type, a lower bound (J) on the energy in the counted day of
+/// any choice a heuristic may evaluate at a mapping event: a valid
+/// (machine type, P-state) among the P-states it tries whose EEC passes the
+/// filter, started at a ready time between the pool's earliest and latest
+/// (infinite when no such choice exists). A task whose bound is infinite,
+/// or (once refusals need not be reported, [`Context::track_refusal`])
+/// above what the budget has left, cannot be assigned: each of its
+/// evaluations would fail on the filter, on its lateness or on the budget,
+/// so it is skipped without them.
+///
+/// Real arithmetic gives, for a start s in [lo, hi], a time in the day of
+/// min(s + ETC, end) − max(s, start of the day) ≥ min(ETC, end − hi,
+/// lo + ETC − start of the day, the day's length); the evaluation's
+/// floating point differs from it by a few units in the last place of
+/// these times, far below the slack of 1e-12 × their magnitudes taken off,
+/// so the bound never exceeds the energy an evaluation computes.
+#[derive(Debug, Clone)]
+struct EnergyFloors {
+    /// Per task type, its bound (NaN: not computed at this `hi`; infinite:
+    /// no choice passes the filter).
+    floor: Vec<f64>,
+    /// The pool's latest ready time the bounds hold for, s.
+    hi: f64,
+    /// The heuristic evaluates P-states 0 to `tries` − 1 only.
+    tries: usize,
+}
+
+impl EnergyFloors {
+    /// For a heuristic that evaluates P-states below `tries` only.
+    fn new(task_types: usize, tries: usize) -> Self {
+        EnergyFloors {
+            floor: vec![f64::NAN; task_types],
+            hi: f64::NEG_INFINITY,
+            tries,
+        }
+    }
+
+    /// Whether a task of type `ty` certainly cannot be assigned with `left`
+    /// joules left: none of its choices passes the filter, or (once
+    /// refusals need not be reported) every one's energy is above `left`.
+    fn refuse(&mut self, ctx: &Context<'_>, pool: &Machines<'_>, ty: usize, left: f64) -> bool {
+        if ctx.from_scratch {
+            return false;
+        }
+        if pool.hi > self.hi {
+            self.floor.fill(f64::NAN);
+            self.hi = pool.hi;
+        }
+        if self.floor[ty].is_nan() {
+            self.floor[ty] = self.compute(ctx, pool.lo, ty);
+        }
+        // No choice passes the filter: nothing reaches the budget, so there
+        // is no refusal to report either.
+        self.floor[ty] == f64::INFINITY || (!ctx.track_refusal && self.floor[ty] > left)
+    }
+
+    fn compute(&self, ctx: &Context<'_>, lo: f64, ty: usize) -> f64 {
+        let s = ctx.scenario;
+        let (w0, w1) = s.window;
+        let hi = self.hi;
+        let mut floor = f64::INFINITY;
+        for mt in 0..s.matrices.machine_types.len() {
+            for p in 0..self.tries {
+                let (Some(etc), Some(apc)) = (s.matrices.etc(ty, mt, p), s.matrices.apc(ty, mt, p))
+                else {
+                    continue;
+                };
+                if ctx.e_bud.is_some_and(|b| etc * apc > b) {
+                    continue;
+                }
+                let time = etc.min(w1 - hi).min(lo + etc - w0).min(w1 - w0);
+                let slack = 1e-12 * (hi.abs() + lo.abs() + etc + w0.abs() + w1.abs());
+                let bound = (apc * (time - slack) * (1.0 - 1e-12)).max(0.0);
+                floor = floor.min(bound);
+            }
+        }
+        floor
+    }
+}
+
 /// The machines available at a mapping event and their ready times.
 #[derive(Debug, Clone)]
 pub struct Machines<'a> {
@@ -89,6 +276,11 @@ pub struct Machines<'a> {
     /// Per machine type, the open machine of earliest ready time (lowest
     /// id on ties).
     best: Vec<Option<usize>>,
+    /// No later than any open machine's ready time, s (the earliest when
+    /// the pool was made; ready times only grow).
+    lo: f64,
+    /// No earlier than any open machine's ready time, s.
+    hi: f64,
 }
 
 impl<'a> Machines<'a> {
@@ -107,6 +299,13 @@ impl<'a> Machines<'a> {
         for (m, &t) in type_of.iter().enumerate() {
             by_type[t].push(m);
         }
+        let (lo, hi) = ready
+            .iter()
+            .zip(&open)
+            .filter(|(_, o)| **o)
+            .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), (&r, _)| {
+                (lo.min(r), hi.max(r))
+            });
         let mut pool = Machines {
             type_of,
             ready,
@@ -114,6 +313,8 @@ impl<'a> Machines<'a> {
             polled,
             by_type,
             best: vec![None; types],
+            lo,
+            hi,
         };
         for t in 0..types {
             pool.refresh(t);
@@ -134,6 +335,7 @@ impl<'a> Machines<'a> {
             self.open[m] = false;
         } else {
             self.ready[m] += etc;
+            self.hi = self.hi.max(self.ready[m]);
         }
         self.refresh(self.type_of[m]);
     }
@@ -299,7 +501,14 @@ pub fn random(
     let mut order = tasks.to_vec();
     order.shuffle(rng);
     let m_all = &ctx.scenario.matrices;
-    let mut candidates = Vec::new();
+    let types = m_all.task_types();
+    let mut floors = EnergyFloors::new(types, P_STATES);
+    // Per task type, its earliest completion and its candidate machines
+    // (open, of a valid type, by id) with the assignments made when they
+    // were computed: they hold until the next assignment.
+    let mut made = 0usize;
+    let mut earliest_of: Vec<(f64, usize)> = vec![(f64::NAN, usize::MAX); types];
+    let mut candidates_of: Vec<(Vec<usize>, usize)> = vec![(Vec::new(), usize::MAX); types];
     let mut passing: Vec<Choice> = Vec::new();
     for i in order {
         if !pool.any_open() {
@@ -308,20 +517,38 @@ pub fn random(
         let task = &ctx.scenario.tasks[i];
         let ty = task.task_type;
         // No choice earns if even the earliest completion is too late.
-        let earliest = pool
-            .best
-            .iter()
-            .enumerate()
-            .filter_map(|(mt, m)| Some(pool.ready[(*m)?] + m_all.etc(ty, mt, 0)?))
-            .fold(f64::INFINITY, f64::min);
-        if earliest - task.arrival > task.utility.last_positive() {
+        if earliest_of[ty].1 != made {
+            let earliest = pool
+                .best
+                .iter()
+                .enumerate()
+                .filter_map(|(mt, m)| Some(pool.ready[(*m)?] + m_all.etc(ty, mt, 0)?))
+                .fold(f64::INFINITY, f64::min);
+            earliest_of[ty] = (earliest, made);
+        }
+        if earliest_of[ty].0 - task.arrival > task.utility.last_positive() {
             continue;
         }
-        candidates.clear();
-        candidates.extend(
-            (0..pool.type_of.len()).filter(|&m| pool.open[m] && m_all.valid(ty, pool.type_of[m])),
-        );
+        // (The queued environment opens and closes no machine.)
+        let (candidates, at) = &mut candidates_of[ty];
+        if *at == usize::MAX || (pool.polled && *at != made) {
+            candidates.clear();
+            candidates.extend(
+                (0..pool.type_of.len())
+                    .filter(|&m| pool.open[m] && m_all.valid(ty, pool.type_of[m])),
+            );
+            *at = made;
+        }
+        let candidates = &candidates_of[ty].0;
         if candidates.is_empty() {
+            continue;
+        }
+        if floors.refuse(ctx, pool, ty, left) {
+            // Every draw would fail: draw the same, evaluate none.
+            for _ in 0..32 {
+                let _machine = rng.random_range(0..candidates.len());
+                let _pstate = rng.random_range(0..P_STATES);
+            }
             continue;
         }
         let mut chosen = None;
@@ -341,7 +568,7 @@ pub fn random(
             // machine evaluated; candidates are in id order, so machines of
             // a type are neighbours.
             let mut last: Option<(usize, f64, usize)> = None;
-            for &m in &candidates {
+            for &m in candidates {
                 let (mt, ready) = (pool.type_of[m], pool.ready[m]);
                 if let Some((t, r, from)) = last
                     && t == mt
@@ -374,6 +601,7 @@ pub fn random(
         }
         if let Some(c) = chosen {
             record(&mut out, pool, &mut left, i, c);
+            made += 1;
         }
     }
     out
@@ -395,20 +623,25 @@ pub fn ordered(
     pstates: PStates,
 ) -> Outcome {
     let s = ctx.scenario;
-    let mut list = tasks.to_vec();
+    let mut list = Vec::with_capacity(tasks.len());
     let key = |&i: &usize| (s.tasks[i].arrival, i);
     match order {
-        Order::Fcfs => {}
-        Order::Lcfs => list.reverse(),
+        Order::Fcfs => list.extend_from_slice(tasks),
+        Order::Lcfs => list.extend(tasks.iter().rev()),
         Order::Pfcfs | Order::Plcfs => {
             let lcfs = order == Order::Plcfs;
-            list.sort_by(|a, b| {
-                let pa = s.tasks[*a].utility.priority();
-                let pb = s.tasks[*b].utility.priority();
-                let within = key(a).0.total_cmp(&key(b).0).then(a.cmp(b));
-                pb.total_cmp(&pa)
-                    .then(if lcfs { within.reverse() } else { within })
-            });
+            if !ctx.from_scratch && ctx.task_order.by_priority(tasks, lcfs, &mut list).is_some() {
+                // Grouped by priority without comparisons (see TaskOrder).
+            } else {
+                list.extend_from_slice(tasks);
+                list.sort_by(|a, b| {
+                    let pa = s.tasks[*a].utility.priority();
+                    let pb = s.tasks[*b].utility.priority();
+                    let within = key(a).0.total_cmp(&key(b).0).then(a.cmp(b));
+                    pb.total_cmp(&pa)
+                        .then(if lcfs { within.reverse() } else { within })
+                });
+            }
         }
     }
     // Open machines by (ready time, id).
@@ -424,11 +657,15 @@ pub fn ordered(
     let mut out = Outcome::default();
     let mut left = ctx.budget_left;
     let mut failed_at = vec![f64::NAN; pool.best.len()];
+    let mut floors = EnergyFloors::new(s.matrices.task_types(), tries);
     for i in list {
         if by_ready.is_empty() {
             break;
         }
         let ty = s.tasks[i].task_type;
+        if floors.refuse(ctx, pool, ty, left) {
+            continue;
+        }
         let mut chosen = None;
         // Machines of one type with one ready time give the same outcome:
         // the ready time at which a type last failed is skipped (NaN: none;
@@ -593,7 +830,11 @@ pub fn minmin(
     let mut heap = BinaryHeap::with_capacity(tasks.len());
     // Per task: its best and the stamp of the best's type when computed.
     let mut cached: Vec<Option<(Choice, u64)>> = vec![None; tasks.len()];
+    let mut floors = EnergyFloors::new(ctx.scenario.matrices.task_types(), P_STATES);
     for (k, &i) in tasks.iter().enumerate() {
+        if floors.refuse(ctx, pool, ctx.scenario.tasks[i].task_type, left) {
+            continue;
+        }
         if let Some((v, c)) = best(ctx, pool, left, o, i, &mut out.refused) {
             cached[k] = Some((c, 0));
             heap.push(Key(v, Reverse(k), 0));
@@ -622,4 +863,118 @@ pub fn minmin(
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use rand::RngExt;
+
+    use super::*;
+    use crate::env::energy::workload::{SyntheticParams, synthetic};
+
+    fn scenario(seed: u64) -> EnergyScenario {
+        let params = SyntheticParams {
+            tasks_per_day: 2000.0,
+            ..SyntheticParams::default()
+        };
+        synthetic(&params, seed, 0).expect("trial")
+    }
+
+    /// The counting sort by priority class gives the comparison sort's
+    /// order (priority, then arrival and index) on random sets of tasks.
+    #[test]
+    fn the_priority_order_is_the_comparison_sorts() {
+        let s = scenario(4);
+        let order = TaskOrder::new(&s);
+        assert!(order.by_index && order.classes > 1);
+        let mut rng = stream(4, 1);
+        for _ in 0..50 {
+            let keep = rng.random_range(0.05..1.0);
+            let tasks: Vec<usize> = (0..s.tasks.len())
+                .filter(|_| rng.random_bool(keep))
+                .collect();
+            for lcfs in [false, true] {
+                let mut got = Vec::new();
+                order.by_priority(&tasks, lcfs, &mut got).expect("by index");
+                let mut want = tasks.clone();
+                want.sort_by(|&a, &b| {
+                    let (ta, tb) = (&s.tasks[a], &s.tasks[b]);
+                    let within = ta.arrival.total_cmp(&tb.arrival).then(a.cmp(&b));
+                    tb.utility
+                        .priority()
+                        .total_cmp(&ta.utility.priority())
+                        .then(if lcfs { within.reverse() } else { within })
+                });
+                assert_eq!(got, want, "lcfs {lcfs}");
+            }
+        }
+    }
+
+    /// An energy floor is never above the energy an evaluation computes
+    /// for a choice it covers (any start between the pool's earliest and
+    /// latest ready times, in the warm-up, the day or past its end), and
+    /// it is infinite exactly when no covered choice passes the filter.
+    #[test]
+    fn energy_floors_never_exceed_an_evaluated_energy() {
+        let s = scenario(6);
+        let orders = ChoiceOrders::new(&s.matrices);
+        let task_order = TaskOrder::new(&s);
+        let type_of = s.matrices.machine_type_of();
+        let types = s.matrices.machine_types.len();
+        let (w0, w1) = s.window;
+        let mut rng = stream(6, 2);
+        // Choices evaluated, and bounds that exclude a choice at once.
+        let (mut checked, mut positive) = (0, 0);
+        for round in 0..200 {
+            let base = rng.random_range(0.0..w1 + 3600.0);
+            let spread = [0.0, 60.0, 5000.0][round % 3];
+            let ready: Vec<f64> = (0..type_of.len())
+                .map(|_| base + rng.random_range(0.0..=spread))
+                .collect();
+            let pool = Machines::new(&type_of, types, false, |m| (ready[m], true));
+            let e_bud = [None, Some(rng.random_range(1e4..2e5))][round % 2];
+            let ctx = Context {
+                scenario: &s,
+                now: base,
+                e_bud,
+                budget_left: 0.0,
+                orders: &orders,
+                track_refusal: false,
+                task_order: &task_order,
+                from_scratch: false,
+            };
+            for tries in [1, P_STATES] {
+                let mut floors = EnergyFloors::new(s.matrices.task_types(), tries);
+                for ty in 0..s.matrices.task_types() {
+                    floors.refuse(&ctx, &pool, ty, 0.0);
+                    let floor = floors.floor[ty];
+                    let mut covered = 0;
+                    for (m, &r) in ready.iter().enumerate() {
+                        let mt = type_of[m];
+                        for p in 0..tries {
+                            let (Some(etc), Some(apc)) =
+                                (s.matrices.etc(ty, mt, p), s.matrices.apc(ty, mt, p))
+                            else {
+                                continue;
+                            };
+                            if e_bud.is_some_and(|b| etc * apc > b) {
+                                continue;
+                            }
+                            covered += 1;
+                            let energy = window_energy(apc, r, r + etc, s.window);
+                            assert!(
+                                floor <= energy,
+                                "type {ty} on {mt} P{p} from {r} (day {w0}–{w1}): \\
+                                 floor {floor} > energy {energy}"
+                            );
+                        }
+                    }
+                    assert_eq!(covered == 0, floor == f64::INFINITY, "type {ty}");
+                    checked += covered;
+                    positive += usize::from(floor > 0.0 && floor.is_finite());
+                }
+            }
+        }
+        assert!(checked > 100_000 && positive > 1000, "{checked} {positive}");
+    }
 }

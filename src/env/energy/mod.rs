@@ -14,6 +14,7 @@
 //! ([`Management`], §III.A).
 
 pub mod check;
+pub mod dropping;
 pub mod engine;
 pub mod environment;
 pub mod export;
