@@ -6,7 +6,8 @@ The wall time a user waits for `swftool replay --env classic LOG -H X`
 
     python3 benches/classic_whole.py [--log curie] [--runs 3] [easy conservative catalina]
 
-Uses target/release/swftool (`cargo build --release` first) and the logs of
+Uses target/release/swftool (`cargo build --release` first; `--swftool PATH`
+times another build, e.g. one from before a change) and the logs of
 SWFTOOL_TRACES (default ../shared/traces).
 """
 
@@ -25,10 +26,12 @@ def main() -> None:
     ap.add_argument("schedulers", nargs="*", default=["easy", "conservative", "catalina"])
     ap.add_argument("--log", default="curie")
     ap.add_argument("--runs", type=int, default=3)
+    ap.add_argument("--swftool", default=str(ROOT / "target" / "release" / "swftool"),
+                    help="the binary to time (default target/release/swftool)")
     args = ap.parse_args()
     env = dict(os.environ)
     env.setdefault("SWFTOOL_TRACES", str(ROOT.parent / "shared" / "traces"))
-    binary = ROOT / "target" / "release" / "swftool"
+    binary = args.swftool
     best: dict[str, float] = {}
     with tempfile.TemporaryDirectory() as out:
         for h in args.schedulers:

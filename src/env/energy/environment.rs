@@ -452,3 +452,74 @@ impl Environment for Energy {
         )
     }
 }
+
+#[cfg(test)]
+mod tests {
+    //! The engine's kept state against its from-scratch reference (here,
+    //! where the calibrated budget is at hand).
+    use std::sync::Arc;
+
+    use super::budget_for;
+    use crate::env::energy::RunConfig;
+    use crate::env::energy::engine::{EnergyRun, simulate, simulate_from_scratch};
+    use crate::env::energy::params::EnergyArgs;
+    use crate::env::energy::workload::{SyntheticParams, synthetic};
+    use crate::env::energy::{Filter, HEURISTICS, Management};
+
+    /// A run as text, its wall-clock times left out: every figure to the
+    /// last bit (floats print in their shortest exact form).
+    fn fingerprint(run: &EnergyRun) -> String {
+        format!(
+            "{:?}",
+            EnergyRun {
+                heuristic_seconds: (0.0, 0.0),
+                ..run.clone()
+            }
+        )
+    }
+
+    /// Every heuristic in every management setting, under the calibrated
+    /// budget and a tighter one (so that the budget runs out and the
+    /// shortcuts after the first refusal are taken), gives exactly the run
+    /// of the rules evaluated from scratch at every event.
+    #[test]
+    fn the_state_kept_across_events_gives_the_from_scratch_runs() {
+        let params = SyntheticParams {
+            tasks_per_day: 4000.0,
+            ..SyntheticParams::default()
+        };
+        let s = Arc::new(synthetic(&params, 9, 0).expect("trial"));
+        let base = EnergyArgs::default().run_config(None);
+        let budget = budget_for(std::slice::from_ref(&s), None, &base)
+            .joules()
+            .expect("a calibrated budget");
+        let mut exhausted = 0;
+        for fraction in [1.0, 0.6] {
+            for management in Management::ALL {
+                for filter in [Filter::None, Filter::Adaptive, Filter::Fixed(1.5)] {
+                    let cfg = RunConfig {
+                        management,
+                        filter,
+                        budget: Some(budget * fraction),
+                        ..base
+                    };
+                    for h in HEURISTICS.iter() {
+                        let run = simulate(&s, h.policy, &cfg);
+                        let reference = simulate_from_scratch(&s, h.policy, &cfg);
+                        assert!(
+                            fingerprint(&run) == fingerprint(&reference),
+                            "{} {} {filter} × {fraction}: the runs differ",
+                            h.name,
+                            management.name()
+                        );
+                        exhausted += usize::from(run.exhausted_at.is_some());
+                    }
+                }
+            }
+        }
+        assert!(
+            exhausted > 24,
+            "the budget ran out in {exhausted} runs only"
+        );
+    }
+}

@@ -37,7 +37,12 @@
 //! end of a block another reservation left ([`Backfill::held_profile`]).
 //! Every later start was already taken when the reservation was placed or
 //! last compressed, and the profile has only lost units there since, so
-//! the full scan would find none there either.
+//! the full scan would find none there either. A reservation whose last
+//! full scan found at most k units free at some instant of every window
+//! before it is not scanned at all while the units the profile has gained
+//! since (the sizes of the jobs that ended early and of the reservations
+//! that moved) cannot lift k to its size
+//! ([`Profile::earliest_before_bounded`]); its next scan is a full one.
 
 use super::{MachineState, Scheduler};
 use crate::env::classic::engine::UnplannedEnd;
