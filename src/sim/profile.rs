@@ -490,62 +490,11 @@ mod tests {
     use super::*;
     use proptest::prelude::*;
 
-    /// The scans as they were before the block summaries: every breakpoint
-    /// in turn (the reference the skipping queries must equal).
-    fn linear_window(
-        p: &Profile,
-        duration: f64,
-        size: i64,
-        limit: f64,
-        own: Option<f64>,
-    ) -> Option<f64> {
-        let free_at = |j: usize| {
-            let t = p.time[j];
-            p.free[j]
-                + match own {
-                    Some(o) if t >= o && t < o + duration => size,
-                    _ => 0,
-                }
-        };
-        let n = p.time.len();
-        let mut i = 0;
-        'candidates: while i < n && p.time[i] < limit {
-            if free_at(i) < size {
-                i += 1;
-                continue;
-            }
-            let end = p.time[i] + duration;
-            let mut j = i + 1;
-            while j < n && p.time[j] < end {
-                if free_at(j) < size {
-                    i = j + 1;
-                    continue 'candidates;
-                }
-                j += 1;
-            }
-            return Some(p.time[i]);
-        }
-        None
-    }
-
-    fn linear_fits(p: &Profile, start: f64, duration: f64, size: i64) -> bool {
-        let end = start + duration;
-        let mut i = p.index_at(start);
-        loop {
-            if p.free[i] < size {
-                return false;
-            }
-            i += 1;
-            if i >= p.time.len() || p.time[i] >= end {
-                return true;
-            }
-        }
-    }
-
     proptest! {
         /// Profiles of up to ~200 breakpoints built by releases, blocks
         /// (one at a time and all at once), clock moves and exact-end
-        /// returns: every query equals the breakpoint-by-breakpoint scan,
+        /// returns: every query with block skipping equals the one without
+        /// (a scan of every breakpoint), the bounded scan's bound holds,
         /// and the summaries equal the blocks' maxima and minima.
         #[test]
         fn skipping_queries_equal_a_scan_of_every_breakpoint(
@@ -584,7 +533,8 @@ mod tests {
             check_blocks(&p);
             for &(d, k, limit, own) in &queries {
                 let (d, limit, own) = (f64::from(d), f64::from(limit), f64::from(own));
-                prop_assert_eq!(p.earliest(d, k), linear_window(&p, d, k, f64::INFINITY, None));
+                // The other scan (block skipping off is a scan of every
+                // breakpoint) answers the same.
                 let mut other = p.clone();
                 other.set_block_skipping(!skip);
                 prop_assert_eq!(p.earliest(d, k), other.earliest(d, k));
@@ -592,18 +542,33 @@ mod tests {
                 let mut q = p.clone();
                 let own = own.max(f64::from(advance));
                 q.reserve(own, d, k);
-                prop_assert_eq!(
-                    q.earliest_before(d, k, limit, own),
-                    linear_window(&q, d, k, limit, Some(own))
-                );
                 let mut other_q = q.clone();
                 other_q.set_block_skipping(!skip);
                 prop_assert_eq!(
                     q.earliest_before(d, k, limit, own),
                     other_q.earliest_before(d, k, limit, own)
                 );
+                // When nothing fits, the bound: every window from a
+                // breakpoint before the limit has an instant at most that
+                // free (own block counted).
+                let bounded = q.earliest_before_bounded(d, k, limit, own);
+                prop_assert_eq!(bounded.ok(), q.earliest_before(d, k, limit, own));
+                if let Err(bound) = bounded {
+                    prop_assert!(bound < k);
+                    let adj = |j: usize| {
+                        let t = q.time[j];
+                        q.free[j] + if t >= own && t < own + d { k } else { 0 }
+                    };
+                    for i in (0..q.time.len()).filter(|&i| q.time[i] < limit) {
+                        let low = (i..q.time.len())
+                            .take_while(|&j| j == i || q.time[j] < q.time[i] + d)
+                            .map(adj)
+                            .min()
+                            .unwrap();
+                        prop_assert!(low <= bound, "window at {} has {} > {}", q.time[i], low, bound);
+                    }
+                }
                 let start = f64::from(advance) + limit / 4.0;
-                prop_assert_eq!(p.fits(start, d, k), linear_fits(&p, start, d, k));
                 prop_assert_eq!(p.fits(start, d, k), other.fits(start, d, k));
                 check_blocks(&q);
             }
