@@ -197,7 +197,7 @@ impl Profile {
         extra: Option<(usize, usize, i64)>,
     ) -> Option<f64> {
         if self.skipping {
-            return self.first_window_skipping(duration, size, limit, extra);
+            return self.first_window_bounded(duration, size, limit, extra).0;
         }
         let free_at = |j: usize| {
             self.free[j]
@@ -227,18 +227,7 @@ impl Profile {
         None
     }
 
-    /// [`first_window`](Self::first_window) skipping whole blocks.
-    fn first_window_skipping(
-        &self,
-        duration: f64,
-        size: i64,
-        limit: f64,
-        extra: Option<(usize, usize, i64)>,
-    ) -> Option<f64> {
-        self.first_window_bounded(duration, size, limit, extra).0
-    }
-
-    /// [`first_window_skipping`](Self::first_window_skipping), with a bound
+    /// [`first_window`](Self::first_window) skipping whole blocks, with a bound
     /// on the units free over the windows it rejected: every window
     /// starting before what it found (or before `limit`), at any time from
     /// the clock, has at some instant at most that many units free (plus
