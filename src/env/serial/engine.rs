@@ -31,12 +31,12 @@
 //! preempted task is a group of its own.
 
 use std::cmp::Reverse;
-use std::collections::{BTreeMap, BTreeSet, BinaryHeap};
+use std::collections::{BTreeSet, BinaryHeap, HashMap};
 use std::time::Instant;
 
 use serde::{Deserialize, Serialize};
 
-use super::{Objective, SerialScenario};
+use super::{Objective, SerialScenario, SerialTask};
 use crate::model::utility::UtilityFunction;
 
 /// A mapping heuristic of environment B: the engine calls it once at each
@@ -185,7 +185,7 @@ pub struct VictimClass {
     pub ret: f64,
     /// Their objective at this event (completing at now + ret).
     pub objective: f64,
-    key: (usize, u64, bool),
+    key: VictimKey,
 }
 
 impl VictimClass {
@@ -238,6 +238,8 @@ pub struct State<'a> {
     preemptions: u64,
     version: u64,
     victims: Option<Victims>,
+    /// Per task type, its shortest ETC over the clusters (s).
+    fastest: Vec<f64>,
 }
 
 /// The group of the never-run tasks of each (burst, flags), if any: a
@@ -274,13 +276,18 @@ impl FreshIndex {
     }
 }
 
+/// What tells victim classes apart within a cluster: the burst, the
+/// remaining execution time's bits, and whether the task started at this
+/// event.
+type VictimKey = (usize, u64, bool);
+
 /// The victim classes of one event, per cluster in ascending objective.
 #[derive(Debug, Clone, Default)]
 struct Victims {
     objective: Option<Objective>,
     classes: Vec<VictimClass>,
     by_cluster: Vec<Vec<usize>>,
-    index: BTreeMap<(usize, (usize, u64, bool)), usize>,
+    index: HashMap<(usize, VictimKey), usize>,
 }
 
 fn overlap(a: f64, b: f64, window: (f64, f64)) -> f64 {
@@ -311,6 +318,7 @@ impl<'a> State<'a> {
             preemptions: 0,
             version: 0,
             victims: None,
+            fastest: s.types.iter().map(super::TaskType::fastest).collect(),
         }
     }
 
@@ -401,15 +409,71 @@ impl<'a> State<'a> {
             by_cluster: vec![Vec::new(); self.clusters()],
             ..Victims::default()
         };
+        // Cores are visited in ascending order, so each class's cores are
+        // collected lowest first and reversed at the end. A burst started
+        // at one event sits on neighbouring cores: the class of the last
+        // core is tried before the index.
+        let mut last: Option<(usize, VictimKey, usize)> = None;
         for core in 0..self.running.len() {
-            if let Some(r) = self.running[core] {
-                Self::add_victim(&mut v, self.s, self.core_cluster[core], core, r, self.now);
+            let Some(r) = self.running[core] else {
+                continue;
+            };
+            let t = &self.s.tasks[r.task];
+            if !t.preemptible {
+                continue;
             }
+            let j = self.core_cluster[core];
+            let (key, ret) = Self::victim_key(t, r, self.now);
+            let c = match last {
+                Some((lj, lkey, c)) if lj == j && lkey == key => c,
+                _ => match v.index.get(&(j, key)) {
+                    Some(&c) => c,
+                    None => Self::new_class(&mut v, j, key, t, ret, self.now),
+                },
+            };
+            v.classes[c].cores.push(core);
+            last = Some((j, key, c));
+        }
+        for class in &mut v.classes {
+            class.cores.reverse();
         }
         for j in 0..self.clusters() {
             Self::sort_cluster(&mut v, j);
         }
         self.victims = Some(v);
+    }
+
+    /// The key of the victim class of task `t` running as `r` at `now`, and
+    /// its remaining execution time then (s). Tasks started at this event
+    /// form classes of their own.
+    fn victim_key(t: &SerialTask, r: Running, now: f64) -> (VictimKey, f64) {
+        let ret = r.ret - (now - r.start);
+        ((t.burst, ret.to_bits(), r.start == now), ret)
+    }
+
+    /// Adds an empty victim class of cluster `j` for task `t` with `ret`
+    /// seconds left; returns its index.
+    fn new_class(
+        v: &mut Victims,
+        j: usize,
+        key: VictimKey,
+        t: &SerialTask,
+        ret: f64,
+        now: f64,
+    ) -> usize {
+        let kind = v.objective.unwrap_or(Objective::Util);
+        let c = v.classes.len();
+        v.classes.push(VictimClass {
+            cluster: j,
+            cores: Vec::new(),
+            arrival: t.arrival,
+            utility: t.utility,
+            ret,
+            objective: objective(kind, &t.utility, t.arrival, now, ret),
+            key,
+        });
+        v.index.insert((j, key), c);
+        c
     }
 
     fn add_victim(
@@ -424,27 +488,14 @@ impl<'a> State<'a> {
         if !t.preemptible {
             return;
         }
-        let ret = r.ret - (now - r.start);
-        // Tasks started at this event form classes of their own.
-        let key = (t.burst, ret.to_bits(), r.start == now);
-        if let Some(&c) = v.index.get(&(j, key)) {
-            let cores = &mut v.classes[c].cores;
-            let at = cores.partition_point(|&x| x > core);
-            cores.insert(at, core);
-            return;
-        }
-        let kind = v.objective.unwrap_or(Objective::Util);
-        let class = VictimClass {
-            cluster: j,
-            cores: vec![core],
-            arrival: t.arrival,
-            utility: t.utility,
-            ret,
-            objective: objective(kind, &t.utility, t.arrival, now, ret),
-            key,
+        let (key, ret) = Self::victim_key(t, r, now);
+        let c = match v.index.get(&(j, key)) {
+            Some(&c) => c,
+            None => Self::new_class(v, j, key, t, ret, now),
         };
-        v.index.insert((j, key), v.classes.len());
-        v.classes.push(class);
+        let cores = &mut v.classes[c].cores;
+        let at = cores.partition_point(|&x| x > core);
+        cores.insert(at, core);
     }
 
     fn sort_cluster(v: &mut Victims, j: usize) {
@@ -610,6 +661,9 @@ impl<'a> State<'a> {
 
     /// Removes the groups emptied at the last event and re-indexes.
     fn compact(&mut self) {
+        if !self.groups.iter().any(Group::is_empty) {
+            return;
+        }
         for key in self.groups.iter().filter_map(|g| g.fresh) {
             self.fresh.clear(key);
         }
@@ -627,7 +681,7 @@ impl<'a> State<'a> {
         for g in &mut self.groups {
             let best = match g.bound {
                 Some((_, ret)) => ret,
-                None => self.s.types[g.task_type].fastest(),
+                None => self.fastest[g.task_type],
             };
             if now + best - g.arrival > g.utility.last_positive() {
                 for &t in &g.tasks {
