@@ -7,25 +7,22 @@
 //! gives them back). It knows no job, no policy and no environment: the
 //! caller builds it from what is running and reserves what it plans.
 
-use std::cell::RefCell;
-
 /// Free units over time: `free[i]` holds on `[time[i], time[i+1])`, the
 /// last value until infinity. Times are s; `time[0]` is the clock.
 ///
 /// With [`set_block_skipping`](Self::set_block_skipping), the queries skip
 /// runs of [`BLOCK`] breakpoints at once by their largest and smallest
-/// free counts, so a scan over a stretch it has crossed before costs about
-/// its length / `BLOCK` rather than its length; what they answer is exactly
-/// what a scan of every breakpoint answers (tested against one). A block's
-/// summary is made when a scan first crosses it and dropped by any update
-/// at or before it.
+/// free counts, so a scan over a busy stretch costs about its length /
+/// `BLOCK` rather than its length; what they answer is exactly what a scan
+/// of every breakpoint answers (tested against one). Every update then
+/// summarizes the blocks again from the first breakpoint it changed on.
 #[derive(Debug, Clone, Default)]
 pub struct Profile {
     time: Vec<f64>,
     free: Vec<i64>,
-    // (largest, smallest) `free` of the leading whole blocks of BLOCK
-    // breakpoints that a scan has crossed since they last changed.
-    blocks: RefCell<Vec<(i64, i64)>>,
+    // (largest, smallest) `free` of each whole block of BLOCK breakpoints,
+    // kept up to date by every update while block skipping is on.
+    blocks: Vec<(i64, i64)>,
     skipping: bool,
 }
 
@@ -75,7 +72,7 @@ impl Profile {
                 self.free.push(f);
             }
         }
-        self.forget_blocks_from(0);
+        self.summarize_from(0);
     }
 
     /// Turns block skipping on or off (off in a new profile; kept by the
@@ -87,13 +84,25 @@ impl Profile {
     /// made only to be dropped. Answers are the same either way.
     pub fn set_block_skipping(&mut self, on: bool) {
         self.skipping = on;
-        self.blocks.get_mut().clear();
+        self.blocks.clear();
+        self.summarize_from(0);
     }
 
-    /// Drops the block summaries from the block holding breakpoint `from`
-    /// on (every update calls it with the first index it changed).
-    fn forget_blocks_from(&mut self, from: usize) {
-        self.blocks.get_mut().truncate(from / BLOCK);
+    /// Summarizes the blocks again from the one holding breakpoint `from`
+    /// on (every update calls it with the first index it changed), when
+    /// block skipping is on.
+    fn summarize_from(&mut self, from: usize) {
+        if !self.skipping {
+            return;
+        }
+        let whole = self.free.len() / BLOCK;
+        let b0 = (from / BLOCK).min(whole).min(self.blocks.len());
+        self.blocks.truncate(b0);
+        for chunk in self.free[b0 * BLOCK..whole * BLOCK].chunks_exact(BLOCK) {
+            let hi = chunk.iter().copied().fold(i64::MIN, i64::max);
+            let lo = chunk.iter().copied().fold(i64::MAX, i64::min);
+            self.blocks.push((hi, lo));
+        }
     }
 
     /// Moves the clock on to `now` (s; not before the current clock): the
@@ -109,7 +118,7 @@ impl Profile {
             self.free.drain(..i);
         }
         self.time[0] = now;
-        self.forget_blocks_from(0);
+        self.summarize_from(0);
     }
 
     /// The step function as (time, free units from then on), from the
@@ -357,8 +366,7 @@ impl Profile {
 
     /// The first breakpoint in `from..to` whose free count passes `hit`,
     /// skipping the rest of each whole block whose (max, min) `skip` says
-    /// holds none (summarizing the blocks it reaches that have no summary
-    /// yet); `seen` rises to at least the free count + `adj` of every
+    /// holds none; `seen` rises to at least the free count + `adj` of every
     /// breakpoint passed (a skipped block counts its max).
     fn scan(
         &self,
@@ -368,26 +376,16 @@ impl Profile {
         skip: impl Fn(i64, i64) -> bool,
         (seen, adj): (&mut i64, i64),
     ) -> Option<usize> {
-        let mut blocks = self.blocks.borrow_mut();
-        let whole = self.free.len() / BLOCK;
         let mut i = from;
         while i < to {
             let b = i / BLOCK;
             let stop = ((b + 1) * BLOCK).min(to);
-            if b < whole {
-                while blocks.len() <= b {
-                    let k = blocks.len() * BLOCK;
-                    let chunk = &self.free[k..k + BLOCK];
-                    let hi = chunk.iter().copied().fold(i64::MIN, i64::max);
-                    let lo = chunk.iter().copied().fold(i64::MAX, i64::min);
-                    blocks.push((hi, lo));
-                }
-                let (hi, lo) = blocks[b];
-                if skip(hi, lo) {
-                    *seen = (*seen).max(hi + adj);
-                    i = stop;
-                    continue;
-                }
+            if let Some(&(hi, lo)) = self.blocks.get(b)
+                && skip(hi, lo)
+            {
+                *seen = (*seen).max(hi + adj);
+                i = stop;
+                continue;
             }
             while i < stop {
                 if hit(self.free[i]) {
@@ -438,7 +436,7 @@ impl Profile {
                 }
             }
         }
-        self.forget_blocks_from(0);
+        self.summarize_from(0);
     }
 
     // Index of a breakpoint at exactly `t`, inserted if absent (t ≥ clock).
@@ -470,7 +468,7 @@ impl Profile {
         for f in &mut self.free[a..b] {
             *f -= size;
         }
-        self.forget_blocks_from(a);
+        self.summarize_from(a);
     }
 }
 
@@ -506,7 +504,7 @@ mod tests {
                 p.reserve_until(start, start + f64::from(d), -k);
             }
             let check_blocks = |p: &Profile| {
-                for (b, &(hi, lo)) in p.blocks.borrow().iter().enumerate() {
+                for (b, &(hi, lo)) in p.blocks.iter().enumerate() {
                     let chunk = &p.free[b * BLOCK..(b + 1) * BLOCK];
                     assert_eq!(hi, *chunk.iter().max().unwrap());
                     assert_eq!(lo, *chunk.iter().min().unwrap());
