@@ -677,7 +677,7 @@ fn replay_min_min<'py>(
     let runs = match parallel_custom::replay_min_min(
         &workload.name,
         &scenarios,
-        args.seed(),
+        args.shared.seed(),
         &name,
         mode,
         &mut source,

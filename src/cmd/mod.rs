@@ -77,7 +77,7 @@ use clap::parser::ValueSource;
 
 use crate::env::{self, LogUse};
 use crate::experiment::{Grid, GridVisitor};
-use crate::workload::flags::SharedArgs;
+use crate::workload::flags::{SharedArgs, TakesShared};
 
 /// The one-line message of an error and its causes, each said once.
 ///
@@ -377,7 +377,7 @@ impl EnvFlags {
     pub fn args<E: Grid>(&self, shared: &SharedArgs) -> anyhow::Result<E::Args> {
         let mut args = <E::Args as clap::FromArgMatches>::from_arg_matches(&self.matches)
             .with_context(|| format!("reading the flags of --env {}", E::NAME))?;
-        E::take_shared(&mut args, shared);
+        args.take_shared(shared);
         Ok(args)
     }
 }

@@ -20,7 +20,7 @@ use super::EnvFlags;
 use crate::catalog;
 use crate::env::{self, Input, LogUse, Replayed, configs};
 use crate::experiment::outdir::{self, OutLock, Staging};
-use crate::experiment::{Grid, GridVisitor, Manifest};
+use crate::experiment::{ExperimentConfig, Grid, GridVisitor, Manifest};
 use crate::interrupt;
 use crate::swf::ReadOptions;
 use crate::workload::flags::SharedArgs;
@@ -495,7 +495,12 @@ fn replay<E: Grid>(args: &ReplayArgs, env_args: &E::Args) -> anyhow::Result<()> 
     )?);
     tables.push("series");
     let spec = args.log.as_deref().unwrap_or("synthetic");
-    let (config, layout) = E::replay_grid(spec, &heuristics, &prepared, &scenarios, env_args);
+    let names = heuristics
+        .iter()
+        .map(|h| E::heuristic_name(h).to_string())
+        .collect();
+    let base = ExperimentConfig::replay(E::NAME, names, &args.shared);
+    let (config, layout) = E::replay_grid(spec, base, &prepared, &scenarios, env_args);
     let mut manifest = Manifest::new("replay", &config, &layout);
     manifest.log_paths = read
         .iter()

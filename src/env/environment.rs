@@ -9,7 +9,7 @@ use std::path::Path;
 use crate::metrics::columns::SummaryColumn;
 use crate::metrics::tables::TableError;
 use crate::swf::SwfLog;
-use crate::workload::flags::SharedArgs;
+use crate::workload::flags::TakesShared;
 
 use super::registry::{Entry, Registry, UnknownName};
 
@@ -97,14 +97,17 @@ pub trait Environment: Sized + Sync + 'static {
     /// The summary columns that name a run in the printed run table
     /// (`date`/`scenario`, `heuristic`, …); the first is the scenario.
     const RUN_KEYS: &'static [&'static str];
-    /// The summary columns the printed mean rows group by.
-    const MEAN_KEYS: &'static [&'static str];
+    /// The summary columns the printed mean rows group by (by default the
+    /// heuristic alone).
+    const MEAN_KEYS: &'static [&'static str] = &["heuristic"];
     /// The registry payload of a heuristic.
     type Policy: Sync + 'static;
     /// The environment's own flags (a clap argument group under its own
     /// heading; every flag optional so that one given with another
     /// environment can be named and refused).
-    type Args: clap::Args + clap::FromArgMatches + Clone + Default + Send + Sync;
+    /// The shared flags it takes ([`Environment::SHARED`]) reach them
+    /// through [`TakesShared`].
+    type Args: clap::Args + clap::FromArgMatches + TakesShared + Clone + Default + Send + Sync;
     /// A heuristic resolved against the flags: what one run executes (by
     /// default its registry entry).
     type Heuristic: Sync + Send + HeuristicName + From<&'static Entry<Self::Policy>>;
@@ -112,7 +115,7 @@ pub trait Environment: Sized + Sync + 'static {
     /// and candidate days; D: the machine and the cleaning report).
     type Prepared: Send + Sync;
     /// The input of one simulation.
-    type Scenario: Send + Sync;
+    type Scenario: Send + Sync + crate::workload::seeds::Seeded;
     /// One simulated schedule.
     type Run: Send + Sync;
     /// The metrics of one run.
@@ -120,10 +123,6 @@ pub trait Environment: Sized + Sync + 'static {
 
     /// The environment's heuristics.
     fn registry() -> Registry<Self::Policy>;
-
-    /// Fills the shared flags it takes ([`Environment::SHARED`]) into its
-    /// own flags.
-    fn take_shared(args: &mut Self::Args, shared: &SharedArgs);
 
     /// Checks what can be checked of the flags before the log is read
     /// (`log`: whether a LOG was given): a flag that applies only with (or
@@ -195,6 +194,19 @@ pub trait Environment: Sized + Sync + 'static {
     /// grid's `runs` and `aggregate` tables and `aggregate.md`, the printed
     /// run table and the mean rows.
     fn summary_columns() -> Vec<SummaryColumn<Self::Summary>>;
+
+    /// The `summary` table: one row per run of `rows`, the columns of
+    /// [`Environment::summary_columns`] but the wall-clock ones (their own
+    /// `timing` table), in declaration order.
+    ///
+    /// # Errors
+    /// A polars error if the columns cannot be assembled (a bug in the
+    /// declaration).
+    fn summary_frame(
+        rows: &[&Self::Summary],
+    ) -> polars::prelude::PolarsResult<polars::prelude::DataFrame> {
+        crate::metrics::columns::frame(&Self::summary_columns(), rows)
+    }
 
     /// The table printed after the runs: one line per run with the
     /// printed summary columns ([`crate::metrics::columns::run_table`]),

@@ -37,7 +37,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::env::registry::UnknownName;
 use crate::workload::ArrivalRange;
-use crate::workload::flags::config_key_of;
+use crate::workload::flags::{SharedArgs, config_key_of};
 use crate::workload::seeds::{DEFAULT_SEED, MAX_TRIALS};
 
 /// Default number of days per log (docs/parallel.md).
@@ -248,6 +248,34 @@ impl ExperimentConfig {
             theta: None,
             section: toml::Table::new(),
             source: Source(Some(Arc::new((PathBuf::from(origin), String::new())))),
+        }
+    }
+
+    /// Preset `name` of environment `environment`, before its own keys:
+    /// [`ExperimentConfig::empty`] named `name`, from `<preset NAME>`.
+    pub fn preset(environment: &str, name: &str) -> ExperimentConfig {
+        ExperimentConfig {
+            name: name.to_string(),
+            ..ExperimentConfig::empty(environment, &format!("<preset {name}>"))
+        }
+    }
+
+    /// The configuration of a replay of environment `environment` before
+    /// its own keys: named `replay`, the `heuristics` it ran, and the
+    /// shared flags given (seed, `--day-arrivals`, θ; an environment that
+    /// does not take one never has it set).
+    pub fn replay(
+        environment: &str,
+        heuristics: Vec<String>,
+        shared: &SharedArgs,
+    ) -> ExperimentConfig {
+        ExperimentConfig {
+            name: "replay".into(),
+            heuristics,
+            seed: shared.seed(),
+            day_arrivals: shared.day_arrivals,
+            theta: shared.theta,
+            ..ExperimentConfig::empty(environment, "<replay>")
         }
     }
 

@@ -191,14 +191,6 @@ pub trait Grid: Environment {
     /// A scenario that cannot be generated.
     fn scenario(plan: &Plan<Self>, cell: &CellSpec) -> Result<Self::Scenario, ExperimentError>;
 
-    /// The seed every random draw of `scenario` came from (its scenario
-    /// seed), which the runner checks against the layout's
-    /// ([`ExperimentError::SeedDrift`]); `None` for a scenario without
-    /// random draws.
-    fn seed_of(_scenario: &Self::Scenario) -> Option<u64> {
-        None
-    }
-
     /// The cell file of one run.
     fn cell(
         plan: &Plan<Self>,
@@ -223,10 +215,12 @@ pub trait Grid: Environment {
 
     /// The configuration and layout a replay of one log amounts to (its
     /// heuristics, the scenarios it built, every parameter and seed), for
-    /// the replay's manifest.
+    /// the replay's manifest. `base` is the configuration before the
+    /// environment's own keys ([`ExperimentConfig::replay`]: the heuristics
+    /// run and the shared flags given).
     fn replay_grid(
         spec: &str,
-        heuristics: &[Self::Heuristic],
+        base: ExperimentConfig,
         prepared: &Self::Prepared,
         scenarios: &[Self::Scenario],
         args: &Self::Args,
@@ -955,6 +949,25 @@ pub struct Metrics<'a, S> {
     pub log: &'a str,
     /// The palette of the figures.
     pub fig: crate::report::Figure,
+}
+
+impl<'a, S> Metrics<'a, S> {
+    /// The metrics of environment `E`: its summary columns, grouped by
+    /// `keys`, runs paired by `scenario`, `log` the log key of a table
+    /// without one, and the palette of its heuristics.
+    pub fn of<E: Environment<Summary = S>>(
+        keys: &'a [&'a str],
+        scenario: &'a [&'a str],
+        log: &'a str,
+    ) -> Self {
+        Metrics {
+            columns: E::summary_columns(),
+            keys,
+            scenario,
+            log,
+            fig: crate::report::Figure::with_palette(&E::registry().names()),
+        }
+    }
 }
 
 /// The report of a grid of run summaries (environments A, B, C): its

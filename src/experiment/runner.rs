@@ -275,7 +275,7 @@ fn checked_seed<E: Grid>(
 ) -> Result<E::Scenario, ExperimentError> {
     let log = &plan.layout.logs[cell.log];
     let dl = &log.days[cell.day];
-    match E::seed_of(&scenario) {
+    match crate::workload::seeds::Seeded::scenario_seed(&scenario) {
         Some(got) if got != dl.scenario_seed => Err(ExperimentError::SeedDrift {
             log: log.key.clone(),
             date: dl.date.clone(),

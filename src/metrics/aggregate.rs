@@ -161,6 +161,57 @@ pub fn str_column(df: &DataFrame, name: &str) -> PolarsResult<Vec<String>> {
         .collect())
 }
 
+/// What every aggregated row of a grid has: the keys of its group (log,
+/// variant, heuristic), the number of runs in it and the heuristic's wall
+/// clock. `V` is the environment's variant.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct Group<V> {
+    /// Log key (`synthetic` for synthetic trials).
+    pub log_key: String,
+    /// The variant.
+    pub variant: V,
+    /// Heuristic name.
+    pub heuristic: String,
+    /// Number of runs (days or trials).
+    pub n: u64,
+    /// Mean heuristic seconds per mapping event (s; wall clock).
+    pub heuristic_seconds_mean: Stat,
+    /// Largest heuristic seconds of one mapping event over the runs (s;
+    /// NaN when unknown).
+    pub heuristic_seconds_max: f64,
+}
+
+/// The [`Group`] of every row of a grid's `aggregate` table, in its order,
+/// with the wall clock of `timing` (the same groups in the same order).
+/// The aggregate is keyed by `log_key`, `variant` and `heuristic`;
+/// `variant_of(log_key, variant)` gives the variant a key names (from the
+/// group's cells).
+///
+/// # Errors
+/// A polars error: a key or a timing column missing (a bug).
+pub fn groups<V>(
+    aggregate: &DataFrame,
+    timing: &DataFrame,
+    variant_of: impl Fn(&str, &str) -> V,
+) -> PolarsResult<Vec<Group<V>>> {
+    let keys = str_column(aggregate, "log_key")?;
+    let variants = str_column(aggregate, "variant")?;
+    let heuristics = str_column(aggregate, "heuristic")?;
+    let n = n_column(aggregate)?;
+    let mean = stat_column(timing, "heuristic_seconds_mean")?;
+    let max = f64_column(timing, "heuristic_seconds_max_max")?;
+    Ok((0..n.len())
+        .map(|i| Group {
+            variant: variant_of(&keys[i], &variants[i]),
+            log_key: keys[i].clone(),
+            heuristic: heuristics[i].clone(),
+            n: n[i],
+            heuristic_seconds_mean: mean[i],
+            heuristic_seconds_max: max[i].unwrap_or(f64::NAN),
+        })
+        .collect())
+}
+
 /// The group sizes `n` of a [`mean_ci`] frame.
 ///
 /// # Errors

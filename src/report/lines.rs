@@ -47,6 +47,28 @@ pub struct Band {
     pub light: bool,
 }
 
+impl Band {
+    /// The two bands of a day's chart, x in hours from the start of the
+    /// day: the warm-up before it (`warmup_h` hours, dark) and what comes
+    /// after its 24 hours up to `end_h` (light, labelled `after`).
+    pub fn day(warmup_h: f64, end_h: f64, after: &str) -> Vec<Band> {
+        vec![
+            Band {
+                from: -warmup_h,
+                to: 0.0,
+                label: "warm-up".into(),
+                light: false,
+            },
+            Band {
+                from: 24.0,
+                to: end_h.max(24.0),
+                label: after.into(),
+                light: true,
+            },
+        ]
+    }
+}
+
 /// A horizontal reference line (dashed grey) with a label above its right
 /// end, e.g. an upper bound.
 #[derive(Debug, Clone, PartialEq, Default)]

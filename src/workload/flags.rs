@@ -3,7 +3,7 @@
 //! constant θ. Each is declared once here (one default, one help text,
 //! one parser); an environment says which of them it takes
 //! ([`crate::env::Environment::SHARED`]) and receives their values
-//! ([`crate::env::Environment::take_shared`]). A shared flag given to an
+//! ([`TakesShared::take_shared`]). A shared flag given to an
 //! environment that does not take it is refused, naming the environments
 //! that do.
 //!
@@ -12,7 +12,7 @@
 //! ([`crate::experiment::config`]).
 
 use super::days::ArrivalRange;
-use super::seeds::parse_trials;
+use super::seeds::{DEFAULT_SEED, parse_trials, trial_list};
 
 /// Parses `--seed`: a clear message for anything that is not a 64-bit
 /// non-negative integer (`-1` included, which clap would otherwise take
@@ -80,6 +80,17 @@ pub enum Export {
 }
 
 impl SharedArgs {
+    /// The user seed: `--seed`, or [`DEFAULT_SEED`].
+    pub fn seed(&self) -> u64 {
+        self.seed.unwrap_or(DEFAULT_SEED)
+    }
+
+    /// The synthetic trials to run ([`trial_list`] of `--trials` and
+    /// `--trial`).
+    pub fn trial_list(&self) -> Vec<u64> {
+        trial_list(self.trials, self.trial)
+    }
+
     /// The flags given, as `--name`, in declaration order.
     pub fn given(&self) -> Vec<&'static str> {
         given([
@@ -93,6 +104,13 @@ impl SharedArgs {
             (!self.export.is_empty(), "--export"),
         ])
     }
+}
+
+/// An environment's flags, which hold the shared flags it takes
+/// ([`crate::env::Environment::SHARED`]).
+pub trait TakesShared {
+    /// Fills the shared flags it takes into these flags.
+    fn take_shared(&mut self, shared: &SharedArgs);
 }
 
 /// The names of the flags whose `set` is true, in the order given: the

@@ -164,6 +164,12 @@ pub struct Scenario {
     pub params: ScenarioParams,
 }
 
+impl super::seeds::Seeded for Scenario {
+    fn scenario_seed(&self) -> Option<u64> {
+        Some(self.seed)
+    }
+}
+
 /// Value-interpolation anchors (docs/parallel.md): mean starting value 5 at 1 s of
 /// average execution time, 50 at the longest run time of the log.
 const VALUE_AT_ONE_SECOND: f64 = 5.0;

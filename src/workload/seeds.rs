@@ -45,6 +45,15 @@ pub fn trial_list(trials: Option<u64>, trial: Option<u64>) -> Vec<u64> {
     }
 }
 
+/// A scenario of any environment, which says the seed its random draws
+/// came from.
+pub trait Seeded {
+    /// The scenario seed every random draw of the scenario came from
+    /// ([`scenario_seed`]); `None` for a scenario without random draws
+    /// (environment D).
+    fn scenario_seed(&self) -> Option<u64>;
+}
+
 /// What a scenario is drawn for: one day of a log or one synthetic trial.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum ScenarioKey {

@@ -159,8 +159,8 @@ fn aggregation_matches_means_sds_and_cis_computed_by_hand() {
     let t = aggregate::tables(&cells).unwrap();
     assert_eq!(t.rows.len(), 2);
     let easy = &t.rows[0];
-    assert_eq!(easy.heuristic, "easy");
-    assert_eq!(easy.n, 4);
+    assert_eq!(easy.group.heuristic, "easy");
+    assert_eq!(easy.group.n, 4);
     assert!((easy.percent_of_bound.mean - 2.5).abs() < 1e-12);
     let sd = easy.percent_of_bound.sd.unwrap();
     assert!((sd - 1.290_994_448_7).abs() < 1e-9, "{sd}");
@@ -173,10 +173,13 @@ fn aggregation_matches_means_sds_and_cis_computed_by_hand() {
     // Counts: completed = pct, dropped = 10 − pct.
     assert!((easy.tasks_completed.mean - 2.5).abs() < 1e-12);
     assert!((easy.tasks_dropped.mean - 7.5).abs() < 1e-12);
-    assert!((easy.heuristic_seconds_mean.mean - 0.0025).abs() < 1e-12);
-    assert!((easy.heuristic_seconds_max - 0.008).abs() < 1e-12);
+    assert!((easy.group.heuristic_seconds_mean.mean - 0.0025).abs() < 1e-12);
+    assert!((easy.group.heuristic_seconds_max - 0.008).abs() < 1e-12);
     let one = &t.rows[1];
-    assert_eq!((one.heuristic.as_str(), one.n), ("maxvpr-ph", 1));
+    assert_eq!(
+        (one.group.heuristic.as_str(), one.group.n),
+        ("maxvpr-ph", 1)
+    );
     assert_eq!(one.percent_of_bound.mean, 10.0);
     assert_eq!(
         (one.percent_of_bound.sd, one.percent_of_bound.ci95),

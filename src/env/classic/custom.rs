@@ -16,10 +16,11 @@ use super::policies::control::{Controlled, Controller};
 use super::policies::scored::{Scored, Scorer};
 use super::summary::{ClassicSummary, RunLabel, summarize};
 use super::tables::{
-    clean_frame, fairness_frame, jobs_frame, summary_frame, suspensions_frame, users_frame,
+    clean_frame, fairness_frame, jobs_frame, summary_columns, suspensions_frame, users_frame,
 };
 use super::{ClassicRun, Policy};
 use crate::env::EnvError;
+use crate::metrics::columns;
 use crate::swf::SwfLog;
 use polars::prelude::{DataFrame, PolarsResult};
 
@@ -196,7 +197,10 @@ pub fn tables(
             "jobs",
             jobs_frame(&p.log, &p.scenario.jobs, &[(&r.name, &r.run)], args.tau())?,
         ),
-        ("summary", summary_frame(std::slice::from_ref(&r.summary))?),
+        (
+            "summary",
+            columns::frame(&summary_columns(), &[&r.summary])?,
+        ),
         ("clean", clean_frame(&p.report)?),
         (
             "suspensions",

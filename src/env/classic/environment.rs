@@ -8,9 +8,7 @@ use std::path::Path;
 use super::check as capacity;
 use super::params::{ClassicArgs, ClassicArgsError};
 use super::summary::{ClassicSummary, RunLabel, summarize};
-use super::tables::{
-    clean_frame, fairness_frame, jobs_frame, summary_frame, suspensions_frame, users_frame,
-};
+use super::tables::{clean_frame, fairness_frame, jobs_frame, suspensions_frame, users_frame};
 use super::window::{WindowError, WindowRule, build_window, default_window_start, month_start};
 use super::{ClassicJob, ClassicRun, CleanPreset, CleanReport, Machine, Policy, SCHEDULERS, Unit};
 use crate::env::{EnvError, Environment, Input, LogUse, Registry, Replayed};
@@ -18,7 +16,6 @@ use crate::metrics::columns::SummaryColumn;
 use crate::metrics::tables::{TableError, write_all};
 use crate::model::calendar::LogClock;
 use crate::swf::SwfLog;
-use crate::workload::flags::SharedArgs;
 
 /// Environment D: classic trace replay on the log's own machine (FCFS,
 /// backfilling, Catalina; docs/classic.md).
@@ -187,6 +184,13 @@ pub struct ClassicScenario {
     pub machine: Machine,
 }
 
+impl crate::workload::seeds::Seeded for ClassicScenario {
+    /// No random draw: a classic run replays the log as it is.
+    fn scenario_seed(&self) -> Option<u64> {
+        None
+    }
+}
+
 impl Environment for Classic {
     const NAME: &'static str = "classic";
     const TITLE: &'static str =
@@ -197,8 +201,6 @@ impl Environment for Classic {
         crate::workload::flags::Export::Batsim,
         crate::workload::flags::Export::Swf,
     ];
-    const RUN_KEYS: &'static [&'static str] = &["log", "heuristic"];
-    const MEAN_KEYS: &'static [&'static str] = &["heuristic"];
     type Policy = Policy;
     type Args = ClassicArgs;
     type Heuristic = (&'static str, Policy);
@@ -206,10 +208,6 @@ impl Environment for Classic {
     type Scenario = ClassicScenario;
     type Run = ClassicRun;
     type Summary = ClassicSummary;
-
-    fn take_shared(args: &mut ClassicArgs, shared: &SharedArgs) {
-        args.export = shared.export.clone();
-    }
 
     fn registry() -> Registry<Policy> {
         SCHEDULERS
@@ -297,6 +295,9 @@ impl Environment for Classic {
             .collect()
     }
 
+    // The columns that name a run and group the mean rows.
+    const RUN_KEYS: &'static [&'static str] = &["log", "heuristic"];
+
     fn summarize(
         p: &ClassicPrepared,
         s: &ClassicScenario,
@@ -343,12 +344,12 @@ impl Environment for Classic {
         let jobs = &first.scenario.jobs;
         let named: Vec<(&str, &ClassicRun)> =
             runs.iter().map(|r| (r.heuristic.0, &r.run)).collect();
-        let summaries: Vec<ClassicSummary> = runs.iter().map(|r| r.summary.clone()).collect();
+        let summaries: Vec<&ClassicSummary> = runs.iter().map(|r| &r.summary).collect();
         write_all(
             dir,
             vec![
                 ("jobs", jobs_frame(&p.log, jobs, &named, args.tau())),
-                ("summary", summary_frame(&summaries)),
+                ("summary", Self::summary_frame(&summaries)),
                 ("clean", clean_frame(&p.report)),
                 ("suspensions", suspensions_frame(&p.log, jobs, &named)),
                 ("users", users_frame(&p.log, jobs, &named, args.tau())),

@@ -16,8 +16,7 @@ use serde::{Deserialize, Serialize};
 use super::environment::{Classic, ClassicPrepared, ClassicScenario, prepare};
 use super::summary::ClassicSummary;
 use super::tables::{
-    UserRow, fairness_of, fairness_table, jobs_frame, summary_frame, suspensions_frame, user_rows,
-    users_table,
+    UserRow, fairness_of, fairness_table, jobs_frame, suspensions_frame, user_rows, users_table,
 };
 use super::window::WindowRule;
 use super::{ClassicArgs, ClassicJob, ClassicOutcome, ClassicRun, Policy, SCHEDULERS, Suspension};
@@ -204,10 +203,7 @@ impl Grid for Classic {
     const SECTION_HELP: &'static str = SECTION_HELP;
 
     fn presets() -> Vec<(&'static str, Preset)> {
-        let base = |name: &str| ExperimentConfig {
-            name: name.to_string(),
-            ..ExperimentConfig::empty(Classic::NAME, &format!("<preset {name}>"))
-        };
+        let base = |name: &str| ExperimentConfig::preset(Classic::NAME, name);
         vec![
             (
                 "margo2008-datastar",
@@ -328,8 +324,9 @@ impl Grid for Classic {
         figures: bool,
     ) -> Result<GridReport, ExperimentError> {
         let section: ClassicSection = config.section()?;
-        let summaries: Vec<ClassicSummary> = cells.iter().map(|c| c.summary.clone()).collect();
-        let mut summary = summary_frame(&summaries).map_err(table_error(out, "summary"))?;
+        let summaries: Vec<&ClassicSummary> = cells.iter().map(|c| &c.summary).collect();
+        let mut summary =
+            Classic::summary_frame(&summaries).map_err(table_error(out, "summary"))?;
         let mut jobs = if section.job_tables {
             Some(job_tables(cells).map_err(table_error(out, "jobs"))?)
         } else {
@@ -362,17 +359,16 @@ impl Grid for Classic {
 
     fn replay_grid(
         spec: &str,
-        heuristics: &[(&'static str, Policy)],
+        base: ExperimentConfig,
         p: &ClassicPrepared,
         _: &[ClassicScenario],
         args: &ClassicArgs,
     ) -> (ExperimentConfig, Layout) {
-        let names: Vec<String> = heuristics.iter().map(|h| h.0.to_string()).collect();
+        let names = base.heuristics.clone();
         let config = ExperimentConfig {
             name: "replay-classic".into(),
             logs: vec![spec.to_string()],
-            heuristics: names.clone(),
-            ..ExperimentConfig::empty(Classic::NAME, "<replay>")
+            ..base
         }
         .with_section(&ClassicSection {
             classic: args.clone(),
@@ -491,8 +487,8 @@ impl Grid for Classic {
             }
             md.push('\n');
         }
-        let summaries: Vec<ClassicSummary> = cells.iter().map(|c| c.summary.clone()).collect();
-        let paired = summary_frame(&summaries)
+        let summaries: Vec<&ClassicSummary> = cells.iter().map(|c| &c.summary).collect();
+        let paired = Classic::summary_frame(&summaries)
             .and_then(|s| paired_over_logs(&s))
             .map_err(table_error(out, "paired"))?;
         md.push_str(&paired_markdown(&paired).map_err(table_error(out, "paired"))?);

@@ -9,6 +9,7 @@ use super::clean::{CleanOptions, CleanPreset};
 use super::{Machine, Policy, SCHEDULERS, Unit};
 use crate::env::registry::UnknownName;
 use crate::swf::SwfLog;
+use crate::workload::flags::{SharedArgs, TakesShared};
 
 /// Parses `--reservation-depth`: a number or `all`.
 ///
@@ -469,5 +470,11 @@ impl From<ClassicArgsError> for crate::env::EnvError {
             ClassicArgsError::Unknown(u) => crate::env::EnvError::Unknown(u),
             e => crate::env::EnvError::Refused(Box::new(e)),
         }
+    }
+}
+
+impl TakesShared for ClassicArgs {
+    fn take_shared(&mut self, shared: &SharedArgs) {
+        self.export = shared.export.clone();
     }
 }

@@ -7,7 +7,7 @@ use polars::prelude::*;
 
 use super::summary::{ClassicSummary, job_metrics};
 use super::{self as classic, ClassicJob, ClassicRun};
-use crate::metrics::columns::{self, SummaryColumn, Value};
+use crate::metrics::columns::{SummaryColumn, Value};
 
 /// The classic `jobs` table: one row per (heuristic, job) of the log `log`
 /// with submit,
@@ -180,16 +180,6 @@ pub fn summary_columns() -> Vec<SummaryColumn<ClassicSummary>> {
         SummaryColumn::new("jobs_suspended", count(|x| x.jobs_suspended)),
         SummaryColumn::new("suspended_mean_s", num(|x| x.suspended_mean_s)),
     ]
-}
-
-/// The classic `summary` table: one row per (log, scheduler), the columns
-/// of [`summary_columns`].
-///
-/// # Errors
-/// A polars error if the columns cannot be assembled (a bug).
-pub fn summary_frame(s: &[ClassicSummary]) -> PolarsResult<DataFrame> {
-    let rows: Vec<&ClassicSummary> = s.iter().collect();
-    columns::frame(&summary_columns(), &rows)
 }
 
 /// The `clean` table: one row per job the cleaning dropped or modified —

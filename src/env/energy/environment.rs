@@ -22,7 +22,6 @@ use crate::env::{EnvError, Environment, Input, LogUse, Registry, Replayed};
 use crate::metrics::columns::SummaryColumn;
 use crate::metrics::tables::{TableError, write_all};
 use crate::workload::WorkloadError;
-use crate::workload::flags::SharedArgs;
 
 /// Environment C: utility under a daily energy budget, queued or polled
 /// (Khemka et al.; docs/energy.md).
@@ -35,6 +34,12 @@ pub struct EnergyCase {
     pub scenario: Arc<EnergyScenario>,
     /// Management, filter, budget and drop threshold.
     pub config: RunConfig,
+}
+
+impl crate::workload::seeds::Seeded for EnergyCase {
+    fn scenario_seed(&self) -> Option<u64> {
+        Some(self.scenario.seed)
+    }
 }
 
 /// How the day's budget was set.
@@ -200,8 +205,6 @@ impl Environment for Energy {
     const LOG: LogUse = LogUse::Synthetic;
     const SHARED: &'static [&'static str] =
         &["--seed", "--trial", "--trials", "--theta", "--export"];
-    const RUN_KEYS: &'static [&'static str] = &["scenario", "heuristic"];
-    const MEAN_KEYS: &'static [&'static str] = &["heuristic", "management", "filter"];
     type Policy = Policy;
     type Args = EnergyArgs;
     type Heuristic = &'static HeuristicInfo;
@@ -209,10 +212,6 @@ impl Environment for Energy {
     type Scenario = EnergyCase;
     type Run = EnergyRun;
     type Summary = EnergySummary;
-
-    fn take_shared(args: &mut EnergyArgs, shared: &SharedArgs) {
-        args.shared = shared.clone();
-    }
 
     fn check_args(args: &EnergyArgs, log: bool) -> Result<(), EnvError> {
         if !log {
@@ -242,10 +241,11 @@ impl Environment for Energy {
             None => {
                 let params = args.synthetic();
                 let scenarios = args
+                    .shared
                     .trial_list()
                     .into_par_iter()
                     .map(|trial| {
-                        workload::synthetic(&params, args.seed(), trial)
+                        workload::synthetic(&params, args.shared.seed(), trial)
                             .map(|s| Arc::new(with_static_power(s, watts)))
                     })
                     .collect::<Result<Vec<_>, _>>()
@@ -312,7 +312,7 @@ impl Environment for Energy {
         match (&source.params, &source.file) {
             (Some(p), _) => out.push_str(&format!(
                 "workload synthetic (Khemka et al. §IV): seed {}, {:.0} tasks a day over 100 task types (17 special), priorities 8/4/2/1, 4 urgencies, 20 classes, {}\n",
-                args.seed(),
+                args.shared.seed(),
                 p.tasks_per_day,
                 crate::model::utility::theta_label(p.theta_s)
             )),
@@ -408,6 +408,10 @@ impl Environment for Energy {
         super::check::check(&c.scenario, run, c.config.management)
     }
 
+    // The columns that name a run and group the mean rows.
+    const RUN_KEYS: &'static [&'static str] = &["scenario", "heuristic"];
+    const MEAN_KEYS: &'static [&'static str] = &["heuristic", "management", "filter"];
+
     fn summarize(
         _: &EnergySource,
         c: &EnergyCase,
@@ -442,7 +446,7 @@ impl Environment for Energy {
         write_all(
             dir,
             vec![
-                ("summary", tables::summary_frame(&summaries)),
+                ("summary", Self::summary_frame(&summaries)),
                 ("jobs", tables::jobs_frame(&records)),
                 ("hourly", tables::hourly_frame(&summaries)),
                 ("machines", tables::machines_frame(&records)),

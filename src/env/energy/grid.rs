@@ -23,7 +23,7 @@ use super::environment::{
 use super::matrices::{MACHINES_PER_TYPE, MAX_STATIC_POWER_W};
 use super::params::{Budget, EnergyArgs};
 use super::summary::{EnergySummary, HOURS, summarize};
-use super::tables::{summary_columns, summary_frame};
+use super::tables::summary_columns;
 use super::{EnergyRun, EnergyVariant, Filter, HEURISTICS, Management, workload};
 use crate::env::{EnvError, Environment};
 use crate::experiment::ExperimentError;
@@ -152,9 +152,8 @@ impl Grid for Energy {
 
     fn presets() -> Vec<(&'static str, Preset)> {
         let base = |name: &str| ExperimentConfig {
-            name: name.to_string(),
             heuristics: HEURISTICS.names().into_iter().map(String::from).collect(),
-            ..ExperimentConfig::empty(Energy::NAME, &format!("<preset {name}>"))
+            ..ExperimentConfig::preset(Energy::NAME, name)
         };
         vec![
             (
@@ -339,10 +338,6 @@ impl Grid for Energy {
         })
     }
 
-    fn seed_of(c: &EnergyCase) -> Option<u64> {
-        Some(c.scenario.seed)
-    }
-
     fn cell(
         _: &Plan<Energy>,
         cell: &CellSpec,
@@ -374,13 +369,8 @@ impl Grid for Energy {
     ) -> Result<GridReport, ExperimentError> {
         let mut t = tables(cells)?;
         let md = markdown(layout, &layout_variants(layout)?, config, cells, &t.rows);
-        let metrics = Metrics {
-            columns: summary_columns(),
-            keys: &["variant", "heuristic"],
-            scenario: &["scenario"],
-            log: SYNTHETIC_KEY,
-            fig: Figure::with_palette(&HEURISTICS.names()),
-        };
+        let metrics =
+            Metrics::of::<Energy>(&["variant", "heuristic"], &["scenario"], SYNTHETIC_KEY);
         write_runs_report(out, &mut t, md, &metrics, figures, |rows, dir| {
             experiment_figures(layout, cells, rows, dir)
         })
@@ -388,23 +378,19 @@ impl Grid for Energy {
 
     fn replay_grid(
         _spec: &str,
-        heuristics: &[Self::Heuristic],
+        base: ExperimentConfig,
         source: &EnergySource,
         cases: &[EnergyCase],
         args: &EnergyArgs,
     ) -> (ExperimentConfig, Layout) {
-        let names: Vec<String> = heuristics.iter().map(|h| h.name.to_string()).collect();
+        let names = base.heuristics.clone();
         let mut energy = args.clone();
         if let Some(b) = source.budget.joules() {
             energy.budget = Some(Budget::Joules(b));
         }
         let config = ExperimentConfig {
-            name: "replay".into(),
-            heuristics: names.clone(),
-            seed: args.seed(),
             trials: Some(cases.len() as u64),
-            theta: args.shared.theta,
-            ..ExperimentConfig::empty(Energy::NAME, "<replay>")
+            ..base
         }
         .with_section(&EnergySection {
             energy,
@@ -503,7 +489,7 @@ pub fn tables(cells: &[EnergyCell]) -> Result<EnergyTables, ExperimentError> {
     let build = || -> PolarsResult<EnergyTables> {
         let summaries: Vec<&EnergySummary> = cells.iter().map(|c| &c.summary).collect();
         let vid: Vec<String> = cells.iter().map(|c| c.variant.id()).collect();
-        let mut runs = summary_frame(&summaries)?;
+        let mut runs = Energy::summary_frame(&summaries)?;
         runs.insert_column(0, Column::new("variant".into(), vid.clone()))?;
         let f = |g: &dyn Fn(&EnergyCell) -> f64| cells.iter().map(g).collect::<Vec<f64>>();
         let keys = ["variant", "heuristic"];

@@ -5,13 +5,12 @@
 //! `--trial`, `--trials` and `--theta` (shared with B) are filled in by the
 //! command.
 
-use crate::workload::flags::{self, SharedArgs};
+use crate::workload::flags::{self, SharedArgs, TakesShared};
 use serde::{Deserialize, Serialize};
 
 use super::matrices::{MAX_STATIC_POWER_W, STATIC_POWER_W};
 use super::workload::SyntheticParams;
 use super::{DROP_THRESHOLD, Filter, Management, RunConfig, StaticCounted};
-use crate::workload::seeds::{DEFAULT_SEED, trial_list};
 
 fn parse_positive(s: &str) -> Result<f64, String> {
     s.trim()
@@ -164,16 +163,6 @@ impl EnergyArgs {
         .collect()
     }
 
-    /// The user seed (default [`DEFAULT_SEED`]).
-    pub fn seed(&self) -> u64 {
-        self.shared.seed.unwrap_or(DEFAULT_SEED)
-    }
-
-    /// The trials to run ([`trial_list`]).
-    pub fn trial_list(&self) -> Vec<u64> {
-        trial_list(self.shared.trials, self.shared.trial)
-    }
-
     /// The workload's parameters, defaults filled in.
     pub fn synthetic(&self) -> SyntheticParams {
         let d = SyntheticParams::default();
@@ -220,6 +209,12 @@ impl EnergyArgs {
     }
 }
 
+impl TakesShared for EnergyArgs {
+    fn take_shared(&mut self, shared: &SharedArgs) {
+        self.shared = shared.clone();
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -249,6 +244,6 @@ mod tests {
         assert_eq!(busy.run_config(None).static_all_day_w, 0.0);
         assert_eq!(busy.apc_static_w(), 50.0);
         assert_eq!(a.synthetic(), SyntheticParams::default());
-        assert_eq!(a.trial_list(), vec![0]);
+        assert_eq!(a.shared.trial_list(), vec![0]);
     }
 }

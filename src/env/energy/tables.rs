@@ -139,15 +139,6 @@ pub fn summary_columns() -> Vec<SummaryColumn<EnergySummary>> {
     cols
 }
 
-/// The `summary` table: one row per run, the columns of
-/// [`summary_columns`].
-///
-/// # Errors
-/// A polars error if the columns cannot be assembled (a bug).
-pub fn summary_frame(rows: &[&EnergySummary]) -> PolarsResult<DataFrame> {
-    columns::frame(&summary_columns(), rows)
-}
-
 /// The `hourly` table.
 ///
 /// # Errors

@@ -14,7 +14,6 @@ use crate::env::{EnvError, Environment, Input, LogUse, Registry, Replayed};
 use crate::metrics::columns::SummaryColumn;
 use crate::metrics::tables::{TableError, write_all};
 use crate::workload::days::CURIE_PAPER_TOTALS;
-use crate::workload::flags::SharedArgs;
 use crate::workload::{DayPick, STANDARD_DAYS, pick_days};
 use crate::workload::{DaySet, DayTotals, DayWindow, Scenario, Workload};
 
@@ -29,8 +28,6 @@ impl Environment for Parallel {
     const LOG: LogUse = LogUse::Required;
     const SHARED: &'static [&'static str] =
         &["--seed", "--day", "--days", "--day-arrivals", "--export"];
-    const RUN_KEYS: &'static [&'static str] = &["date", "heuristic"];
-    const MEAN_KEYS: &'static [&'static str] = &["heuristic"];
     type Policy = Build;
     type Args = ParallelArgs;
     type Heuristic = &'static HeuristicInfo;
@@ -38,10 +35,6 @@ impl Environment for Parallel {
     type Scenario = Scenario;
     type Run = RunResult;
     type Summary = RunSummary;
-
-    fn take_shared(args: &mut ParallelArgs, shared: &SharedArgs) {
-        args.shared = shared.clone();
-    }
 
     fn registry() -> Registry<Build> {
         HEURISTICS
@@ -63,10 +56,12 @@ impl Environment for Parallel {
         let scenarios = days
             .iter()
             .map(|d| {
-                Scenario::build(&w, d, params, args.seed()).map_err(|source| EnvError::Scenario {
-                    log: w.name.clone(),
-                    date: d.date.clone(),
-                    source,
+                Scenario::build(&w, d, params, args.shared.seed()).map_err(|source| {
+                    EnvError::Scenario {
+                        log: w.name.clone(),
+                        date: d.date.clone(),
+                        source,
+                    }
                 })
             })
             .collect::<Result<_, _>>()?;
@@ -92,7 +87,7 @@ impl Environment for Parallel {
         let base = params.cores_base.unwrap_or(w.max_procs);
         out.push_str(&format!(
             "setup    seed {}, oversubscription {} ({:.0} % of {:.0} cores{}), correlation {}, heterogeneity {}\n",
-            args.seed(),
+            args.shared.seed(),
             params.oversubscription,
             100.0 * params.oversubscription.fraction(),
             base,
@@ -197,6 +192,9 @@ impl Environment for Parallel {
             .collect()
     }
 
+    // The columns that name a run and group the mean rows.
+    const RUN_KEYS: &'static [&'static str] = &["date", "heuristic"];
+
     fn summarize(
         w: &Workload,
         s: &Scenario,
@@ -204,7 +202,7 @@ impl Environment for Parallel {
         run: &RunResult,
         args: &ParallelArgs,
     ) -> RunSummary {
-        summarize(&w.name, h.name, args.seed(), s, run)
+        summarize(&w.name, h.name, args.shared.seed(), s, run)
     }
 
     fn summary_columns() -> Vec<SummaryColumn<RunSummary>> {

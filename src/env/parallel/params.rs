@@ -5,8 +5,7 @@
 //! `--days`, `--day-arrivals`) are declared once in
 //! [`crate::workload::flags`] and filled in here.
 
-use crate::workload::flags::SharedArgs;
-use crate::workload::seeds::DEFAULT_SEED;
+use crate::workload::flags::{SharedArgs, TakesShared};
 use crate::workload::{Correlation, Heterogeneity, Oversubscription, ScenarioParams, Workload};
 
 /// Flags of environment A (`--env parallel`).
@@ -37,11 +36,6 @@ pub struct ParallelArgs {
 }
 
 impl ParallelArgs {
-    /// The user seed (default [`DEFAULT_SEED`]).
-    pub fn seed(&self) -> u64 {
-        self.shared.seed.unwrap_or(DEFAULT_SEED)
-    }
-
     /// The scenario parameters these flags give, defaults filled in.
     pub fn scenario_params(&self) -> ScenarioParams {
         let d = ScenarioParams::default();
@@ -130,5 +124,11 @@ pub fn check_system_size(w: &Workload, p: &ScenarioParams) -> Result<(), SystemS
 impl From<SystemSizeRefused> for crate::env::EnvError {
     fn from(e: SystemSizeRefused) -> Self {
         crate::env::EnvError::Refused(Box::new(e))
+    }
+}
+
+impl TakesShared for ParallelArgs {
+    fn take_shared(&mut self, shared: &SharedArgs) {
+        self.shared = shared.clone();
     }
 }

@@ -34,7 +34,8 @@ use polars::prelude::*;
 use crate::metrics::columns::{self, SummaryColumn, Value, column, pct_of_max};
 
 use super::summary::RunSummary;
-use super::{RunResult, TaskStatus};
+use super::{RunResult, TaskOutcome, TaskStatus};
+use crate::model::Task;
 use crate::model::ValueFunction;
 use crate::workload::Scenario;
 
@@ -53,87 +54,61 @@ pub struct RunRecord<'a> {
 /// # Errors
 /// A polars error if the columns cannot be assembled (a bug).
 pub fn jobs_frame(runs: &[RunRecord<'_>]) -> PolarsResult<DataFrame> {
-    let n: usize = runs.iter().map(|r| r.scenario.tasks.len()).sum();
-    let mut log = Vec::with_capacity(n);
-    let mut date = Vec::with_capacity(n);
-    let mut heuristic = Vec::with_capacity(n);
-    let mut job = Vec::with_capacity(n);
-    let mut counted = Vec::with_capacity(n);
-    let mut arrival = Vec::with_capacity(n);
-    let mut cores = Vec::with_capacity(n);
-    let mut status = Vec::with_capacity(n);
-    let mut cluster: Vec<Option<u32>> = Vec::with_capacity(n);
-    let mut nodes: Vec<Option<u32>> = Vec::with_capacity(n);
-    let mut node_list: Vec<Option<String>> = Vec::with_capacity(n);
-    let mut start: Vec<Option<f64>> = Vec::with_capacity(n);
-    let mut completion: Vec<Option<f64>> = Vec::with_capacity(n);
-    let mut wait: Vec<Option<f64>> = Vec::with_capacity(n);
-    let mut etc: Vec<Option<f64>> = Vec::with_capacity(n);
-    let mut start_value = Vec::with_capacity(n);
-    let mut soft: Vec<Option<f64>> = Vec::with_capacity(n);
-    let mut hard: Vec<Option<f64>> = Vec::with_capacity(n);
-    let mut earned = Vec::with_capacity(n);
-    let mut dropped_at: Vec<Option<f64>> = Vec::with_capacity(n);
-    for r in runs {
-        for (t, o) in r.scenario.tasks.iter().zip(&r.run.outcomes) {
-            log.push(r.summary.log.clone());
-            date.push(r.summary.date.clone());
-            heuristic.push(r.summary.heuristic.clone());
-            job.push(t.job_number);
-            counted.push(t.counted);
-            arrival.push(t.arrival);
-            cores.push(t.cores);
-            status.push(match o.status {
-                TaskStatus::Completed => "completed",
-                TaskStatus::Dropped => "dropped",
-                TaskStatus::Unfinished => "unfinished",
-            });
-            cluster.push(o.cluster.map(|c| c as u32));
-            // Never placed (dropped, or unfinished without a slot): null,
-            // like `cluster` and `start_s`.
-            let placed = o.cluster.is_some();
-            nodes.push(placed.then(|| o.nodes.len()));
-            node_list.push(placed.then(|| o.nodes.to_string()));
-            start.push(o.start);
-            completion.push(o.completion);
-            wait.push(o.start.map(|s| s - t.arrival));
-            etc.push(o.cluster.map(|c| t.etc[c]));
-            start_value.push(t.value.start_value());
-            let (s, h) = match t.value {
-                ValueFunction::Linear {
-                    soft_deadline,
-                    hard_deadline,
-                    ..
-                } => (Some(soft_deadline), Some(hard_deadline)),
-                ValueFunction::Step { deadline, .. } => (None, Some(deadline)),
-            };
-            soft.push(s);
-            hard.push(h);
-            earned.push(o.value);
-            dropped_at.push(o.dropped_at);
-        }
+    // One row per task of every run: the run, the task and its outcome.
+    let rows: Vec<(&RunRecord<'_>, &Task, &TaskOutcome)> = runs
+        .iter()
+        .flat_map(|r| {
+            let tasks = r.scenario.tasks.iter().zip(&r.run.outcomes);
+            tasks.map(move |(t, o)| (r, t, o))
+        })
+        .collect();
+    // Never placed (dropped, or unfinished without a slot): `cluster`,
+    // `nodes`, `node_list` and `start_s` are null.
+    let placed = |o: &TaskOutcome| o.cluster.is_some();
+    let deadlines = |t: &Task| match t.value {
+        ValueFunction::Linear {
+            soft_deadline,
+            hard_deadline,
+            ..
+        } => (Some(soft_deadline), Some(hard_deadline)),
+        ValueFunction::Step { deadline, .. } => (None, Some(deadline)),
+    };
+    let status = |o: &TaskOutcome| match o.status {
+        TaskStatus::Completed => "completed",
+        TaskStatus::Dropped => "dropped",
+        TaskStatus::Unfinished => "unfinished",
+    };
+    // A column of one value per row.
+    macro_rules! col {
+        ($name:literal, |$r:pat_param, $t:pat_param, $o:pat_param| $e:expr) => {
+            column(
+                $name,
+                rows.iter().map(|&($r, $t, $o)| $e).collect::<Vec<_>>(),
+            )
+        };
     }
     DataFrame::new_infer_height(vec![
-        column("log", log),
-        column("date", date),
-        column("heuristic", heuristic),
-        column("job_number", job),
-        column("counted", counted),
-        column("submit_s", arrival),
-        column("processors", cores),
-        column("status", status),
-        column("cluster", cluster),
-        column("nodes", nodes),
-        column("node_list", node_list),
-        column("start_s", start),
-        column("end_s", completion),
-        column("wait_s", wait),
-        column("etc_s", etc),
-        column("start_value", start_value),
-        column("soft_deadline_s", soft),
-        column("hard_deadline_s", hard),
-        column("value_earned", earned),
-        column("dropped_at_s", dropped_at),
+        col!("log", |r, _, _| r.summary.log.clone()),
+        col!("date", |r, _, _| r.summary.date.clone()),
+        col!("heuristic", |r, _, _| r.summary.heuristic.clone()),
+        col!("job_number", |_, t, _| t.job_number),
+        col!("counted", |_, t, _| t.counted),
+        col!("submit_s", |_, t, _| t.arrival),
+        col!("processors", |_, t, _| t.cores),
+        col!("status", |_, _, o| status(o)),
+        col!("cluster", |_, _, o| o.cluster.map(|c| c as u32)),
+        col!("nodes", |_, _, o| placed(o).then(|| o.nodes.len())),
+        col!("node_list", |_, _, o| placed(o)
+            .then(|| o.nodes.to_string())),
+        col!("start_s", |_, _, o| o.start),
+        col!("end_s", |_, _, o| o.completion),
+        col!("wait_s", |_, t, o| o.start.map(|s| s - t.arrival)),
+        col!("etc_s", |_, t, o| o.cluster.map(|c| t.etc[c])),
+        col!("start_value", |_, t, _| t.value.start_value()),
+        col!("soft_deadline_s", |_, t, _| deadlines(t).0),
+        col!("hard_deadline_s", |_, t, _| deadlines(t).1),
+        col!("value_earned", |_, _, o| o.value),
+        col!("dropped_at_s", |_, _, o| o.dropped_at),
     ])
 }
 
@@ -199,21 +174,11 @@ pub fn summary_columns() -> Vec<SummaryColumn<RunSummary>> {
     .collect()
 }
 
-/// The `summary` table: one row per run, the columns of
-/// [`summary_columns`] (deterministic columns only).
-///
-/// # Errors
-/// A polars error if the columns cannot be assembled (a bug).
-pub fn summary_frame(summaries: &[RunSummary]) -> PolarsResult<DataFrame> {
-    let rows: Vec<&RunSummary> = summaries.iter().collect();
-    columns::frame(&summary_columns(), &rows)
-}
-
 /// The `timing` table (wall clock; varies between runs).
 ///
 /// # Errors
 /// A polars error if the columns cannot be assembled (a bug).
-pub fn timing_frame(summaries: &[RunSummary]) -> PolarsResult<DataFrame> {
+pub fn timing_frame(summaries: &[&RunSummary]) -> PolarsResult<DataFrame> {
     let s = summaries;
     DataFrame::new_infer_height(vec![
         column("log", s.iter().map(|x| x.log.clone()).collect::<Vec<_>>()),
@@ -264,10 +229,10 @@ pub fn replay_tables<'a>(
         })
         .collect();
     let records = &records[..];
-    let summaries: Vec<RunSummary> = records.iter().map(|r| r.summary.clone()).collect();
+    let summaries: Vec<&RunSummary> = records.iter().map(|r| r.summary).collect();
     vec![
         ("jobs", jobs_frame(records)),
-        ("summary", summary_frame(&summaries)),
+        ("summary", columns::frame(&summary_columns(), &summaries)),
         ("timing", timing_frame(&summaries)),
     ]
 }

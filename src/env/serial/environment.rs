@@ -15,7 +15,6 @@ use super::{HEURISTICS, HeuristicInfo, Policy, SerialArgsError, SerialRun, Seria
 use crate::env::{EnvError, Environment, Input, LogUse, Registry, Replayed};
 use crate::metrics::columns::SummaryColumn;
 use crate::metrics::tables::{TableError, write_all};
-use crate::workload::flags::SharedArgs;
 use crate::workload::{DayPick, pick_days};
 use crate::workload::{DayWindow, Workload};
 
@@ -56,8 +55,6 @@ impl Environment for Serial {
         "--theta",
         "--export",
     ];
-    const RUN_KEYS: &'static [&'static str] = &["scenario", "heuristic"];
-    const MEAN_KEYS: &'static [&'static str] = &["heuristic"];
     type Policy = Policy;
     type Args = SerialArgs;
     type Heuristic = &'static HeuristicInfo;
@@ -65,10 +62,6 @@ impl Environment for Serial {
     type Scenario = SerialScenario;
     type Run = SerialRun;
     type Summary = SerialSummary;
-
-    fn take_shared(args: &mut SerialArgs, shared: &SharedArgs) {
-        args.shared = shared.clone();
-    }
 
     fn check_args(args: &SerialArgs, log: bool) -> Result<(), EnvError> {
         if let Some(&flag) = args.misplaced(log).first() {
@@ -100,9 +93,10 @@ impl Environment for Serial {
         let Some(Input { log, path }) = input else {
             let params = args.synthetic();
             let scenarios = args
+                .shared
                 .trial_list()
                 .into_iter()
-                .map(|trial| workload::synthetic(&params, args.seed(), trial))
+                .map(|trial| workload::synthetic(&params, args.shared.seed(), trial))
                 .collect::<Result<_, _>>()
                 .map_err(SerialArgsError::Workload)?;
             return Ok((SerialSource::Synthetic(params), scenarios));
@@ -138,7 +132,7 @@ impl Environment for Serial {
         let params = args.log_params();
         let scenarios = days
             .iter()
-            .map(|d| workload::from_day(&w, d, &params, args.seed()))
+            .map(|d| workload::from_day(&w, d, &params, args.shared.seed()))
             .collect::<Result<_, _>>()
             .map_err(SerialArgsError::Workload)?;
         Ok((
@@ -161,7 +155,7 @@ impl Environment for Serial {
         match source {
             SerialSource::Synthetic(p) => out.push_str(&format!(
                 "workload synthetic (Machovec et al. 2017, §IV): seed {}, {} types ({} critical, mean ETC {:.0} / {:.0} min), bursts of {} on average, utility {}, flag probability {}, {}\n",
-                args.seed(),
+                args.shared.seed(),
                 p.types,
                 p.critical_types,
                 p.critical_etc_s / 60.0,
@@ -181,7 +175,7 @@ impl Environment for Serial {
                 workload.known.map(|k| format!(", {k}")).unwrap_or_default(),
                 input.map_or(0, |i| i.log.jobs.len()),
                 workload.jobs.len(),
-                args.seed(),
+                args.shared.seed(),
                 params.load,
                 params.shape,
                 params.flag_probability
@@ -258,6 +252,9 @@ impl Environment for Serial {
         super::check::check(s, run)
     }
 
+    // The columns that name a run and group the mean rows.
+    const RUN_KEYS: &'static [&'static str] = &["scenario", "heuristic"];
+
     fn summarize(
         _: &SerialSource,
         s: &SerialScenario,
@@ -292,7 +289,7 @@ impl Environment for Serial {
         write_all(
             dir,
             vec![
-                ("summary", tables::summary_frame(&summaries)),
+                ("summary", Self::summary_frame(&summaries)),
                 ("jobs", tables::jobs_frame(&records)),
                 ("pieces", tables::pieces_frame(&records)),
                 ("timing", tables::timing_frame(&records, &wall)),

@@ -114,6 +114,12 @@ pub struct SerialScenario {
     pub origin: f64,
 }
 
+impl crate::workload::seeds::Seeded for SerialScenario {
+    fn scenario_seed(&self) -> Option<u64> {
+        Some(self.seed)
+    }
+}
+
 impl SerialScenario {
     /// Total cores.
     pub fn total_cores(&self) -> u32 {

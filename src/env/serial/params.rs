@@ -4,12 +4,11 @@
 //! workload (a synthetic trial or a log), can be named and refused; the
 //! defaults are those of Machovec et al. (§IV) and are applied here.
 
-use crate::workload::flags::{self, SharedArgs};
+use crate::workload::flags::{self, SharedArgs, TakesShared};
 use serde::{Deserialize, Serialize};
 
 use super::workload::{LogParams, SyntheticParams};
 use crate::model::utility::Shape;
-use crate::workload::seeds::{DEFAULT_SEED, trial_list};
 
 /// Parses `--flag-probability`: a fraction in [0, 1] or a percentage
 /// (`40%`).
@@ -41,7 +40,7 @@ fn parse_positive(s: &str) -> Result<f64, String> {
 /// Flags of environment B (`--env serial`). The shared flags (`--seed`,
 /// `--day`, `--days`, `--day-arrivals`, `--trial`, `--trials`, `--theta`)
 /// are declared once in [`crate::workload::flags`] and filled in
-/// ([`crate::env::Environment::take_shared`]).
+/// ([`crate::workload::flags::TakesShared`]).
 #[derive(Debug, Clone, Default, PartialEq, clap::Args, Serialize, Deserialize)]
 #[command(
     next_help_heading = "Environment B: --env serial (serial tasks, utility functions, preemption)"
@@ -116,16 +115,6 @@ impl SerialArgs {
         given.into_iter().filter(|f| wrong.contains(f)).collect()
     }
 
-    /// The user seed (default [`DEFAULT_SEED`]).
-    pub fn seed(&self) -> u64 {
-        self.shared.seed.unwrap_or(DEFAULT_SEED)
-    }
-
-    /// The synthetic trials to run ([`trial_list`]).
-    pub fn trial_list(&self) -> Vec<u64> {
-        trial_list(self.shared.trials, self.shared.trial)
-    }
-
     /// The synthetic workload's parameters, defaults filled in.
     pub fn synthetic(&self) -> SyntheticParams {
         let d = SyntheticParams::default();
@@ -150,6 +139,12 @@ impl SerialArgs {
             theta_s: self.shared.theta.map(|m| m * 60.0).or(d.theta_s),
             ..d
         }
+    }
+}
+
+impl TakesShared for SerialArgs {
+    fn take_shared(&mut self, shared: &SharedArgs) {
+        self.shared = shared.clone();
     }
 }
 

@@ -125,15 +125,6 @@ pub fn summary_columns() -> Vec<SummaryColumn<SerialSummary>> {
     cols
 }
 
-/// The `summary` table: one row per run, the columns of
-/// [`summary_columns`].
-///
-/// # Errors
-/// A polars error if the columns cannot be assembled (a bug).
-pub fn summary_frame(rows: &[&SerialSummary]) -> PolarsResult<DataFrame> {
-    columns::frame(&summary_columns(), rows)
-}
-
 /// The `jobs` table of several runs.
 ///
 /// # Errors

@@ -27,25 +27,22 @@ use polars::prelude::*;
 
 use super::cell::CellResult;
 use super::variant::Variant;
+use crate::env::Environment;
+use crate::env::parallel::environment::Parallel;
 use crate::env::parallel::summary::RunSummary;
-use crate::env::parallel::tables::{summary_columns, summary_frame, timing_frame};
+use crate::env::parallel::tables::{summary_columns, timing_frame};
+use crate::metrics::aggregate::{Group, groups, stat_column, str_column};
 pub use crate::metrics::aggregate::{Stat, pm};
-use crate::metrics::aggregate::{f64_column, n_column, stat_column, str_column};
 use crate::metrics::columns::GridTables;
 
 /// One aggregated row (log, variant, heuristic).
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct AggRow {
-    /// Log key.
-    pub log_key: String,
+    /// The group: log key, variant, heuristic, number of days (runs) and
+    /// the heuristic's wall clock.
+    pub group: Group<Variant>,
     /// Log file name.
     pub log: String,
-    /// The variant.
-    pub variant: Variant,
-    /// Heuristic name.
-    pub heuristic: String,
-    /// Number of days (runs).
-    pub n: u64,
     /// Value earned as a percentage of the maximum value bound (%).
     pub percent_of_bound: Stat,
     /// Value earned (value units).
@@ -54,10 +51,6 @@ pub struct AggRow {
     pub tasks_completed: Stat,
     /// Counted tasks dropped.
     pub tasks_dropped: Stat,
-    /// Mean heuristic seconds per mapping event (s; wall clock).
-    pub heuristic_seconds_mean: Stat,
-    /// Largest heuristic seconds of one mapping event over all days (s).
-    pub heuristic_seconds_max: f64,
 }
 
 /// The grid's tables (`runs`, `runs_timing`, `aggregate`, `timing`) and rows.
@@ -99,7 +92,8 @@ pub fn tables(cells: &[CellResult]) -> PolarsResult<Tables> {
     let key_col = named(texts(cells, |c| c.log.clone()), "log_key");
     let variant_col = named(texts(cells, |c| c.variant.label()), "variant");
 
-    let runs = summary_frame(&summaries)?;
+    let summaries: Vec<&RunSummary> = summaries.iter().collect();
+    let runs = Parallel::summary_frame(&summaries)?;
 
     let mut runs_timing = timing_frame(&summaries)?;
     runs_timing.insert_column(1, key_col.clone())?;
@@ -107,7 +101,10 @@ pub fn tables(cells: &[CellResult]) -> PolarsResult<Tables> {
 
     // Working frame: keys, metrics as f64, timing.
     let f64s = |name: &str, f: fn(&RunSummary) -> f64| {
-        Column::new(name.into(), summaries.iter().map(f).collect::<Vec<f64>>())
+        Column::new(
+            name.into(),
+            summaries.iter().map(|s| f(s)).collect::<Vec<f64>>(),
+        )
     };
     let work = DataFrame::new_infer_height(vec![
         key_col,
@@ -143,41 +140,30 @@ pub fn tables(cells: &[CellResult]) -> PolarsResult<Tables> {
 /// The aggregated rows from the `aggregate` and `timing` tables (the same
 /// groups in the same order).
 fn agg_rows(g: &DataFrame, timing: &DataFrame, cells: &[CellResult]) -> PolarsResult<Vec<AggRow>> {
-    let stat = |m: &str| stat_column(g, m);
-    let keys = str_column(g, "log_key")?;
-    let logs = str_column(g, "log")?;
-    let variants = str_column(g, "variant")?;
-    let heuristics = str_column(g, "heuristic")?;
-    let n = n_column(g)?;
-    let pct = stat("pct_of_max")?;
-    let value = stat("value_earned")?;
-    let completed = stat("tasks_completed")?;
-    let dropped = stat("tasks_dropped")?;
-    let secs = stat_column(timing, "heuristic_seconds_mean")?;
-    let max = f64_column(timing, "heuristic_seconds_max_max")?;
-    let mut rows = Vec::with_capacity(n.len());
-    for i in 0..n.len() {
-        // The variant struct of the group, from its first cell.
-        let variant = cells
+    // The variant struct of a group, from its first cell.
+    let groups = groups(g, timing, |key, label| {
+        cells
             .iter()
-            .find(|c| c.log == keys[i] && c.variant.label() == variants[i])
+            .find(|c| c.log == key && c.variant.label() == label)
             .map(|c| c.variant)
-            .unwrap_or_default();
-        rows.push(AggRow {
-            log_key: keys[i].clone(),
+            .unwrap_or_default()
+    })?;
+    let logs = str_column(g, "log")?;
+    let stat = |m: &str| stat_column(g, m);
+    let (pct, value) = (stat("pct_of_max")?, stat("value_earned")?);
+    let (completed, dropped) = (stat("tasks_completed")?, stat("tasks_dropped")?);
+    Ok(groups
+        .into_iter()
+        .enumerate()
+        .map(|(i, group)| AggRow {
+            group,
             log: logs[i].clone(),
-            variant,
-            heuristic: heuristics[i].clone(),
-            n: n[i],
             percent_of_bound: pct[i],
             value_earned: value[i],
             tasks_completed: completed[i],
             tasks_dropped: dropped[i],
-            heuristic_seconds_mean: secs[i],
-            heuristic_seconds_max: max[i].unwrap_or(f64::NAN),
-        });
-    }
-    Ok(rows)
+        })
+        .collect())
 }
 
 /// The Markdown table printed at the end of an experiment: one row per
@@ -186,7 +172,9 @@ fn agg_rows(g: &DataFrame, timing: &DataFrame, cells: &[CellResult]) -> PolarsRe
 /// and dropped per day, mean heuristic ms per mapping event, largest ms of
 /// one event.
 pub fn markdown(rows: &[AggRow]) -> String {
-    let multi_log = rows.iter().any(|r| r.log_key != rows[0].log_key);
+    let multi_log = rows
+        .iter()
+        .any(|r| r.group.log_key != rows[0].group.log_key);
     let mut out = String::new();
     let head = "| variant | heuristic | n | % of bound (mean ± 95 % CI) | value earned | completed | dropped | ms/event (mean) | ms/event (max) |";
     let rule = "|---|---|---:|---:|---:|---:|---:|---:|---:|";
@@ -197,19 +185,19 @@ pub fn markdown(rows: &[AggRow]) -> String {
     }
     for r in rows {
         if multi_log {
-            out.push_str(&format!("| {} ", r.log_key));
+            out.push_str(&format!("| {} ", r.group.log_key));
         }
         out.push_str(&format!(
             "| {} | {} | {} | {} | {} | {:.1} | {:.1} | {:.3} | {:.3} |\n",
-            r.variant.label(),
-            r.heuristic,
-            r.n,
+            r.group.variant.label(),
+            r.group.heuristic,
+            r.group.n,
             pm(&r.percent_of_bound, 2),
             pm(&r.value_earned, 1),
             r.tasks_completed.mean,
             r.tasks_dropped.mean,
-            r.heuristic_seconds_mean.mean * 1e3,
-            r.heuristic_seconds_max * 1e3,
+            r.group.heuristic_seconds_mean.mean * 1e3,
+            r.group.heuristic_seconds_max * 1e3,
         ));
     }
     out

@@ -46,8 +46,9 @@ fn find<'a>(
     variant: &Variant,
     heuristic: &str,
 ) -> Option<&'a AggRow> {
-    rows.iter()
-        .find(|r| r.log_key == log && r.variant == *variant && r.heuristic == heuristic)
+    rows.iter().find(|r| {
+        r.group.log_key == log && r.group.variant == *variant && r.group.heuristic == heuristic
+    })
 }
 
 /// A chart of the % of the maximum value bound (axis clipped to 0–100):
@@ -79,8 +80,8 @@ fn percent_chart(
 }
 
 fn days_phrase(rows: &[AggRow]) -> String {
-    let lo = rows.iter().map(|r| r.n).min().unwrap_or(0);
-    let hi = rows.iter().map(|r| r.n).max().unwrap_or(0);
+    let lo = rows.iter().map(|r| r.group.n).min().unwrap_or(0);
+    let hi = rows.iter().map(|r| r.group.n).max().unwrap_or(0);
     if lo == hi {
         format!("{hi} day{}", if hi == 1 { "" } else { "s" })
     } else {
@@ -104,7 +105,11 @@ pub fn experiment_figures(
     let mut out = Vec::new();
     for log in &layout.logs {
         let key = log.key.as_str();
-        let log_rows: Vec<AggRow> = rows.iter().filter(|r| r.log_key == key).cloned().collect();
+        let log_rows: Vec<AggRow> = rows
+            .iter()
+            .filter(|r| r.group.log_key == key)
+            .cloned()
+            .collect();
         if log_rows.is_empty() {
             continue;
         }
@@ -331,20 +336,11 @@ fn cumulative_figure(
         y_label: "cumulative value earned (value units)".into(),
         series,
         x_range: Some((-WARMUP_HOURS, hi)),
-        bands: vec![
-            Band {
-                from: -WARMUP_HOURS,
-                to: 0.0,
-                label: "warm-up".into(),
-                light: false,
-            },
-            Band {
-                from: 24.0,
-                to: hi,
-                label: "after the day: counted tasks still finishing".into(),
-                light: true,
-            },
-        ],
+        bands: Band::day(
+            WARMUP_HOURS,
+            hi,
+            "after the day: counted tasks still finishing",
+        ),
         references: vec![Reference {
             y: bound,
             label: format!("maximum value bound {bound:.0}"),

@@ -126,9 +126,8 @@ impl Grid for Parallel {
 
     fn presets() -> Vec<(&'static str, Preset)> {
         let base = |name: &str| ExperimentConfig {
-            name: name.to_string(),
             logs: vec!["curie".to_string()],
-            ..ExperimentConfig::empty(Parallel::NAME, &format!("<preset {name}>"))
+            ..ExperimentConfig::preset(Parallel::NAME, name)
         };
         vec![
             (
@@ -250,10 +249,6 @@ impl Grid for Parallel {
         Ok(scenario)
     }
 
-    fn seed_of(s: &Scenario) -> Option<u64> {
-        Some(s.seed)
-    }
-
     fn cell(
         plan: &Plan<Parallel>,
         cell: &CellSpec,
@@ -274,13 +269,7 @@ impl Grid for Parallel {
         let mut t = aggregate::tables(cells)?;
         let md = aggregate::markdown(&t.rows);
         let variants = layout.variants_as::<Variant>()?;
-        let metrics = Metrics {
-            columns: super::tables::summary_columns(),
-            keys: &["log_key", "variant", "heuristic"],
-            scenario: &["date"],
-            log: "",
-            fig: figure_style(),
-        };
+        let metrics = Metrics::of::<Parallel>(&["log_key", "variant", "heuristic"], &["date"], "");
         write_runs_report(out, &mut t, md, &metrics, figures, |rows, dir| {
             figures::experiment_figures(layout, &variants, rows, cells, dir, &figure_style())
         })
@@ -288,7 +277,7 @@ impl Grid for Parallel {
 
     fn replay_grid(
         spec: &str,
-        heuristics: &[Self::Heuristic],
+        base: ExperimentConfig,
         w: &Workload,
         scenarios: &[Scenario],
         args: &ParallelArgs,
@@ -299,15 +288,11 @@ impl Grid for Parallel {
             correlation: p.correlation,
             heterogeneity: p.heterogeneity,
         };
-        let names: Vec<String> = heuristics.iter().map(|h| h.name.to_string()).collect();
+        let names = base.heuristics.clone();
         let config = ExperimentConfig {
-            name: "replay".into(),
             logs: vec![spec.to_string()],
-            heuristics: names.clone(),
             dates: Some(scenarios.iter().map(|s| s.day.date.clone()).collect()),
-            day_arrivals: args.shared.day_arrivals,
-            seed: args.seed(),
-            ..ExperimentConfig::empty(Parallel::NAME, "<replay>")
+            ..base
         }
         .with_section(&ParallelSection {
             cores_base: args.cores_base,
@@ -364,7 +349,7 @@ impl Grid for Parallel {
             heuristics: heuristics.to_vec(),
             days: Some(args.shared.days.unwrap_or(crate::workload::STANDARD_DAYS)),
             day_arrivals: args.shared.day_arrivals,
-            seed: args.seed(),
+            seed: args.shared.seed(),
             ..ExperimentConfig::empty(Parallel::NAME, "<command line>")
         }
         .with_section(&ParallelSection {
@@ -473,13 +458,16 @@ pub fn side_by_side(logs: &[String], heuristics: &[String], rows: &[AggRow]) -> 
     for h in heuristics {
         out.push_str(&format!("| {h} |"));
         for l in logs {
-            match rows.iter().find(|r| &r.log_key == l && &r.heuristic == h) {
+            match rows
+                .iter()
+                .find(|r| &r.group.log_key == l && &r.group.heuristic == h)
+            {
                 Some(r) => out.push_str(&format!(
                     " {} | {:.1} | {:.1} | {:.3} |",
                     pm(&r.percent_of_bound, 2),
                     r.tasks_completed.mean,
                     r.tasks_dropped.mean,
-                    r.heuristic_seconds_mean.mean * 1e3
+                    r.group.heuristic_seconds_mean.mean * 1e3
                 )),
                 None => out.push_str(" – | – | – | – |"),
             }

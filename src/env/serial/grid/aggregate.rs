@@ -23,24 +23,22 @@ use polars::prelude::*;
 
 use super::SerialCell;
 use super::variant::{SerialAxis, SerialVariant};
+use crate::env::Environment;
+use crate::env::serial::environment::Serial;
 use crate::env::serial::summary::SerialSummary;
-use crate::env::serial::tables::{summary_columns, summary_frame};
+use crate::env::serial::tables::summary_columns;
 use crate::experiment::grid::Layout;
+use crate::metrics::aggregate::{Group, groups, stat_column};
 pub use crate::metrics::aggregate::{Stat, pm};
-use crate::metrics::aggregate::{f64_column, n_column, stat_column, str_column};
 use crate::metrics::columns::GridTables;
 
 /// One aggregated row (log, variant, heuristic).
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct SerialAggRow {
-    /// Log key (`synthetic` for synthetic trials).
-    pub log: String,
-    /// The variant.
-    pub variant: SerialVariant,
-    /// Heuristic name.
-    pub heuristic: String,
-    /// Number of trials (or days).
-    pub n: u64,
+    /// The group: log key (`synthetic` for synthetic trials), variant,
+    /// heuristic, number of trials (or days) and the heuristic's wall
+    /// clock.
+    pub group: Group<SerialVariant>,
     /// Utility earned, % of the maximum system utility.
     pub pct_max_utility: Stat,
     /// Counted tasks completed, %.
@@ -51,10 +49,6 @@ pub struct SerialAggRow {
     pub pct_p1: Stat,
     /// Preemptions per run.
     pub preemptions: Stat,
-    /// Mean heuristic seconds per mapping event (s; wall clock).
-    pub heuristic_seconds_mean: Stat,
-    /// Largest heuristic seconds of one mapping event over the runs (s).
-    pub heuristic_seconds_max: f64,
 }
 
 /// The grid's tables (`runs`, `runs_timing`, `aggregate`, `timing`) and rows.
@@ -94,7 +88,7 @@ fn key_columns(cells: &[SerialCell]) -> Vec<Column> {
 pub fn tables(cells: &[SerialCell]) -> PolarsResult<SerialTables> {
     let summaries: Vec<&SerialSummary> = cells.iter().map(|c| &c.summary).collect();
     let keys = key_columns(cells);
-    let mut runs = summary_frame(&summaries)?;
+    let mut runs = Serial::summary_frame(&summaries)?;
     for (i, c) in keys.iter().enumerate() {
         runs.insert_column(i, c.clone())?;
     }
@@ -149,40 +143,32 @@ fn agg_rows(
     timing: &DataFrame,
     cells: &[SerialCell],
 ) -> PolarsResult<Vec<SerialAggRow>> {
-    let stat = |m: &str| stat_column(g, m);
-    let logs = str_column(g, "log_key")?;
-    let variants = str_column(g, "variant")?;
-    let heuristics = str_column(g, "heuristic")?;
-    let n = n_column(g)?;
-    let pct = stat("pct_of_max")?;
-    let done = stat("pct_completed")?;
-    let p8 = stat("pct_of_max_p8")?;
-    let p1 = stat("pct_of_max_p1")?;
-    let pre = stat("preemptions")?;
-    let secs = stat_column(timing, "heuristic_seconds_mean")?;
-    let max = f64_column(timing, "heuristic_seconds_max_max")?;
-    let mut rows = Vec::with_capacity(n.len());
-    for i in 0..n.len() {
-        let variant = cells
+    let groups = groups(g, timing, |key, id| {
+        cells
             .iter()
-            .find(|c| c.log == logs[i] && c.variant.id() == variants[i])
+            .find(|c| c.log == key && c.variant.id() == id)
             .map(|c| c.variant)
-            .unwrap_or_default();
-        rows.push(SerialAggRow {
-            log: logs[i].clone(),
-            variant,
-            heuristic: heuristics[i].clone(),
-            n: n[i],
+            .unwrap_or_default()
+    })?;
+    let stat = |m: &str| stat_column(g, m);
+    let (pct, done, pre) = (
+        stat("pct_of_max")?,
+        stat("pct_completed")?,
+        stat("preemptions")?,
+    );
+    let (p8, p1) = (stat("pct_of_max_p8")?, stat("pct_of_max_p1")?);
+    Ok(groups
+        .into_iter()
+        .enumerate()
+        .map(|(i, group)| SerialAggRow {
+            group,
             pct_max_utility: pct[i],
             pct_completed: done[i],
             pct_p8: p8[i],
             pct_p1: p1[i],
             preemptions: pre[i],
-            heuristic_seconds_mean: secs[i],
-            heuristic_seconds_max: max[i].unwrap_or(f64::NAN),
-        });
-    }
-    Ok(rows)
+        })
+        .collect())
 }
 
 /// The row of (`log`, `variant`, `heuristic`), if any.
@@ -192,8 +178,9 @@ pub fn find<'a>(
     variant: &SerialVariant,
     heuristic: &str,
 ) -> Option<&'a SerialAggRow> {
-    rows.iter()
-        .find(|r| r.log == log && r.variant == *variant && r.heuristic == heuristic)
+    rows.iter().find(|r| {
+        r.group.log_key == log && r.group.variant == *variant && r.group.heuristic == heuristic
+    })
 }
 
 /// The Markdown summary of a grid: per log, one table per axis of the
@@ -212,7 +199,7 @@ pub fn markdown(layout: &Layout, view: &super::SerialView, rows: &[SerialAggRow]
         out.push_str("Utility classes: swftool's construction after Khemka et al. (IEEE TC 2015), whose own table is not public (docs/utility.md).\n\n");
     }
     for log in &layout.logs {
-        let mine: Vec<&SerialAggRow> = rows.iter().filter(|r| r.log == log.key).collect();
+        let mine: Vec<&SerialAggRow> = rows.iter().filter(|r| r.group.log_key == log.key).collect();
         if layout.logs.len() > 1 || log.key != super::SYNTHETIC_KEY {
             out.push_str(&format!("## {}\n\n", log.key));
         }
@@ -224,7 +211,7 @@ pub fn markdown(layout: &Layout, view: &super::SerialView, rows: &[SerialAggRow]
             out.push_str(&format!(
                 "{what} by {} (mean ± 95 % CI over {} runs)\n\n| heuristic |",
                 axis.title(),
-                mine.first().map_or(0, |r| r.n)
+                mine.first().map_or(0, |r| r.group.n)
             ));
             for v in &levels {
                 out.push_str(&format!(" {} |", axis.level(v)));
@@ -255,9 +242,9 @@ pub fn markdown(layout: &Layout, view: &super::SerialView, rows: &[SerialAggRow]
             for r in &mine {
                 out.push_str(&format!(
                     "| {} | {} | {} | {} | {} | {} | {} | {:.0} |\n",
-                    r.variant.label(),
-                    r.heuristic,
-                    r.n,
+                    r.group.variant.label(),
+                    r.group.heuristic,
+                    r.group.n,
                     pm(&r.pct_max_utility, 2),
                     pm(&r.pct_completed, 2),
                     pm(&r.pct_p8, 1),
@@ -277,8 +264,8 @@ pub fn markdown(layout: &Layout, view: &super::SerialView, rows: &[SerialAggRow]
             if let Some(r) = find(rows, &log.key, &figure, h) {
                 out.push_str(&format!(
                     "| {h} | {:.4} | {:.3} |\n",
-                    r.heuristic_seconds_mean.mean * 1e3,
-                    r.heuristic_seconds_max * 1e3
+                    r.group.heuristic_seconds_mean.mean * 1e3,
+                    r.group.heuristic_seconds_max * 1e3
                 ));
             }
         }
@@ -306,7 +293,10 @@ pub fn side_by_side(layout: &Layout, rows: &[SerialAggRow]) -> String {
     for h in &layout.heuristics {
         out.push_str(&format!("| {h} |"));
         for l in &layout.logs {
-            match rows.iter().find(|r| r.log == l.key && &r.heuristic == h) {
+            match rows
+                .iter()
+                .find(|r| r.group.log_key == l.key && &r.group.heuristic == h)
+            {
                 Some(r) => out.push_str(&format!(
                     " {} | {} |",
                     pm(&r.pct_max_utility, 2),

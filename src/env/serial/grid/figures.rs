@@ -49,8 +49,8 @@ fn bar(s: Stat) -> Bar {
 fn runs_phrase(rows: &[SerialAggRow], log: &str) -> String {
     let n = rows
         .iter()
-        .filter(|r| r.log == log)
-        .map(|r| r.n)
+        .filter(|r| r.group.log_key == log)
+        .map(|r| r.group.n)
         .max()
         .unwrap_or(0);
     let what = if log == super::SYNTHETIC_KEY {
@@ -206,8 +206,8 @@ fn time_figure(
             .map(|h| BarSeries {
                 name: h.clone(),
                 bars: vec![find(rows, key, &variant, h).map(|r| Bar {
-                    mean: r.heuristic_seconds_mean.mean * 1e3,
-                    ci95: r.heuristic_seconds_mean.ci95.map(|c| c * 1e3),
+                    mean: r.group.heuristic_seconds_mean.mean * 1e3,
+                    ci95: r.group.heuristic_seconds_mean.ci95.map(|c| c * 1e3),
                 })],
             })
             .collect(),
@@ -269,20 +269,7 @@ fn cumulative_figure(
         y_label: "cumulative utility earned (utility units)".into(),
         series,
         x_range: Some((-WARMUP_SECONDS / 3600.0, hi)),
-        bands: vec![
-            Band {
-                from: -WARMUP_SECONDS / 3600.0,
-                to: 0.0,
-                label: "warm-up".into(),
-                light: false,
-            },
-            Band {
-                from: 24.0,
-                to: hi.max(24.0),
-                label: "after the window".into(),
-                light: true,
-            },
-        ],
+        bands: Band::day(WARMUP_SECONDS / 3600.0, hi, "after the window"),
         references: vec![Reference {
             y: bound,
             label: format!("maximum system utility {bound:.0}"),

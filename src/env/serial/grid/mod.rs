@@ -272,10 +272,7 @@ impl Grid for Serial {
     const GROWABLE: &'static [&'static str] = &["serial_axes"];
 
     fn presets() -> Vec<(&'static str, Preset)> {
-        let base = |name: &str| ExperimentConfig {
-            name: name.to_string(),
-            ..ExperimentConfig::empty(Serial::NAME, &format!("<preset {name}>"))
-        };
+        let base = |name: &str| ExperimentConfig::preset(Serial::NAME, name);
         vec![
             (
                 "machovec2017-serial",
@@ -477,10 +474,6 @@ impl Grid for Serial {
         Ok(scenario)
     }
 
-    fn seed_of(s: &SerialScenario) -> Option<u64> {
-        Some(s.seed)
-    }
-
     fn cell(
         plan: &Plan<Serial>,
         cell: &CellSpec,
@@ -518,13 +511,11 @@ impl Grid for Serial {
         let mut t = aggregate::tables(cells)?;
         let view = SerialView::new(layout, config)?;
         let md = aggregate::markdown(layout, &view, &t.rows);
-        let metrics = Metrics {
-            columns: super::tables::summary_columns(),
-            keys: &["log_key", "variant", "heuristic"],
-            scenario: &["scenario"],
-            log: SYNTHETIC_KEY,
-            fig: figure_style(),
-        };
+        let metrics = Metrics::of::<Serial>(
+            &["log_key", "variant", "heuristic"],
+            &["scenario"],
+            SYNTHETIC_KEY,
+        );
         write_runs_report(out, &mut t, md, &metrics, figures, |rows, dir| {
             figures::experiment_figures(layout, &view, rows, cells, dir, &figure_style())
         })
@@ -532,34 +523,29 @@ impl Grid for Serial {
 
     fn replay_grid(
         spec: &str,
-        heuristics: &[Self::Heuristic],
+        base: ExperimentConfig,
         source: &SerialSource,
         scenarios: &[SerialScenario],
         args: &SerialArgs,
     ) -> (ExperimentConfig, Layout) {
-        let names: Vec<String> = heuristics.iter().map(|h| h.name.to_string()).collect();
+        let names = base.heuristics.clone();
         let mut serial = args.clone();
         serial.shared = SharedArgs::default();
         let synthetic = matches!(source, SerialSource::Synthetic(_));
         let config = ExperimentConfig {
-            name: "replay".into(),
             logs: if synthetic {
                 Vec::new()
             } else {
                 vec![spec.to_string()]
             },
-            heuristics: names.clone(),
             dates: match source {
                 SerialSource::Log { days, .. } => {
                     Some(days.iter().map(|d| d.date.clone()).collect())
                 }
                 _ => None,
             },
-            day_arrivals: args.shared.day_arrivals,
-            seed: args.seed(),
             trials: synthetic.then_some(scenarios.len() as u64),
-            theta: args.shared.theta,
-            ..ExperimentConfig::empty(Serial::NAME, "<replay>")
+            ..base
         }
         .with_section(&SerialSection {
             serial,
@@ -643,7 +629,7 @@ impl Grid for Serial {
             heuristics: heuristics.to_vec(),
             days: Some(args.shared.days.unwrap_or(crate::workload::STANDARD_DAYS)),
             day_arrivals: args.shared.day_arrivals,
-            seed: args.seed(),
+            seed: args.shared.seed(),
             theta: args.shared.theta,
             ..ExperimentConfig::empty(Serial::NAME, "<command line>")
         }
