@@ -8,7 +8,10 @@
 //! * [`separator`] → [`token`] → [`field`] split a line;
 //! * [`split_fields`] collects the 18 tokens (or reports the count found);
 //! * [`int_field`], [`processors_field`] and [`time_field`] convert one token;
-//! * [`job_line`] builds a [`JobRecord`].
+//! * [`job_line`] builds a [`JobRecord`]: a line whose 18 fields are all
+//!   integers in range (nearly every line of the archive's logs) in one
+//!   pass over its bytes, any other line with the parsers above
+//!   ([`nom_job_line`], which also words every error).
 //!
 //! Header lines (`;` comments) are parsed as text by [`header_line`], which
 //! classifies a line as blank, `Key: value` or free text; [`leading_integer`]
@@ -240,6 +243,82 @@ fn time_field_slow(tok: &[u8], field: usize) -> Result<f64, LineError> {
 /// The first problem found: wrong field count, then field by field from 1 to
 /// 18 ([`LineError`]).
 pub fn job_line(line: &[u8]) -> Result<JobRecord, LineError> {
+    if let Some(job) = integer_job_line(line) {
+        return Ok(job);
+    }
+    nom_job_line(line)
+}
+
+/// [`job_line`] for the line of every field an integer (sign and digits)
+/// within its field's range, the archive's usual line, in one pass over
+/// the bytes; `None` for any other line, which [`nom_job_line`] parses or
+/// words the error of. For every line it accepts, the record is the one
+/// [`nom_job_line`] gives: the same tokens (runs of non-separators), the
+/// same integers ([`accumulate`]), the same ranges (fields 5 and 8 at most
+/// [`MAX_PROCESSORS`], times below 2^53 s in magnitude); the tests compare
+/// the two on every line of the real logs and on generated lines.
+#[inline]
+fn integer_job_line(line: &[u8]) -> Option<JobRecord> {
+    let mut v = [0i64; FIELD_COUNT];
+    let mut at = 0;
+    for slot in &mut v {
+        while at < line.len() && is_separator(line[at]) {
+            at += 1;
+        }
+        let negative = match line.get(at) {
+            Some(b'-') => {
+                at += 1;
+                true
+            }
+            Some(b'+') => {
+                at += 1;
+                false
+            }
+            _ => false,
+        };
+        let start = at;
+        while at < line.len() && line[at].is_ascii_digit() {
+            at += 1;
+        }
+        // Digits, then a separator or the end: anything else (a point, an
+        // exponent, a letter) is for the full parser.
+        if at == start || line.get(at).is_some_and(|&b| !is_separator(b)) {
+            return None;
+        }
+        *slot = accumulate(negative, &line[start..at])?;
+    }
+    if line[at..].iter().any(|&b| !is_separator(b)) {
+        return None;
+    }
+    let time = |x: i64| (x.unsigned_abs() < 1 << 53).then_some(x as f64);
+    let processors = |x: i64| (x <= MAX_PROCESSORS).then_some(x);
+    Some(JobRecord {
+        job_number: v[0],
+        submit_time: time(v[1])?,
+        wait_time: time(v[2])?,
+        run_time: time(v[3])?,
+        allocated_processors: processors(v[4])?,
+        average_cpu_time: time(v[5])?,
+        used_memory: v[6],
+        requested_processors: processors(v[7])?,
+        requested_time: time(v[8])?,
+        requested_memory: v[9],
+        status: v[10],
+        user_id: v[11],
+        group_id: v[12],
+        executable_number: v[13],
+        queue_number: v[14],
+        partition_number: v[15],
+        preceding_job_number: v[16],
+        think_time: time(v[17])?,
+    })
+}
+
+/// [`job_line`] with the nom parsers: every line, every error.
+///
+/// # Errors
+/// As [`job_line`].
+pub fn nom_job_line(line: &[u8]) -> Result<JobRecord, LineError> {
     let t = split_fields(line)?;
     Ok(JobRecord {
         job_number: int_field(t[0], 1)?,

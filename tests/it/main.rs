@@ -51,6 +51,7 @@ mod resume;
 mod sacct;
 mod series;
 mod slurm;
+mod swf_fast_parse;
 mod swf_malformed;
 mod swf_real_logs;
 mod swf_refusals;
