@@ -212,6 +212,42 @@ pub fn groups<V>(
         .collect())
 }
 
+/// The side-by-side Markdown table of `compare`: one row per name of
+/// `rows` (the first column headed `first`); per log of `logs`, one
+/// right-aligned column per heading of `columns` (headed `LOG HEADING`),
+/// filled by `cells(log, row)` (one text per column), or dashes where it
+/// gives `None`.
+pub fn side_by_side(
+    first: &str,
+    logs: &[&str],
+    rows: &[String],
+    columns: &[&str],
+    cells: impl Fn(&str, &str) -> Option<Vec<String>>,
+) -> String {
+    let mut out = format!("| {first} |");
+    let mut rule = String::from("|---|");
+    for l in logs {
+        for c in columns {
+            out.push_str(&format!(" {l} {c} |"));
+            rule.push_str("---:|");
+        }
+    }
+    out.push('\n');
+    out.push_str(&rule);
+    out.push('\n');
+    for r in rows {
+        out.push_str(&format!("| {r} |"));
+        for l in logs {
+            match cells(l, r) {
+                Some(texts) => texts.iter().for_each(|t| out.push_str(&format!(" {t} |"))),
+                None => columns.iter().for_each(|_| out.push_str(" – |")),
+            }
+        }
+        out.push('\n');
+    }
+    out
+}
+
 /// The group sizes `n` of a [`mean_ci`] frame.
 ///
 /// # Errors

@@ -86,6 +86,15 @@ pub struct SummaryColumn<S> {
     pub get: Getter<S>,
 }
 
+/// Column `name` of one value per row of `rows`, `f` of the row: a table
+/// built column by column over its rows (the `jobs` tables).
+pub fn column_of<R, T>(name: &str, rows: &[R], f: impl Fn(&R) -> T) -> Column
+where
+    Series: NamedFrom<Vec<T>, [T]>,
+{
+    column(name, rows.iter().map(f).collect())
+}
+
 impl<S> SummaryColumn<S> {
     /// A deterministic column that does not aggregate: `name`, labelled
     /// with its name, no unit, no decimals.

@@ -26,6 +26,7 @@ use crate::experiment::ExperimentError;
 use crate::experiment::config::{ConfigError, ExperimentConfig};
 use crate::experiment::grid::{CellSpec, DayLayout, Layout, LogLayout, Plan, Preset};
 use crate::experiment::grid::{Grid, GridReport, VariantRecord, write_compare, write_report};
+use crate::metrics::aggregate::side_by_side;
 use crate::metrics::tables::TableError;
 use crate::report::{self, Bar, BarChart, BarSeries, Figure};
 use crate::swf::SwfLog;
@@ -569,35 +570,27 @@ fn user_tables(
 /// average.
 fn fairness_markdown(logs: &[&str], heuristics: &[String], cells: &[ClassicCell]) -> String {
     let mut md = String::from(
-        "\n## Fairness over users\n\nJain's index over the users' mean bounded slowdowns (1: all equal), the worst user's mean bounded slowdown, and the share of users whose mean wait exceeds a day (the `fairness` and `users` tables hold every user, group and queue).\n\n| scheduler |",
+        "\n## Fairness over users\n\nJain's index over the users' mean bounded slowdowns (1: all equal), the worst user's mean bounded slowdown, and the share of users whose mean wait exceeds a day (the `fairness` and `users` tables hold every user, group and queue).\n\n",
     );
-    let mut rule = String::from("|---|");
-    for l in logs {
-        md.push_str(&format!(" {l} Jain | {l} worst bsld | {l} users > 1 day |"));
-        rule.push_str("---:|---:|---:|");
-    }
-    md.push('\n');
-    md.push_str(&rule);
-    md.push('\n');
-    for h in heuristics {
-        md.push_str(&format!("| {h} |"));
-        for l in logs {
-            match cells
+    let columns = ["Jain", "worst bsld", "users > 1 day"];
+    md.push_str(&side_by_side(
+        "scheduler",
+        logs,
+        heuristics,
+        &columns,
+        |l, h| {
+            let cell = cells
                 .iter()
-                .find(|c| c.log == *l && &c.summary.heuristic == h)
-                .and_then(|c| c.fairness)
-            {
-                Some(f) => md.push_str(&format!(
-                    " {:.2} | {:.1} | {:.0} % |",
-                    f.jain_bsld,
-                    f.worst_user_bsld_mean,
-                    100.0 * f.share_users_wait_over_day
-                )),
-                None => md.push_str(" – | – | – |"),
-            }
-        }
-        md.push('\n');
-    }
+                .find(|c| c.log == l && c.summary.heuristic == h)?;
+            cell.fairness.map(|f| {
+                vec![
+                    format!("{:.2}", f.jain_bsld),
+                    format!("{:.1}", f.worst_user_bsld_mean),
+                    format!("{:.0} %", 100.0 * f.share_users_wait_over_day),
+                ]
+            })
+        },
+    ));
     md
 }
 

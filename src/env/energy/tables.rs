@@ -24,7 +24,7 @@ use super::summary::{EnergySummary, HOURS, earned, idle_per_machine};
 use super::window_energy;
 use super::workload::PRIORITIES;
 use super::{EnergyScenario, RunConfig};
-use crate::metrics::columns::{self, SummaryColumn, Value, column, pct_of_max};
+use crate::metrics::columns::{self, SummaryColumn, Value, column, column_of, pct_of_max};
 
 /// One replayed run, for the tables.
 pub struct RunRecord<'a> {
@@ -173,75 +173,73 @@ pub fn hourly_frame(rows: &[&EnergySummary]) -> PolarsResult<DataFrame> {
 pub fn jobs_frame(records: &[RunRecord<'_>]) -> PolarsResult<DataFrame> {
     let summaries: Vec<&EnergySummary> = records.iter().map(|r| r.summary).collect();
     let mut cols = key_columns(&summaries, |k| records[k].scenario.tasks.len());
-    let mut job = Vec::new();
-    let mut arrival = Vec::new();
-    let mut task_type = Vec::new();
-    let mut priority = Vec::new();
-    let mut urgency = Vec::new();
-    let mut class = Vec::new();
-    let mut fate = Vec::new();
-    let mut machine = Vec::new();
-    let mut machine_type = Vec::new();
-    let mut pstate = Vec::new();
-    let mut start = Vec::new();
-    let mut end = Vec::new();
-    let mut energy = Vec::new();
-    let mut utility = Vec::new();
-    for r in records {
-        let s = r.scenario;
-        let type_of = s.matrices.machine_type_of();
-        for (i, t) in s.tasks.iter().enumerate() {
-            job.push(t.job_number);
-            arrival.push(t.arrival);
-            task_type.push(t.task_type as u32);
-            priority.push(t.spec.priority);
-            urgency.push(t.spec.urgency.name().to_string());
-            class.push(u32::from(t.spec.class));
-            let exec = match r.run.fates[i] {
-                TaskFate::Executed(k) => Some(r.run.executions[k]),
-                _ => None,
-            };
-            fate.push(
-                match (r.run.fates[i], exec) {
-                    (TaskFate::Dropped(_), _) => "dropped",
-                    (TaskFate::Unmapped, _) => "unmapped",
-                    (_, Some(e)) if e.end > s.window.1 => "unfinished",
-                    (_, Some(e)) if e.end < s.window.0 => "completed-before-day",
-                    _ => "completed",
-                }
-                .to_string(),
-            );
-            machine.push(exec.map(|e| e.machine as u32));
-            machine_type.push(exec.map(|e| type_of[e.machine] as u32));
-            pstate.push(exec.map(|e| u32::from(e.pstate)));
-            start.push(exec.map(|e| e.start).or(match r.run.fates[i] {
+    let types: Vec<Vec<usize>> = records
+        .iter()
+        .map(|r| r.scenario.matrices.machine_type_of())
+        .collect();
+    // One row per task of every run: the run, its machine types, the
+    // task's index, the task and its execution (if it ran).
+    let rows: Vec<_> = records
+        .iter()
+        .zip(&types)
+        .flat_map(|(r, type_of)| {
+            let type_of = &type_of[..];
+            r.scenario.tasks.iter().enumerate().map(move |(i, t)| {
+                let exec = match r.run.fates[i] {
+                    TaskFate::Executed(k) => Some(r.run.executions[k]),
+                    _ => None,
+                };
+                (r, type_of, i, t, exec)
+            })
+        })
+        .collect();
+    cols.extend([
+        column_of("job_number", &rows, |&(_, _, _, t, _)| t.job_number),
+        column_of("submit_s", &rows, |&(_, _, _, t, _)| t.arrival),
+        column_of("task_type", &rows, |&(_, _, _, t, _)| t.task_type as u32),
+        column_of("priority", &rows, |&(_, _, _, t, _)| t.spec.priority),
+        column_of("urgency", &rows, |&(_, _, _, t, _)| {
+            t.spec.urgency.name().to_string()
+        }),
+        column_of("class", &rows, |&(_, _, _, t, _)| u32::from(t.spec.class)),
+        column_of("status", &rows, |&(r, _, i, _, e)| {
+            let window = r.scenario.window;
+            match (r.run.fates[i], e) {
+                (TaskFate::Dropped(_), _) => "dropped",
+                (TaskFate::Unmapped, _) => "unmapped",
+                (_, Some(e)) if e.end > window.1 => "unfinished",
+                (_, Some(e)) if e.end < window.0 => "completed-before-day",
+                _ => "completed",
+            }
+            .to_string()
+        }),
+        column_of("machine", &rows, |&(_, _, _, _, e)| {
+            e.map(|e| e.machine as u32)
+        }),
+        column_of("machine_type", &rows, |&(_, ty, _, _, e)| {
+            e.map(|e| ty[e.machine] as u32)
+        }),
+        column_of("pstate", &rows, |&(_, _, _, _, e)| {
+            e.map(|e| u32::from(e.pstate))
+        }),
+        column_of("start_s", &rows, |&(r, _, i, _, e)| {
+            e.map(|e| e.start).or(match r.run.fates[i] {
                 TaskFate::Dropped(at) => Some(at),
                 _ => None,
-            }));
-            end.push(exec.map(|e| e.end));
-            energy.push(exec.map_or(0.0, |e| {
+            })
+        }),
+        column_of("end_s", &rows, |&(_, _, _, _, e)| e.map(|e| e.end)),
+        column_of("energy_j", &rows, |&(r, ty, _, t, e)| {
+            let s = r.scenario;
+            e.map_or(0.0, |e| {
                 s.matrices
-                    .apc(t.task_type, type_of[e.machine], e.pstate.into())
+                    .apc(t.task_type, ty[e.machine], e.pstate.into())
                     .map_or(0.0, |apc| window_energy(apc, e.start, e.end, s.window))
-            }));
-            utility.push(earned(s, r.run, i));
-        }
-    }
-    cols.extend([
-        column("job_number", job),
-        column("submit_s", arrival),
-        column("task_type", task_type),
-        column("priority", priority),
-        column("urgency", urgency),
-        column("class", class),
-        column("status", fate),
-        column("machine", machine),
-        column("machine_type", machine_type),
-        column("pstate", pstate),
-        column("start_s", start),
-        column("end_s", end),
-        column("energy_j", energy),
-        column("utility_earned", utility),
+            })
+        }),
+        column_of("utility_earned", &rows, |&(r, _, i, _, _)| {
+            earned(r.scenario, r.run, i)
+        }),
     ]);
     DataFrame::new_infer_height(cols)
 }

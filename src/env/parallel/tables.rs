@@ -31,7 +31,7 @@
 
 use polars::prelude::*;
 
-use crate::metrics::columns::{self, SummaryColumn, Value, column, pct_of_max};
+use crate::metrics::columns::{self, SummaryColumn, Value, column, column_of, pct_of_max};
 
 use super::summary::RunSummary;
 use super::{RunResult, TaskOutcome, TaskStatus};
@@ -78,37 +78,31 @@ pub fn jobs_frame(runs: &[RunRecord<'_>]) -> PolarsResult<DataFrame> {
         TaskStatus::Dropped => "dropped",
         TaskStatus::Unfinished => "unfinished",
     };
-    // A column of one value per row.
-    macro_rules! col {
-        ($name:literal, |$r:pat_param, $t:pat_param, $o:pat_param| $e:expr) => {
-            column(
-                $name,
-                rows.iter().map(|&($r, $t, $o)| $e).collect::<Vec<_>>(),
-            )
-        };
-    }
     DataFrame::new_infer_height(vec![
-        col!("log", |r, _, _| r.summary.log.clone()),
-        col!("date", |r, _, _| r.summary.date.clone()),
-        col!("heuristic", |r, _, _| r.summary.heuristic.clone()),
-        col!("job_number", |_, t, _| t.job_number),
-        col!("counted", |_, t, _| t.counted),
-        col!("submit_s", |_, t, _| t.arrival),
-        col!("processors", |_, t, _| t.cores),
-        col!("status", |_, _, o| status(o)),
-        col!("cluster", |_, _, o| o.cluster.map(|c| c as u32)),
-        col!("nodes", |_, _, o| placed(o).then(|| o.nodes.len())),
-        col!("node_list", |_, _, o| placed(o)
-            .then(|| o.nodes.to_string())),
-        col!("start_s", |_, _, o| o.start),
-        col!("end_s", |_, _, o| o.completion),
-        col!("wait_s", |_, t, o| o.start.map(|s| s - t.arrival)),
-        col!("etc_s", |_, t, o| o.cluster.map(|c| t.etc[c])),
-        col!("start_value", |_, t, _| t.value.start_value()),
-        col!("soft_deadline_s", |_, t, _| deadlines(t).0),
-        col!("hard_deadline_s", |_, t, _| deadlines(t).1),
-        col!("value_earned", |_, _, o| o.value),
-        col!("dropped_at_s", |_, _, o| o.dropped_at),
+        column_of("log", &rows, |&(r, _, _)| r.summary.log.clone()),
+        column_of("date", &rows, |&(r, _, _)| r.summary.date.clone()),
+        column_of("heuristic", &rows, |&(r, _, _)| r.summary.heuristic.clone()),
+        column_of("job_number", &rows, |&(_, t, _)| t.job_number),
+        column_of("counted", &rows, |&(_, t, _)| t.counted),
+        column_of("submit_s", &rows, |&(_, t, _)| t.arrival),
+        column_of("processors", &rows, |&(_, t, _)| t.cores),
+        column_of("status", &rows, |&(_, _, o)| status(o)),
+        column_of("cluster", &rows, |&(_, _, o)| o.cluster.map(|c| c as u32)),
+        column_of("nodes", &rows, |&(_, _, o)| {
+            placed(o).then(|| o.nodes.len())
+        }),
+        column_of("node_list", &rows, |&(_, _, o)| {
+            placed(o).then(|| o.nodes.to_string())
+        }),
+        column_of("start_s", &rows, |&(_, _, o)| o.start),
+        column_of("end_s", &rows, |&(_, _, o)| o.completion),
+        column_of("wait_s", &rows, |&(_, t, o)| o.start.map(|s| s - t.arrival)),
+        column_of("etc_s", &rows, |&(_, t, o)| o.cluster.map(|c| t.etc[c])),
+        column_of("start_value", &rows, |&(_, t, _)| t.value.start_value()),
+        column_of("soft_deadline_s", &rows, |&(_, t, _)| deadlines(t).0),
+        column_of("hard_deadline_s", &rows, |&(_, t, _)| deadlines(t).1),
+        column_of("value_earned", &rows, |&(_, _, o)| o.value),
+        column_of("dropped_at_s", &rows, |&(_, _, o)| o.dropped_at),
     ])
 }
 

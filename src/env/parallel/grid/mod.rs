@@ -444,35 +444,17 @@ impl Grid for Parallel {
 /// log, the mean % of the maximum value bound ± 95 % CI, the mean tasks
 /// completed and dropped per day and the mean heuristic ms per mapping event.
 pub fn side_by_side(logs: &[String], heuristics: &[String], rows: &[AggRow]) -> String {
-    let mut out = String::from("| heuristic |");
-    let mut rule = String::from("|---|");
-    for l in logs {
-        out.push_str(&format!(
-            " {l} % of bound | {l} completed | {l} dropped | {l} ms/event |"
-        ));
-        rule.push_str("---:|---:|---:|---:|");
-    }
-    out.push('\n');
-    out.push_str(&rule);
-    out.push('\n');
-    for h in heuristics {
-        out.push_str(&format!("| {h} |"));
-        for l in logs {
-            match rows
-                .iter()
-                .find(|r| &r.group.log_key == l && &r.group.heuristic == h)
-            {
-                Some(r) => out.push_str(&format!(
-                    " {} | {:.1} | {:.1} | {:.3} |",
-                    pm(&r.percent_of_bound, 2),
-                    r.tasks_completed.mean,
-                    r.tasks_dropped.mean,
-                    r.group.heuristic_seconds_mean.mean * 1e3
-                )),
-                None => out.push_str(" – | – | – | – |"),
-            }
-        }
-        out.push('\n');
-    }
-    out
+    let logs: Vec<&str> = logs.iter().map(String::as_str).collect();
+    let columns = ["% of bound", "completed", "dropped", "ms/event"];
+    crate::metrics::aggregate::side_by_side("heuristic", &logs, heuristics, &columns, |l, h| {
+        let r = rows
+            .iter()
+            .find(|r| r.group.log_key == l && r.group.heuristic == h)?;
+        Some(vec![
+            pm(&r.percent_of_bound, 2),
+            format!("{:.1}", r.tasks_completed.mean),
+            format!("{:.1}", r.tasks_dropped.mean),
+            format!("{:.3}", r.group.heuristic_seconds_mean.mean * 1e3),
+        ])
+    })
 }

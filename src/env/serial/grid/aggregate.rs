@@ -278,34 +278,18 @@ pub fn markdown(layout: &Layout, view: &super::SerialView, rows: &[SerialAggRow]
 /// mean % of the maximum system utility ± 95 % CI and the mean % of tasks
 /// completed.
 pub fn side_by_side(layout: &Layout, rows: &[SerialAggRow]) -> String {
-    let mut out = String::from("| heuristic |");
-    let mut rule = String::from("|---|");
-    for l in &layout.logs {
-        out.push_str(&format!(
-            " {} % of max utility | {} % completed |",
-            l.key, l.key
-        ));
-        rule.push_str("---:|---:|");
-    }
-    out.push('\n');
-    out.push_str(&rule);
-    out.push('\n');
-    for h in &layout.heuristics {
-        out.push_str(&format!("| {h} |"));
-        for l in &layout.logs {
-            match rows
+    let logs: Vec<&str> = layout.logs.iter().map(|l| l.key.as_str()).collect();
+    let columns = ["% of max utility", "% completed"];
+    crate::metrics::aggregate::side_by_side(
+        "heuristic",
+        &logs,
+        &layout.heuristics,
+        &columns,
+        |l, h| {
+            let r = rows
                 .iter()
-                .find(|r| r.group.log_key == l.key && &r.group.heuristic == h)
-            {
-                Some(r) => out.push_str(&format!(
-                    " {} | {} |",
-                    pm(&r.pct_max_utility, 2),
-                    pm(&r.pct_completed, 1)
-                )),
-                None => out.push_str(" – | – |"),
-            }
-        }
-        out.push('\n');
-    }
-    out
+                .find(|r| r.group.log_key == l && r.group.heuristic == h)?;
+            Some(vec![pm(&r.pct_max_utility, 2), pm(&r.pct_completed, 1)])
+        },
+    )
 }
