@@ -653,14 +653,22 @@ enum NotJob {
 struct Chunk {
     lines: u64,
     blank: u64,
-    jobs: Vec<(u64, JobRecord)>,
+    jobs: Vec<JobRecord>,
+    /// The line of each job of `jobs`.
+    job_lines: Vec<u64>,
     not_jobs: Vec<(u64, NotJob)>,
     stop: Option<(u64, NotJob)>,
 }
 
 /// Parses the lines of one chunk of the data section.
 fn parse_chunk(text: &[u8], lenient: bool) -> Chunk {
-    let mut c = Chunk::default();
+    // About 90 bytes a line in the archive's logs: room for most chunks'
+    // jobs at once.
+    let mut c = Chunk {
+        jobs: Vec::with_capacity(text.len() / 80),
+        job_lines: Vec::with_capacity(text.len() / 80),
+        ..Chunk::default()
+    };
     for raw in text.split_inclusive(|&b| b == b'\n') {
         c.lines += 1;
         let line = trim_line_end(raw);
@@ -673,7 +681,8 @@ fn parse_chunk(text: &[u8], lenient: bool) -> Chunk {
         } else {
             match job_line(line) {
                 Ok(job) => {
-                    c.jobs.push((c.lines, job));
+                    c.jobs.push(job);
+                    c.job_lines.push(c.lines);
                     continue;
                 }
                 Err(e) => NotJob::Bad(match not_text(line) {
@@ -729,12 +738,12 @@ fn parse_data(
         .collect();
     log.jobs.reserve(chunks.iter().map(|c| c.jobs.len()).sum());
     let mut base = first_line;
-    for c in chunks {
+    for mut c in chunks {
         log.blank_lines += c.blank;
-        for (line, job) in c.jobs {
-            order.see(&job, base + line);
-            log.jobs.push(job);
+        for (job, line) in c.jobs.iter().zip(&c.job_lines) {
+            order.see(job, base + line);
         }
+        log.jobs.append(&mut c.jobs);
         for (line, not_job) in c.not_jobs {
             match not_job {
                 NotJob::Comment => log.skipped.record(
