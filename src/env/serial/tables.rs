@@ -17,7 +17,7 @@ use polars::prelude::*;
 use super::SerialScenario;
 use super::engine::{SerialRun, TaskFate};
 use super::summary::{SerialSummary, earned};
-use crate::metrics::columns::{self, SummaryColumn, Value, column, pct_of_max};
+use crate::metrics::columns::{self, SummaryColumn, Value, column, column_of, pct_of_max};
 
 /// One replayed run, for the tables.
 pub struct RunRecord<'a> {
@@ -242,45 +242,35 @@ pub fn jobs_frame(runs: &[RunRecord<'_>]) -> PolarsResult<DataFrame> {
 /// # Errors
 /// A polars error if the columns cannot be assembled (a bug).
 pub fn pieces_frame(runs: &[RunRecord<'_>]) -> PolarsResult<DataFrame> {
-    let mut scenario = Vec::new();
-    let mut heuristic = Vec::new();
-    let mut job = Vec::new();
-    let mut cluster = Vec::new();
-    let mut core = Vec::new();
-    let mut start = Vec::new();
-    let mut end = Vec::new();
-    let mut completes = Vec::new();
-    for r in runs {
-        let mut pieces: Vec<_> = r.run.pieces.iter().collect();
-        pieces.sort_by(|a, b| {
-            a.start
-                .total_cmp(&b.start)
-                .then(a.cluster.cmp(&b.cluster))
-                .then(a.core.cmp(&b.core))
-        });
-        for p in pieces {
-            scenario.push(r.scenario.name.clone());
-            heuristic.push(r.heuristic.to_string());
-            job.push(r.scenario.tasks[p.task].job_number);
-            cluster.push(p.cluster as u32);
-            core.push(p.core);
-            start.push(p.start);
-            end.push(p.end);
-            completes.push(matches!(
-                r.run.fates[p.task],
-                TaskFate::Completed { at, .. } if at == p.end
-            ));
-        }
-    }
+    // One row per piece, each run's pieces by start, cluster and core.
+    let rows: Vec<_> = runs
+        .iter()
+        .flat_map(|r| {
+            let mut pieces: Vec<_> = r.run.pieces.iter().collect();
+            pieces.sort_by(|a, b| {
+                a.start
+                    .total_cmp(&b.start)
+                    .then(a.cluster.cmp(&b.cluster))
+                    .then(a.core.cmp(&b.core))
+            });
+            pieces.into_iter().map(move |p| (r, p))
+        })
+        .collect();
     DataFrame::new_infer_height(vec![
-        column("scenario", scenario),
-        column("heuristic", heuristic),
-        column("job_number", job),
-        column("cluster", cluster),
-        column("core", core),
-        column("start_s", start),
-        column("end_s", end),
-        column("completes", completes),
+        column_of("scenario", &rows, |(r, _)| r.scenario.name.clone()),
+        column_of("heuristic", &rows, |(r, _)| r.heuristic.to_string()),
+        column_of("job_number", &rows, |(r, p)| {
+            r.scenario.tasks[p.task].job_number
+        }),
+        column_of("cluster", &rows, |(_, p)| p.cluster as u32),
+        column_of("core", &rows, |(_, p)| p.core),
+        column_of("start_s", &rows, |(_, p)| p.start),
+        column_of("end_s", &rows, |(_, p)| p.end),
+        column_of(
+            "completes",
+            &rows,
+            |(r, p)| matches!(r.run.fates[p.task], TaskFate::Completed { at, .. } if at == p.end),
+        ),
     ])
 }
 
