@@ -13,12 +13,12 @@ use std::hint::black_box;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use swftool::catalog;
-use swftool::env::Environment;
 use swftool::env::classic::clean::CleanOptions;
 use swftool::env::classic::environment::Classic;
 use swftool::env::classic::grid::ClassicSection;
 use swftool::env::classic::machine_of;
 use swftool::env::classic::{self, Policy};
+use swftool::env::{Environment, Simulated};
 use swftool::swf::{ReadOptions, read_log};
 
 fn bench(c: &mut Criterion) {
@@ -111,13 +111,13 @@ fn bench(c: &mut Criterion) {
             .expect("window");
             for h in Classic::heuristics(&heuristics, &section.classic).expect("schedulers") {
                 let run = Classic::simulate(&scenarios[0], &h);
-                black_box(Classic::summarize(
-                    &p,
-                    &scenarios[0],
-                    &h,
-                    &run,
-                    &section.classic,
-                ));
+                black_box(Classic::summarize(Simulated {
+                    prepared: &p,
+                    args: &section.classic,
+                    scenario: &scenarios[0],
+                    heuristic: &h,
+                    run: &run,
+                }));
             }
         })
     });

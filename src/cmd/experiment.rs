@@ -20,6 +20,7 @@ use super::progress::{Progress, ProgressMode};
 use super::slurm;
 use super::{GridFlags, with_threads};
 use crate::env::{self, configs};
+use crate::experiment::grid::ReportTo;
 use crate::experiment::outdir::{self, OutLock, Staging};
 use crate::experiment::runner::{self, CellEvent, RunOptions, RunReport};
 use crate::experiment::{
@@ -600,7 +601,13 @@ pub fn aggregate_into<E: Grid>(
     // The tables, Markdown and figures replace the previous ones all at
     // once (experiment::outdir::Staging).
     let staging = Staging::begin(out)?;
-    let mut report = E::report(layout, config, &cells, staging.dir(), opts.figures)?;
+    let to = ReportTo {
+        layout,
+        config,
+        out: staging.dir(),
+        figures: opts.figures,
+    };
+    let mut report = E::report(&to, &cells)?;
     if E::CELL_SERIES {
         let (tables, files) = grid_series::<E>(layout, dirs, staging.dir(), opts.figures)?;
         report.tables.extend(tables);
@@ -655,7 +662,7 @@ fn grid_series<E: Grid>(
     crate::metrics::tables::write_both(&mut table, dir, "series")?;
     let mut files = Vec::new();
     if figures {
-        let fig = crate::report::Figure::with_palette(&E::registry().names());
+        let fig = crate::report::Figure::with_palette(&E::REGISTRY.names());
         let shown = layout.figure_variant();
         for (li, log) in layout.logs.iter().enumerate() {
             let runs: Vec<RunSeries> = found

@@ -18,7 +18,7 @@ use rayon::prelude::*;
 
 use super::EnvFlags;
 use crate::catalog;
-use crate::env::{self, Input, LogUse, Replayed, configs};
+use crate::env::{self, Input, LogUse, Replay, Replayed, Simulated, configs};
 use crate::experiment::outdir::{self, OutLock, Staging};
 use crate::experiment::{ExperimentConfig, Grid, GridVisitor, Manifest};
 use crate::interrupt;
@@ -71,9 +71,9 @@ pub struct ReplayArgs {
     pub env_flags: EnvFlags,
 }
 
-struct Replay<'a>(&'a ReplayArgs);
+struct ReplayVisit<'a>(&'a ReplayArgs);
 
-impl GridVisitor for Replay<'_> {
+impl GridVisitor for ReplayVisit<'_> {
     type Output = anyhow::Result<()>;
     fn visit<E: Grid>(self) -> anyhow::Result<()> {
         let env_args = checked::<E>(self.0)?;
@@ -96,7 +96,7 @@ impl GridVisitor for Check<'_> {
 /// A flag of another environment, an unknown log or heuristic, an
 /// unreadable log, a bad day, invariant violations, unwritable output.
 pub fn run(args: &ReplayArgs) -> anyhow::Result<()> {
-    env::visit(&args.env, Replay(args))?
+    env::visit(&args.env, ReplayVisit(args))?
 }
 
 /// Checks every flag that can be checked without reading the log, so that
@@ -282,7 +282,7 @@ fn write_series<E: Grid>(
     crate::metrics::tables::write_both(&mut df, dir, "series")?;
     // The environment's whole registry is the palette order: a heuristic
     // has one colour in every figure of its environment.
-    let fig = crate::report::Figure::with_palette(&E::registry().names());
+    let fig = crate::report::Figure::with_palette(&E::REGISTRY.names());
     let files = crate::report::series_figures(&all, &fig, &dir.join("figures"), "", "")?;
     Ok(files
         .iter()
@@ -333,6 +333,9 @@ pub fn default_out(env: &str) -> PathBuf {
     }
 }
 
+/// A LOG read: its file and the parsed log.
+pub type ReadLog = (PathBuf, crate::swf::SwfLog);
+
 /// What a replay in environment `E` starts from: its flags checked as
 /// `replay` checks them ([`check`]) and its log read as `replay` reads it
 /// (skipped lines and order notes said on standard error; an empty log
@@ -342,15 +345,13 @@ pub fn default_out(env: &str) -> PathBuf {
 /// # Errors
 /// As [`check`]; a log that cannot be found or read; `--lenient` without
 /// a log; no log where `E` needs one.
-pub fn checked_input<E: Grid>(
-    args: &ReplayArgs,
-) -> anyhow::Result<(E::Args, Option<(PathBuf, crate::swf::SwfLog)>)> {
+pub fn checked_input<E: Grid>(args: &ReplayArgs) -> anyhow::Result<(E::Args, Option<ReadLog>)> {
     let env_args = checked::<E>(args)?;
     let read = read_input::<E>(args)?;
     Ok((env_args, read))
 }
 
-fn read_input<E: Grid>(args: &ReplayArgs) -> anyhow::Result<Option<(PathBuf, crate::swf::SwfLog)>> {
+fn read_input<E: Grid>(args: &ReplayArgs) -> anyhow::Result<Option<ReadLog>> {
     Ok(match &args.log {
         Some(spec) => {
             let path = catalog::resolve(spec)?;
@@ -400,7 +401,14 @@ fn replay<E: Grid>(args: &ReplayArgs, env_args: &E::Args) -> anyhow::Result<()> 
     }
     let earlier = earlier_replay(&out)?;
     refuse_foreign_files(&out, earlier.as_ref())?;
-    say!("{}", E::describe(input, &prepared, &scenarios, env_args));
+    let replay = Replay {
+        spec: args.log.as_deref().unwrap_or("synthetic"),
+        input,
+        prepared: &prepared,
+        scenarios: &scenarios,
+        args: env_args,
+    };
+    say!("{}", E::describe(&replay));
 
     let pairs: Vec<(&E::Scenario, &E::Heuristic)> = scenarios
         .iter()
@@ -448,7 +456,13 @@ fn replay<E: Grid>(args: &ReplayArgs, env_args: &E::Args) -> anyhow::Result<()> 
                         broken.lock().unwrap_or_else(|e| e.into_inner()).push(name);
                     }
                 }
-                let summary = E::summarize(&prepared, scenario, heuristic, &run, env_args);
+                let summary = E::summarize(Simulated {
+                    prepared: &prepared,
+                    args: env_args,
+                    scenario,
+                    heuristic,
+                    run: &run,
+                });
                 pb.inc(1);
                 Some(Replayed {
                     scenario,
@@ -485,8 +499,8 @@ fn replay<E: Grid>(args: &ReplayArgs, env_args: &E::Args) -> anyhow::Result<()> 
     // Every output goes to the staging folder, then replaces the previous
     // run's all at once (experiment::outdir).
     let staging = Staging::begin(&out)?;
-    let mut tables = E::write_tables(staging.dir(), &prepared, &runs, env_args)?;
-    let mut exports = E::write_exports(staging.dir(), &prepared, &runs, env_args)?;
+    let mut tables = E::write_tables(staging.dir(), &replay, &runs)?;
+    let mut exports = E::write_exports(staging.dir(), &replay, &runs)?;
     exports.extend(write_series::<E>(
         staging.dir(),
         &prepared,
@@ -494,13 +508,12 @@ fn replay<E: Grid>(args: &ReplayArgs, env_args: &E::Args) -> anyhow::Result<()> 
         args.series_step,
     )?);
     tables.push("series");
-    let spec = args.log.as_deref().unwrap_or("synthetic");
     let names = heuristics
         .iter()
         .map(|h| E::heuristic_name(h).to_string())
         .collect();
     let base = ExperimentConfig::replay(E::NAME, names, &args.shared);
-    let (config, layout) = E::replay_grid(spec, base, &prepared, &scenarios, env_args);
+    let (config, layout) = E::replay_grid(&replay, base);
     let mut manifest = Manifest::new("replay", &config, &layout);
     manifest.log_paths = read
         .iter()

@@ -111,7 +111,7 @@ struct Names;
 impl GridVisitor for Names {
     type Output = (&'static str, Vec<&'static str>);
     fn visit<E: Grid>(self) -> Self::Output {
-        (E::NAME, E::registry().names())
+        (E::NAME, E::REGISTRY.names())
     }
 }
 

@@ -55,6 +55,77 @@ pub struct Input<'a> {
     pub path: &'a Path,
 }
 
+/// What a replay set up before its runs: the LOG as given, the log read,
+/// what the environment prepared from it, the scenarios and the flags. The
+/// environment's [`Environment::describe`], [`Environment::write_tables`],
+/// [`Environment::write_exports`] and the grid's
+/// [`crate::experiment::grid::Grid::replay_grid`] read it.
+pub struct Replay<'a, E: Environment> {
+    /// The LOG as given on the command line (a path or a short name such
+    /// as `curie`), or `synthetic` when none was.
+    pub spec: &'a str,
+    /// The log read, with its file (`None` for synthetic trials).
+    pub input: Option<Input<'a>>,
+    /// What the environment prepared from it ([`Environment::scenarios`]).
+    pub prepared: &'a E::Prepared,
+    /// The scenarios the replay runs.
+    pub scenarios: &'a [E::Scenario],
+    /// The environment's flags.
+    pub args: &'a E::Args,
+}
+
+impl<E: Environment> Clone for Replay<'_, E> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<E: Environment> Copy for Replay<'_, E> {}
+
+/// One simulated run and what it was set up from: what
+/// [`Environment::summarize`] and a grid's cell
+/// ([`crate::experiment::grid::Grid::cell`]) read.
+pub struct Simulated<'a, E: Environment> {
+    /// What the environment prepared from the log ([`Environment::scenarios`]).
+    pub prepared: &'a E::Prepared,
+    /// The environment's flags.
+    pub args: &'a E::Args,
+    /// The scenario it ran.
+    pub scenario: &'a E::Scenario,
+    /// The heuristic it ran.
+    pub heuristic: &'a E::Heuristic,
+    /// The schedule.
+    pub run: &'a E::Run,
+}
+
+impl<E: Environment> Clone for Simulated<'_, E> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<E: Environment> Copy for Simulated<'_, E> {}
+
+/// What [`Environment::scenarios`] gives: what the environment prepared
+/// from the log and the scenarios of the replay, or why it cannot set them
+/// up.
+pub type Scenarios<E> = Result<
+    (
+        <E as Environment>::Prepared,
+        Vec<<E as Environment>::Scenario>,
+    ),
+    EnvError,
+>;
+
+/// The table names an environment wrote ([`Environment::write_tables`]),
+/// each as CSV and Parquet, or the file that could not be written.
+pub type Written = Result<Vec<&'static str>, TableError>;
+
+/// The files beyond the tables an environment wrote
+/// ([`Environment::write_exports`]), as paths relative to the output
+/// folder, or the file that could not be written.
+pub type Exports = Result<Vec<String>, TableError>;
+
 /// One finished run of a replay: which scenario and heuristic, the
 /// schedule, its summary and the wall time of the simulation (s).
 pub struct Replayed<'a, E: Environment> {
@@ -122,7 +193,7 @@ pub trait Environment: Sized + Sync + 'static {
     type Summary: Clone + Send + Sync;
 
     /// The environment's heuristics.
-    fn registry() -> Registry<Self::Policy>;
+    const REGISTRY: Registry<Self::Policy>;
 
     /// Checks what can be checked of the flags before the log is read
     /// (`log`: whether a LOG was given): a flag that applies only with (or
@@ -140,7 +211,7 @@ pub trait Environment: Sized + Sync + 'static {
     /// # Errors
     /// An unknown name, or a flag that does not fit the heuristics named.
     fn heuristics(names: &[String], _args: &Self::Args) -> Result<Vec<Self::Heuristic>, EnvError> {
-        Ok(Self::registry()
+        Ok(Self::REGISTRY
             .resolve(names, |_| true)?
             .into_iter()
             .map(Self::Heuristic::from)
@@ -158,18 +229,10 @@ pub trait Environment: Sized + Sync + 'static {
     /// # Errors
     /// No log where the environment needs one, a flag that does not fit the
     /// log, a day it does not have, a scenario that cannot be generated.
-    fn scenarios(
-        input: Option<Input<'_>>,
-        args: &Self::Args,
-    ) -> Result<(Self::Prepared, Vec<Self::Scenario>), EnvError>;
+    fn scenarios(input: Option<Input<'_>>, args: &Self::Args) -> Scenarios<Self>;
 
     /// The lines printed before the runs: the log, the setup, the scenarios.
-    fn describe(
-        input: Option<Input<'_>>,
-        prepared: &Self::Prepared,
-        scenarios: &[Self::Scenario],
-        args: &Self::Args,
-    ) -> String;
+    fn describe(replay: &Replay<'_, Self>) -> String;
 
     /// A short name of a scenario for messages (a date, or the log).
     fn scenario_name(scenario: &Self::Scenario) -> String;
@@ -181,13 +244,7 @@ pub trait Environment: Sized + Sync + 'static {
     fn check(scenario: &Self::Scenario, run: &Self::Run) -> Vec<String>;
 
     /// Summarises one run.
-    fn summarize(
-        prepared: &Self::Prepared,
-        scenario: &Self::Scenario,
-        heuristic: &Self::Heuristic,
-        run: &Self::Run,
-        args: &Self::Args,
-    ) -> Self::Summary;
+    fn summarize(sim: Simulated<'_, Self>) -> Self::Summary;
 
     /// The columns of [`Environment::Summary`], declared once
     /// ([`crate::metrics::columns`]): they make the `summary` table, a
@@ -206,6 +263,18 @@ pub trait Environment: Sized + Sync + 'static {
         rows: &[&Self::Summary],
     ) -> polars::prelude::PolarsResult<polars::prelude::DataFrame> {
         crate::metrics::columns::frame(&Self::summary_columns(), rows)
+    }
+
+    /// The `summary` table of `runs`: [`Environment::summary_frame`] of
+    /// their summaries, one row per run in their order.
+    ///
+    /// # Errors
+    /// As [`Environment::summary_frame`].
+    fn summary_table(
+        runs: &[Replayed<'_, Self>],
+    ) -> polars::prelude::PolarsResult<polars::prelude::DataFrame> {
+        let rows: Vec<&Self::Summary> = runs.iter().map(|r| &r.summary).collect();
+        Self::summary_frame(&rows)
     }
 
     /// The table printed after the runs: one line per run with the
@@ -244,12 +313,7 @@ pub trait Environment: Sized + Sync + 'static {
     ///
     /// # Errors
     /// [`TableError`] naming the file.
-    fn write_tables(
-        dir: &Path,
-        prepared: &Self::Prepared,
-        runs: &[Replayed<'_, Self>],
-        args: &Self::Args,
-    ) -> Result<Vec<&'static str>, TableError>;
+    fn write_tables(dir: &Path, replay: &Replay<'_, Self>, runs: &[Replayed<'_, Self>]) -> Written;
 
     /// Writes the files beyond the tables that `replay` writes for these
     /// runs into `dir` (environment D's `--export`); returns their paths
@@ -259,10 +323,9 @@ pub trait Environment: Sized + Sync + 'static {
     /// [`TableError`] naming the file.
     fn write_exports(
         _dir: &Path,
-        _prepared: &Self::Prepared,
+        _replay: &Replay<'_, Self>,
         _runs: &[Replayed<'_, Self>],
-        _args: &Self::Args,
-    ) -> Result<Vec<String>, TableError> {
+    ) -> Exports {
         Ok(Vec::new())
     }
 }
@@ -314,7 +377,7 @@ pub fn write_batsim<E: Environment>(
 
 /// Names and summaries of `E`'s heuristics, in registry order.
 pub fn heuristic_list<E: Environment>() -> Vec<(&'static str, &'static str)> {
-    E::registry().iter().map(|e| (e.name, e.summary)).collect()
+    E::REGISTRY.iter().map(|e| (e.name, e.summary)).collect()
 }
 
 /// The CLI name of a resolved heuristic.

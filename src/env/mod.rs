@@ -29,7 +29,8 @@ pub mod registry;
 pub mod serial;
 
 pub use environment::{
-    EnvError, Environment, HeuristicName, Input, LogUse, Replayed, heuristic_list, write_batsim,
+    EnvError, Environment, Exports, HeuristicName, Input, LogUse, Replay, Replayed, Scenarios,
+    Simulated, Written, heuristic_list, write_batsim,
 };
 pub use registry::{Entry, Registry, UnknownEnv, UnknownName};
 

@@ -18,7 +18,7 @@ use serde::{Deserialize, Serialize};
 use super::ExperimentError;
 use super::config::{ConfigError, ExperimentConfig};
 use crate::catalog;
-use crate::env::environment::{EnvError, Environment, LogUse};
+use crate::env::environment::{EnvError, Environment, LogUse, Replay, Simulated};
 use crate::swf::{ReadOptions, SwfLog};
 
 /// The heuristic whose schedule the Gantt chart shows, when in the grid.
@@ -148,13 +148,7 @@ pub trait Grid: Environment {
     /// # Errors
     /// A log without a usable scenario, a date it does not have, a
     /// parameter that does not fit it.
-    fn lay_out(
-        log: &SwfLog,
-        key: &str,
-        config: &ExperimentConfig,
-        section: &Self::Section,
-        args: &Self::Args,
-    ) -> Result<(Self::Prepared, LogLayout), ExperimentError>;
+    fn lay_out(log: &SwfLog, key: &str, setup: GridSetup<'_, Self>) -> LaidOut<Self::Prepared>;
 
     /// A grid without logs (synthetic trials): what its scenarios are
     /// prepared from and its one pseudo-log's layout; `None` for an
@@ -192,39 +186,22 @@ pub trait Grid: Environment {
     fn scenario(plan: &Plan<Self>, cell: &CellSpec) -> Result<Self::Scenario, ExperimentError>;
 
     /// The cell file of one run.
-    fn cell(
-        plan: &Plan<Self>,
-        cell: &CellSpec,
-        scenario: &Self::Scenario,
-        heuristic: &Self::Heuristic,
-        run: &Self::Run,
-    ) -> Self::Cell;
+    fn cell(plan: &Plan<Self>, cell: &CellSpec, sim: Simulated<'_, Self>) -> Self::Cell;
 
-    /// Writes the tables, the Markdown summary and (with `figures`) the
-    /// figures of `cells` (in cell order) into `out`.
+    /// Writes the tables, the Markdown summary and (with `to.figures`) the
+    /// figures of `cells` (in cell order) into `to.out`.
     ///
     /// # Errors
     /// A table or figure that cannot be built or written.
-    fn report(
-        layout: &Layout,
-        config: &ExperimentConfig,
-        cells: &[Self::Cell],
-        out: &Path,
-        figures: bool,
-    ) -> Result<GridReport, ExperimentError>;
+    fn report(to: &ReportTo<'_>, cells: &[Self::Cell]) -> Result<GridReport, ExperimentError>;
 
     /// The configuration and layout a replay of one log amounts to (its
     /// heuristics, the scenarios it built, every parameter and seed), for
     /// the replay's manifest. `base` is the configuration before the
     /// environment's own keys ([`ExperimentConfig::replay`]: the heuristics
     /// run and the shared flags given).
-    fn replay_grid(
-        spec: &str,
-        base: ExperimentConfig,
-        prepared: &Self::Prepared,
-        scenarios: &[Self::Scenario],
-        args: &Self::Args,
-    ) -> (ExperimentConfig, Layout);
+    fn replay_grid(replay: &Replay<'_, Self>, base: ExperimentConfig)
+    -> (ExperimentConfig, Layout);
 
     /// `compare`: the grid of `logs` side by side (each log its own
     /// system), from the flags given.
@@ -489,7 +466,79 @@ pub struct CellSpec {
     pub id: String,
 }
 
+/// A grid's configuration as an environment reads it in
+/// [`Grid::lay_out`]: the shared keys, its own section and its flags
+/// ([`Grid::grid_args`]).
+pub struct GridSetup<'a, E: Grid> {
+    /// The configuration.
+    pub config: &'a ExperimentConfig,
+    /// The environment's own keys.
+    pub section: &'a E::Section,
+    /// The environment's flags as the configuration gives them.
+    pub args: &'a E::Args,
+}
+
+impl<E: Grid> Clone for GridSetup<'_, E> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<E: Grid> Copy for GridSetup<'_, E> {}
+
+/// What a grid's report is of and where it goes ([`Grid::report`]).
+#[derive(Debug, Clone, Copy)]
+pub struct ReportTo<'a> {
+    /// The grid's layout.
+    pub layout: &'a Layout,
+    /// Its configuration.
+    pub config: &'a ExperimentConfig,
+    /// The folder the tables, Markdown and figures go into.
+    pub out: &'a Path,
+    /// Whether to draw the figures.
+    pub figures: bool,
+}
+
+/// What [`Grid::lay_out`] gives: what the environment prepared from the
+/// log and its layout, or why the log cannot be laid out.
+pub type LaidOut<P> = Result<(P, LogLayout), ExperimentError>;
+
+/// A variant's short label (the `variant` column): `default` when nothing
+/// in `changed` is given, else the settings given (those that differ from
+/// the defaults, e.g. `correlation=none`), in order, joined by `sep`.
+pub fn variant_label(changed: impl IntoIterator<Item = Option<String>>, sep: &str) -> String {
+    let parts: Vec<String> = changed.into_iter().flatten().collect();
+    if parts.is_empty() {
+        "default".to_string()
+    } else {
+        parts.join(sep)
+    }
+}
+
 impl Layout {
+    /// The day of `cell` in `w`, the log it was laid out from.
+    ///
+    /// # Errors
+    /// [`ExperimentError::Days`] naming the log and the date when `w` has
+    /// no candidate day of that date.
+    pub fn day_window(
+        &self,
+        w: &crate::workload::Workload,
+        cell: &CellSpec,
+    ) -> Result<crate::workload::DayWindow, ExperimentError> {
+        let log = &self.logs[cell.log];
+        let date = &log.days[cell.day].date;
+        w.day_by_date(date).ok_or_else(|| ExperimentError::Days {
+            log: log.key.clone(),
+            source: crate::workload::DayError::Date {
+                log: log.file.clone(),
+                date: date.clone(),
+                first: String::new(),
+                last: String::new(),
+            },
+        })
+    }
+
     /// Number of distinct variants (1 for a grid without variant axes).
     pub fn variant_count(&self) -> usize {
         self.variants.len().max(1)
@@ -587,7 +636,7 @@ pub fn check<E: Grid>(config: &ExperimentConfig) -> Result<E::Section, ConfigErr
     if config.environment_name() != E::NAME {
         return Err(ConfigError::Invalid {
             path: origin.to_path_buf(),
-            key: "environment".into(),
+            key: "environment",
             message: format!(
                 "`{}` given where environment `{}` was expected",
                 config.environment_name(),
@@ -698,7 +747,12 @@ impl<E: Grid> Plan<E> {
                     // Said only when the file name alone would not say it.
                     notes.push(format!("{key}: {} {r}", log.name));
                 }
-                let (prepared, layout) = E::lay_out(&log, key, config, &section, &args)?;
+                let setup = GridSetup {
+                    config,
+                    section: &section,
+                    args: &args,
+                };
+                let (prepared, layout) = E::lay_out(&log, key, setup)?;
                 Ok((prepared, layout, notes, log.sha256))
             })
             .collect::<Result<_, ExperimentError>>()?;
@@ -965,7 +1019,7 @@ impl<'a, S> Metrics<'a, S> {
             keys,
             scenario,
             log,
-            fig: crate::report::Figure::with_palette(&E::registry().names()),
+            fig: crate::report::Figure::with_palette(&E::REGISTRY.names()),
         }
     }
 }

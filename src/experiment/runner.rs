@@ -37,6 +37,7 @@ use rayon::prelude::*;
 use super::ExperimentError;
 pub use super::grid::{CellSpec, DayLayout, Layout, LogLayout, Plan};
 use super::grid::{Grid, GridCell};
+use crate::env::environment::Simulated;
 
 /// A shard `i/N` of the cell list (see the module documentation).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -454,7 +455,14 @@ pub fn run<E: Grid>(
                                 let occ = E::occupancy(&plan.prepared[cell.log], &scenario, &run);
                                 CellSeries::of(&series(&occ, GRID_STEP), GRID_STEP)
                             });
-                            Ok((E::cell(plan, cell, &scenario, h, &run), series))
+                            let sim = Simulated {
+                                prepared: &plan.prepared[cell.log],
+                                args: &plan.args,
+                                scenario: &scenario,
+                                heuristic: h,
+                                run: &run,
+                            };
+                            Ok((E::cell(plan, cell, sim), series))
                         } else {
                             Err(violations.iter().map(|v| v.to_string()).collect())
                         }

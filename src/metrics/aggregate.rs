@@ -140,6 +140,25 @@ pub fn stat_column(g: &DataFrame, m: &str) -> PolarsResult<Vec<Stat>> {
         .collect())
 }
 
+/// The mean ± CI of the metrics `names` (summary column names) in every
+/// row of `aggregate`, row by row: element `k` of row `r` is metric
+/// `names[k]` ([`stat_column`]).
+///
+/// # Errors
+/// A polars error: a metric's `_mean`, `_sd` or `_ci95` column missing.
+pub fn stats_by_row<const N: usize>(
+    aggregate: &DataFrame,
+    names: [&str; N],
+) -> PolarsResult<Vec<[Stat; N]>> {
+    let columns = names
+        .iter()
+        .map(|m| stat_column(aggregate, m))
+        .collect::<PolarsResult<Vec<_>>>()?;
+    Ok((0..aggregate.height())
+        .map(|r| std::array::from_fn(|k| columns[k][r]))
+        .collect())
+}
+
 /// A float column, nulls as `None`.
 ///
 /// # Errors
@@ -181,6 +200,20 @@ pub struct Group<V> {
     pub heuristic_seconds_max: f64,
 }
 
+/// The columns a grid's `aggregate` and `timing` tables group by, in
+/// order: the log columns `logs` (its key, and any other), `variant`, the
+/// variant's level columns `levels`, `heuristic`.
+pub fn group_keys(
+    logs: &[&'static str],
+    levels: impl IntoIterator<Item = &'static str>,
+) -> Vec<&'static str> {
+    let mut keys = logs.to_vec();
+    keys.push("variant");
+    keys.extend(levels);
+    keys.push("heuristic");
+    keys
+}
+
 /// The [`Group`] of every row of a grid's `aggregate` table, in its order,
 /// with the wall clock of `timing` (the same groups in the same order).
 /// The aggregate is keyed by `log_key`, `variant` and `heuristic`;
@@ -210,6 +243,29 @@ pub fn groups<V>(
             heuristic_seconds_max: max[i].unwrap_or(f64::NAN),
         })
         .collect())
+}
+
+/// [`groups`] of a grid whose cells each say, through `of`, their log key,
+/// their variant's label (as the `variant` column spells it) and their
+/// variant: a group's variant is that of its first cell (the default when
+/// no cell matches).
+///
+/// # Errors
+/// As [`groups`].
+pub fn groups_of_cells<C, V: Default>(
+    aggregate: &DataFrame,
+    timing: &DataFrame,
+    cells: &[C],
+    of: impl Fn(&C) -> (&str, String, V),
+) -> PolarsResult<Vec<Group<V>>> {
+    groups(aggregate, timing, |key, label| {
+        cells
+            .iter()
+            .map(&of)
+            .find(|(k, l, _)| *k == key && l == label)
+            .map(|(_, _, v)| v)
+            .unwrap_or_default()
+    })
 }
 
 /// The side-by-side Markdown table of `compare`: one row per name of

@@ -79,6 +79,13 @@ pub struct Reference {
     pub label: String,
 }
 
+impl Reference {
+    /// A reference line at height `y` (y units) labelled `label`.
+    pub fn at(y: f64, label: String) -> Reference {
+        Reference { y, label }
+    }
+}
+
 /// A line chart (see [`line_chart`]).
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct LineChart {

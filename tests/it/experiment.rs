@@ -426,6 +426,17 @@ fn dumped_presets_parse_back_to_the_same_config() {
     let full = preset("khemka2015-parallel").unwrap();
     let section: ParallelSection = full.section().unwrap();
     assert_eq!(section.variant_list().len(), 7);
+    // Without a base the written table has no `cores_base` key (TOML has no
+    // None); with one it is kept; both read back the same section.
+    for cores_base in [None, Some(64.0)] {
+        let s = ParallelSection {
+            cores_base,
+            ..section.clone()
+        };
+        let c = full.clone().with_section(&s);
+        assert_eq!(c.section.contains_key("cores_base"), cores_base.is_some());
+        assert_eq!(c.section::<ParallelSection>().unwrap(), s);
+    }
     assert_eq!(full.heuristics.len(), 7);
     assert_eq!(full.day_count(), 48);
     let (success, _, err) = swftool(&["experiment", "--dump-preset", "nope"]);

@@ -11,7 +11,10 @@ use super::summary::{ClassicSummary, RunLabel, summarize};
 use super::tables::{clean_frame, fairness_frame, jobs_frame, suspensions_frame, users_frame};
 use super::window::{WindowError, WindowRule, build_window, default_window_start, month_start};
 use super::{ClassicJob, ClassicRun, CleanPreset, CleanReport, Machine, Policy, SCHEDULERS, Unit};
-use crate::env::{EnvError, Environment, Input, LogUse, Registry, Replayed};
+use crate::env::{
+    EnvError, Environment, Exports, Input, LogUse, Registry, Replay, Replayed, Scenarios,
+    Simulated, Written,
+};
 use crate::metrics::columns::SummaryColumn;
 use crate::metrics::tables::{TableError, write_all};
 use crate::model::calendar::LogClock;
@@ -201,38 +204,31 @@ impl Environment for Classic {
         crate::workload::flags::Export::Batsim,
         crate::workload::flags::Export::Swf,
     ];
-    type Policy = Policy;
-    type Args = ClassicArgs;
-    type Heuristic = (&'static str, Policy);
-    type Prepared = ClassicPrepared;
-    type Scenario = ClassicScenario;
-    type Run = ClassicRun;
-    type Summary = ClassicSummary;
+    // The columns that name a run and group the mean rows.
+    const RUN_KEYS: &'static [&'static str] = &["log", "heuristic"];
 
-    fn registry() -> Registry<Policy> {
-        SCHEDULERS
-    }
+    type Policy = Policy;
+    const REGISTRY: Registry<Policy> = SCHEDULERS;
+    type Heuristic = (&'static str, Policy);
 
     fn heuristics(names: &[String], args: &ClassicArgs) -> Result<Vec<Self::Heuristic>, EnvError> {
         Ok(args.policies(names)?)
     }
 
-    fn scenarios(
-        input: Option<Input<'_>>,
-        args: &ClassicArgs,
-    ) -> Result<(ClassicPrepared, Vec<ClassicScenario>), EnvError> {
+    type Args = ClassicArgs;
+
+    type Prepared = ClassicPrepared;
+    type Scenario = ClassicScenario;
+
+    fn scenarios(input: Option<Input<'_>>, args: &ClassicArgs) -> Scenarios<Self> {
         let log = input.ok_or(EnvError::NoLog(Self::NAME))?.log;
         let p = prepare(log, args)?;
         let scenario = p.scenario.clone();
         Ok((p, vec![scenario]))
     }
 
-    fn describe(
-        input: Option<Input<'_>>,
-        p: &ClassicPrepared,
-        scenarios: &[ClassicScenario],
-        args: &ClassicArgs,
-    ) -> String {
+    fn describe(r: &Replay<'_, Self>) -> String {
+        let (input, p, scenarios, args) = (r.input, r.prepared, r.scenarios, r.args);
         let Some(Input { log, .. }) = input else {
             return String::new();
         };
@@ -276,8 +272,17 @@ impl Environment for Classic {
         "the whole log".into()
     }
 
+    type Run = ClassicRun;
+
     fn simulate(s: &ClassicScenario, h: &Self::Heuristic) -> ClassicRun {
         super::simulate(&s.jobs, s.machine.capacity, h.1)
+    }
+
+    fn check(s: &ClassicScenario, run: &ClassicRun) -> Vec<String> {
+        capacity::check(&s.jobs, run, s.machine.capacity)
+            .iter()
+            .map(ToString::to_string)
+            .collect()
     }
 
     fn occupancy(
@@ -288,36 +293,18 @@ impl Environment for Classic {
         super::series::occupancy(&s.jobs, s.machine.capacity, run)
     }
 
-    fn check(s: &ClassicScenario, run: &ClassicRun) -> Vec<String> {
-        capacity::check(&s.jobs, run, s.machine.capacity)
-            .iter()
-            .map(ToString::to_string)
-            .collect()
-    }
+    type Summary = ClassicSummary;
 
-    // The columns that name a run and group the mean rows.
-    const RUN_KEYS: &'static [&'static str] = &["log", "heuristic"];
-
-    fn summarize(
-        p: &ClassicPrepared,
-        s: &ClassicScenario,
-        h: &Self::Heuristic,
-        run: &ClassicRun,
-        args: &ClassicArgs,
-    ) -> ClassicSummary {
-        summarize(
-            RunLabel {
-                log: &p.log,
-                heuristic: h.0,
-                policy: h.1,
-                estimates: args.estimates(),
-                clean: args.clean_preset().to_string(),
-            },
-            &s.jobs,
-            &s.machine,
-            run,
-            args.tau(),
-        )
+    fn summarize(r: Simulated<'_, Self>) -> ClassicSummary {
+        let (s, h, args) = (r.scenario, r.heuristic, r.args);
+        let label = RunLabel {
+            log: &r.prepared.log,
+            heuristic: h.0,
+            policy: h.1,
+            estimates: args.estimates(),
+            clean: args.clean_preset().to_string(),
+        };
+        summarize(label, &s.jobs, &s.machine, r.run, args.tau())
     }
 
     fn summary_columns() -> Vec<SummaryColumn<ClassicSummary>> {
@@ -332,24 +319,19 @@ impl Environment for Classic {
         classic_table(&rows)
     }
 
-    fn write_tables(
-        dir: &Path,
-        p: &ClassicPrepared,
-        runs: &[Replayed<'_, Self>],
-        args: &ClassicArgs,
-    ) -> Result<Vec<&'static str>, TableError> {
+    fn write_tables(dir: &Path, r: &Replay<'_, Self>, runs: &[Replayed<'_, Self>]) -> Written {
+        let (p, args) = (r.prepared, r.args);
         let Some(first) = runs.first() else {
             return Ok(Vec::new());
         };
         let jobs = &first.scenario.jobs;
         let named: Vec<(&str, &ClassicRun)> =
             runs.iter().map(|r| (r.heuristic.0, &r.run)).collect();
-        let summaries: Vec<&ClassicSummary> = runs.iter().map(|r| &r.summary).collect();
         write_all(
             dir,
             vec![
                 ("jobs", jobs_frame(&p.log, jobs, &named, args.tau())),
-                ("summary", Self::summary_frame(&summaries)),
+                ("summary", Self::summary_table(runs)),
                 ("clean", clean_frame(&p.report)),
                 ("suspensions", suspensions_frame(&p.log, jobs, &named)),
                 ("users", users_frame(&p.log, jobs, &named, args.tau())),
@@ -358,12 +340,8 @@ impl Environment for Classic {
         )
     }
 
-    fn write_exports(
-        dir: &Path,
-        p: &ClassicPrepared,
-        runs: &[Replayed<'_, Self>],
-        args: &ClassicArgs,
-    ) -> Result<Vec<String>, TableError> {
+    fn write_exports(dir: &Path, r: &Replay<'_, Self>, runs: &[Replayed<'_, Self>]) -> Exports {
+        let (p, args) = (r.prepared, r.args);
         export(dir, p, runs, args)
     }
 }

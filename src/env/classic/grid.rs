@@ -19,12 +19,15 @@ use super::tables::{
     UserRow, fairness_of, fairness_table, jobs_frame, suspensions_frame, user_rows, users_table,
 };
 use super::window::WindowRule;
-use super::{ClassicArgs, ClassicJob, ClassicOutcome, ClassicRun, Policy, SCHEDULERS, Suspension};
+use super::{ClassicArgs, ClassicJob, ClassicOutcome, ClassicRun, SCHEDULERS, Suspension};
 use crate::catalog::log_key;
-use crate::env::{EnvError, Environment};
+use crate::env::{EnvError, Environment, Replay, Simulated};
 use crate::experiment::ExperimentError;
 use crate::experiment::config::{ConfigError, ExperimentConfig};
-use crate::experiment::grid::{CellSpec, DayLayout, Layout, LogLayout, Plan, Preset};
+use crate::experiment::grid::ReportTo;
+use crate::experiment::grid::{
+    CellSpec, DayLayout, GridSetup, LaidOut, Layout, LogLayout, Plan, Preset,
+};
 use crate::experiment::grid::{Grid, GridReport, VariantRecord, write_compare, write_report};
 use crate::metrics::aggregate::side_by_side;
 use crate::metrics::tables::TableError;
@@ -269,13 +272,8 @@ impl Grid for Classic {
         Vec::new()
     }
 
-    fn lay_out(
-        log: &SwfLog,
-        key: &str,
-        _: &ExperimentConfig,
-        _: &ClassicSection,
-        args: &ClassicArgs,
-    ) -> Result<(ClassicPrepared, LogLayout), ExperimentError> {
+    fn lay_out(log: &SwfLog, key: &str, g: GridSetup<'_, Self>) -> LaidOut<ClassicPrepared> {
+        let args = g.args;
         let p = prepare(log, args)?;
         let layout = log_layout(key, &p);
         Ok((p, layout))
@@ -285,13 +283,8 @@ impl Grid for Classic {
         Ok(plan.prepared[cell.log].scenario.clone())
     }
 
-    fn cell(
-        plan: &Plan<Classic>,
-        cell: &CellSpec,
-        scenario: &ClassicScenario,
-        heuristic: &(&'static str, Policy),
-        run: &ClassicRun,
-    ) -> ClassicCell {
+    fn cell(plan: &Plan<Classic>, cell: &CellSpec, sim: Simulated<'_, Self>) -> ClassicCell {
+        let (scenario, run) = (sim.scenario, sim.run);
         let layout = &plan.layout;
         let log = &layout.logs[cell.log];
         ClassicCell {
@@ -301,13 +294,7 @@ impl Grid for Classic {
             scenario: log.days[cell.day].date.clone(),
             about: about(&plan.prepared[cell.log]),
             subtitle: subtitle(&plan.prepared[cell.log]),
-            summary: Classic::summarize(
-                &plan.prepared[cell.log],
-                scenario,
-                heuristic,
-                run,
-                &plan.args,
-            ),
+            summary: Classic::summarize(sim),
             detail: plan
                 .section
                 .job_tables
@@ -317,13 +304,8 @@ impl Grid for Classic {
         }
     }
 
-    fn report(
-        layout: &Layout,
-        config: &ExperimentConfig,
-        cells: &[ClassicCell],
-        out: &Path,
-        figures: bool,
-    ) -> Result<GridReport, ExperimentError> {
+    fn report(to: &ReportTo<'_>, cells: &[ClassicCell]) -> Result<GridReport, ExperimentError> {
+        let (layout, config, out, figures) = (to.layout, to.config, to.out, to.figures);
         let section: ClassicSection = config.section()?;
         let summaries: Vec<&ClassicSummary> = cells.iter().map(|c| &c.summary).collect();
         let mut summary =
@@ -358,13 +340,8 @@ impl Grid for Classic {
         })
     }
 
-    fn replay_grid(
-        spec: &str,
-        base: ExperimentConfig,
-        p: &ClassicPrepared,
-        _: &[ClassicScenario],
-        args: &ClassicArgs,
-    ) -> (ExperimentConfig, Layout) {
+    fn replay_grid(r: &Replay<'_, Self>, base: ExperimentConfig) -> (ExperimentConfig, Layout) {
+        let (spec, p, args) = (r.spec, r.prepared, r.args);
         let names = base.heuristics.clone();
         let config = ExperimentConfig {
             name: "replay-classic".into(),

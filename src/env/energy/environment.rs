@@ -18,9 +18,12 @@ use super::{
     BUDGET_FRACTION, EnergyRun, EnergyScenario, HEURISTICS, HeuristicInfo, Objective, Policy,
     RunConfig, StaticCounted, simulate,
 };
-use crate::env::{EnvError, Environment, Input, LogUse, Registry, Replayed};
+use crate::env::{
+    EnvError, Environment, Exports, Input, LogUse, Registry, Replay, Replayed, Scenarios,
+    Simulated, Written,
+};
 use crate::metrics::columns::SummaryColumn;
-use crate::metrics::tables::{TableError, write_all};
+use crate::metrics::tables::write_all;
 use crate::workload::WorkloadError;
 
 /// Environment C: utility under a daily energy budget, queued or polled
@@ -205,13 +208,15 @@ impl Environment for Energy {
     const LOG: LogUse = LogUse::Synthetic;
     const SHARED: &'static [&'static str] =
         &["--seed", "--trial", "--trials", "--theta", "--export"];
+    // The columns that name a run and group the mean rows.
+    const RUN_KEYS: &'static [&'static str] = &["scenario", "heuristic"];
+    const MEAN_KEYS: &'static [&'static str] = &["heuristic", "management", "filter"];
+
     type Policy = Policy;
-    type Args = EnergyArgs;
+    const REGISTRY: Registry<Policy> = HEURISTICS;
     type Heuristic = &'static HeuristicInfo;
-    type Prepared = EnergySource;
-    type Scenario = EnergyCase;
-    type Run = EnergyRun;
-    type Summary = EnergySummary;
+
+    type Args = EnergyArgs;
 
     fn check_args(args: &EnergyArgs, log: bool) -> Result<(), EnvError> {
         if !log {
@@ -220,14 +225,10 @@ impl Environment for Energy {
         Ok(())
     }
 
-    fn registry() -> Registry<Policy> {
-        HEURISTICS
-    }
+    type Prepared = EnergySource;
+    type Scenario = EnergyCase;
 
-    fn scenarios(
-        input: Option<Input<'_>>,
-        args: &EnergyArgs,
-    ) -> Result<(EnergySource, Vec<EnergyCase>), EnvError> {
+    fn scenarios(input: Option<Input<'_>>, args: &EnergyArgs) -> Scenarios<Self> {
         if args.filter.is_some_and(|f| f != super::Filter::None)
             && args.budget == Some(Budget::None)
         {
@@ -302,12 +303,8 @@ impl Environment for Energy {
         ))
     }
 
-    fn describe(
-        _: Option<Input<'_>>,
-        source: &EnergySource,
-        cases: &[EnergyCase],
-        args: &EnergyArgs,
-    ) -> String {
+    fn describe(r: &Replay<'_, Self>) -> String {
+        let (source, cases, args) = (r.prepared, r.scenarios, r.args);
         let mut out = String::new();
         match (&source.params, &source.file) {
             (Some(p), _) => out.push_str(&format!(
@@ -372,28 +369,14 @@ impl Environment for Energy {
         )
     }
 
+    type Run = EnergyRun;
+
     fn simulate(c: &EnergyCase, h: &Self::Heuristic) -> EnergyRun {
         simulate(&c.scenario, h.policy, &c.config)
     }
 
-    fn write_exports(
-        dir: &Path,
-        source: &EnergySource,
-        runs: &[Replayed<'_, Self>],
-        args: &EnergyArgs,
-    ) -> Result<Vec<String>, TableError> {
-        let workload = source
-            .file
-            .as_ref()
-            .and_then(|p| p.file_stem())
-            .map_or("synthetic".into(), |s| s.to_string_lossy().into_owned());
-        crate::env::write_batsim(
-            dir,
-            &args.shared.export,
-            &workload,
-            runs,
-            |c: &EnergyCase, run| super::export::batsim_jobs(&c.scenario, run),
-        )
+    fn check(c: &EnergyCase, run: &EnergyRun) -> Vec<String> {
+        super::check::check(&c.scenario, run, c.config.management)
     }
 
     fn occupancy(
@@ -404,43 +387,19 @@ impl Environment for Energy {
         super::series::occupancy(&c.scenario, run)
     }
 
-    fn check(c: &EnergyCase, run: &EnergyRun) -> Vec<String> {
-        super::check::check(&c.scenario, run, c.config.management)
-    }
+    type Summary = EnergySummary;
 
-    // The columns that name a run and group the mean rows.
-    const RUN_KEYS: &'static [&'static str] = &["scenario", "heuristic"];
-    const MEAN_KEYS: &'static [&'static str] = &["heuristic", "management", "filter"];
-
-    fn summarize(
-        _: &EnergySource,
-        c: &EnergyCase,
-        h: &Self::Heuristic,
-        run: &EnergyRun,
-        _: &EnergyArgs,
-    ) -> EnergySummary {
-        summarize(&c.scenario, h.name, &c.config, run)
+    fn summarize(r: Simulated<'_, Self>) -> EnergySummary {
+        let case = r.scenario;
+        summarize(&case.scenario, r.heuristic.name, &case.config, r.run)
     }
 
     fn summary_columns() -> Vec<SummaryColumn<EnergySummary>> {
         tables::summary_columns()
     }
 
-    fn write_tables(
-        dir: &Path,
-        _: &EnergySource,
-        runs: &[Replayed<'_, Self>],
-        _: &EnergyArgs,
-    ) -> Result<Vec<&'static str>, TableError> {
-        let records: Vec<RunRecord<'_>> = runs
-            .iter()
-            .map(|r| RunRecord {
-                scenario: &r.scenario.scenario,
-                config: &r.scenario.config,
-                run: &r.run,
-                summary: &r.summary,
-            })
-            .collect();
+    fn write_tables(dir: &Path, _: &Replay<'_, Self>, runs: &[Replayed<'_, Self>]) -> Written {
+        let records: Vec<RunRecord<'_>> = runs.iter().map(record).collect();
         let summaries: Vec<&EnergySummary> = runs.iter().map(|r| &r.summary).collect();
         let wall: Vec<f64> = runs.iter().map(|r| r.seconds).collect();
         write_all(
@@ -454,6 +413,32 @@ impl Environment for Energy {
                 ("timing", tables::timing_frame(&records, &wall)),
             ],
         )
+    }
+
+    fn write_exports(dir: &Path, r: &Replay<'_, Self>, runs: &[Replayed<'_, Self>]) -> Exports {
+        let (source, args) = (r.prepared, r.args);
+        let workload = source
+            .file
+            .as_ref()
+            .and_then(|p| p.file_stem())
+            .map_or("synthetic".into(), |s| s.to_string_lossy().into_owned());
+        crate::env::write_batsim(
+            dir,
+            &args.shared.export,
+            &workload,
+            runs,
+            |c: &EnergyCase, run| super::export::batsim_jobs(&c.scenario, run),
+        )
+    }
+}
+
+/// A replayed run as the tables read it.
+fn record<'a>(r: &'a Replayed<'_, Energy>) -> RunRecord<'a> {
+    RunRecord {
+        scenario: &r.scenario.scenario,
+        config: &r.scenario.config,
+        run: &r.run,
+        summary: &r.summary,
     }
 }
 

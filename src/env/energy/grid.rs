@@ -24,11 +24,14 @@ use super::matrices::{MACHINES_PER_TYPE, MAX_STATIC_POWER_W};
 use super::params::{Budget, EnergyArgs};
 use super::summary::{EnergySummary, HOURS, summarize};
 use super::tables::summary_columns;
-use super::{EnergyRun, EnergyVariant, Filter, HEURISTICS, Management, workload};
-use crate::env::{EnvError, Environment};
+use super::{EnergyVariant, Filter, HEURISTICS, Management, workload};
+use crate::env::{EnvError, Environment, Replay, Simulated};
 use crate::experiment::ExperimentError;
 use crate::experiment::config::{ConfigError, ExperimentConfig};
-use crate::experiment::grid::{CellSpec, DayLayout, Grid, GridReport, Layout, LogLayout, Plan};
+use crate::experiment::grid::ReportTo;
+use crate::experiment::grid::{
+    CellSpec, DayLayout, Grid, GridReport, GridSetup, LaidOut, Layout, LogLayout, Plan,
+};
 use crate::experiment::grid::{Metrics, Preset, VariantRecord, write_compare, write_runs_report};
 use crate::metrics::aggregate::{
     Stat, f64_column, mean_ci, n_column, pm, stat_column, str_column, timing_table,
@@ -300,13 +303,7 @@ impl Grid for Energy {
         )))
     }
 
-    fn lay_out(
-        _: &SwfLog,
-        key: &str,
-        _: &ExperimentConfig,
-        _: &EnergySection,
-        _: &EnergyArgs,
-    ) -> Result<(EnergySource, LogLayout), ExperimentError> {
+    fn lay_out(_: &SwfLog, key: &str, _: GridSetup<'_, Self>) -> LaidOut<EnergySource> {
         Err(ExperimentError::Env(EnvError::Workload(
             crate::workload::WorkloadError::Parameter {
                 flag: "logs",
@@ -338,13 +335,8 @@ impl Grid for Energy {
         })
     }
 
-    fn cell(
-        _: &Plan<Energy>,
-        cell: &CellSpec,
-        case: &EnergyCase,
-        heuristic: &Self::Heuristic,
-        run: &EnergyRun,
-    ) -> EnergyCell {
+    fn cell(_: &Plan<Energy>, cell: &CellSpec, sim: Simulated<'_, Self>) -> EnergyCell {
+        let (case, heuristic, run) = (sim.scenario, sim.heuristic, sim.run);
         EnergyCell {
             id: cell.id.clone(),
             index: cell.index,
@@ -360,13 +352,8 @@ impl Grid for Energy {
         }
     }
 
-    fn report(
-        layout: &Layout,
-        config: &ExperimentConfig,
-        cells: &[EnergyCell],
-        out: &Path,
-        figures: bool,
-    ) -> Result<GridReport, ExperimentError> {
+    fn report(to: &ReportTo<'_>, cells: &[EnergyCell]) -> Result<GridReport, ExperimentError> {
+        let (layout, config, out, figures) = (to.layout, to.config, to.out, to.figures);
         let mut t = tables(cells)?;
         let md = markdown(layout, &layout_variants(layout)?, config, cells, &t.rows);
         let metrics =
@@ -376,13 +363,8 @@ impl Grid for Energy {
         })
     }
 
-    fn replay_grid(
-        _spec: &str,
-        base: ExperimentConfig,
-        source: &EnergySource,
-        cases: &[EnergyCase],
-        args: &EnergyArgs,
-    ) -> (ExperimentConfig, Layout) {
+    fn replay_grid(r: &Replay<'_, Self>, base: ExperimentConfig) -> (ExperimentConfig, Layout) {
+        let (source, cases, args) = (r.prepared, r.scenarios, r.args);
         let names = base.heuristics.clone();
         let mut energy = args.clone();
         if let Some(b) = source.budget.joules() {
@@ -782,10 +764,12 @@ fn experiment_figures(
             continue;
         }
         let references = match (energy, budget) {
-            (true, Some(b)) => vec![Reference {
-                y: b / 1e9,
-                label: format!("budget E = {:.3} GJ", b / 1e9),
-            }],
+            (true, Some(b)) => {
+                vec![Reference::at(
+                    b / 1e9,
+                    format!("budget E = {:.3} GJ", b / 1e9),
+                )]
+            }
             _ => Vec::new(),
         };
         files.extend(report::line_chart(

@@ -250,6 +250,14 @@ pub struct RunConfig {
     pub static_all_day_w: f64,
 }
 
+impl RunConfig {
+    /// The static energy the machines of `s` draw in its counted day, J:
+    /// machines × [`RunConfig::static_all_day_w`] × the day's length.
+    pub fn static_energy(&self, s: &EnergyScenario) -> f64 {
+        self.static_all_day_w * f64::from(s.matrices.machines()) * (s.window.1 - s.window.0)
+    }
+}
+
 impl Default for RunConfig {
     /// Queued, no filter, no budget, the drop threshold 0.5 and no static
     /// power outside the APC (hand-built matrices give whole APCs; the
@@ -262,14 +270,6 @@ impl Default for RunConfig {
             drop_threshold: DROP_THRESHOLD,
             static_all_day_w: 0.0,
         }
-    }
-}
-
-impl RunConfig {
-    /// The static energy the machines of `s` draw in its counted day, J:
-    /// machines × [`RunConfig::static_all_day_w`] × the day's length.
-    pub fn static_energy(&self, s: &EnergyScenario) -> f64 {
-        self.static_all_day_w * f64::from(s.matrices.machines()) * (s.window.1 - s.window.0)
     }
 }
 

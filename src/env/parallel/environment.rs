@@ -10,9 +10,12 @@ use super::params::{ParallelArgs, check_system_size};
 use super::summary::{RunSummary, summarize};
 use super::tables;
 use super::{Build, HEURISTICS, HeuristicInfo, RunResult, simulate};
-use crate::env::{EnvError, Environment, Input, LogUse, Registry, Replayed};
+use crate::env::{
+    EnvError, Environment, Exports, Input, LogUse, Registry, Replay, Replayed, Scenarios,
+    Simulated, Written,
+};
 use crate::metrics::columns::SummaryColumn;
-use crate::metrics::tables::{TableError, write_all};
+use crate::metrics::tables::write_all;
 use crate::workload::days::CURIE_PAPER_TOTALS;
 use crate::workload::{DayPick, STANDARD_DAYS, pick_days};
 use crate::workload::{DaySet, DayTotals, DayWindow, Scenario, Workload};
@@ -28,22 +31,19 @@ impl Environment for Parallel {
     const LOG: LogUse = LogUse::Required;
     const SHARED: &'static [&'static str] =
         &["--seed", "--day", "--days", "--day-arrivals", "--export"];
+    // The columns that name a run and group the mean rows.
+    const RUN_KEYS: &'static [&'static str] = &["date", "heuristic"];
+
     type Policy = Build;
-    type Args = ParallelArgs;
+    const REGISTRY: Registry<Build> = HEURISTICS;
     type Heuristic = &'static HeuristicInfo;
+
+    type Args = ParallelArgs;
+
     type Prepared = Workload;
     type Scenario = Scenario;
-    type Run = RunResult;
-    type Summary = RunSummary;
 
-    fn registry() -> Registry<Build> {
-        HEURISTICS
-    }
-
-    fn scenarios(
-        input: Option<Input<'_>>,
-        args: &ParallelArgs,
-    ) -> Result<(Workload, Vec<Scenario>), EnvError> {
+    fn scenarios(input: Option<Input<'_>>, args: &ParallelArgs) -> Scenarios<Self> {
         let log = input.ok_or(EnvError::NoLog(Self::NAME))?.log;
         let w = Workload::from_log(log);
         let pick = match args.shared.days {
@@ -68,12 +68,8 @@ impl Environment for Parallel {
         Ok((w, scenarios))
     }
 
-    fn describe(
-        input: Option<Input<'_>>,
-        w: &Workload,
-        scenarios: &[Scenario],
-        args: &ParallelArgs,
-    ) -> String {
+    fn describe(r: &Replay<'_, Self>) -> String {
+        let (input, w, scenarios, args) = (r.input, r.prepared, r.scenarios, r.args);
         let jobs = input.map_or(0, |i| i.log.jobs.len());
         let params = args.scenario_params();
         let mut out = format!(
@@ -160,29 +156,11 @@ impl Environment for Parallel {
         s.day.date.clone()
     }
 
+    type Run = RunResult;
+
     fn simulate(s: &Scenario, h: &Self::Heuristic) -> RunResult {
         let mut heuristic = h.build(s);
         simulate(s, heuristic.as_mut())
-    }
-
-    fn write_exports(
-        dir: &Path,
-        w: &Workload,
-        runs: &[Replayed<'_, Self>],
-        args: &ParallelArgs,
-    ) -> Result<Vec<String>, TableError> {
-        let workload = crate::metrics::batsim::workload_name(&w.name);
-        crate::env::write_batsim(
-            dir,
-            &args.shared.export,
-            &workload,
-            runs,
-            super::export::batsim_jobs,
-        )
-    }
-
-    fn occupancy(_: &Workload, s: &Scenario, run: &RunResult) -> crate::metrics::series::Occupancy {
-        super::series::occupancy(s, run)
     }
 
     fn check(s: &Scenario, run: &RunResult) -> Vec<String> {
@@ -192,31 +170,36 @@ impl Environment for Parallel {
             .collect()
     }
 
-    // The columns that name a run and group the mean rows.
-    const RUN_KEYS: &'static [&'static str] = &["date", "heuristic"];
+    fn occupancy(_: &Workload, s: &Scenario, run: &RunResult) -> crate::metrics::series::Occupancy {
+        super::series::occupancy(s, run)
+    }
 
-    fn summarize(
-        w: &Workload,
-        s: &Scenario,
-        h: &Self::Heuristic,
-        run: &RunResult,
-        args: &ParallelArgs,
-    ) -> RunSummary {
-        summarize(&w.name, h.name, args.shared.seed(), s, run)
+    type Summary = RunSummary;
+
+    fn summarize(r: Simulated<'_, Self>) -> RunSummary {
+        let seed = r.args.shared.seed();
+        summarize(&r.prepared.name, r.heuristic.name, seed, r.scenario, r.run)
     }
 
     fn summary_columns() -> Vec<SummaryColumn<RunSummary>> {
         tables::summary_columns()
     }
 
-    fn write_tables(
-        dir: &Path,
-        _: &Workload,
-        runs: &[Replayed<'_, Self>],
-        _: &ParallelArgs,
-    ) -> Result<Vec<&'static str>, TableError> {
+    fn write_tables(dir: &Path, _: &Replay<'_, Self>, runs: &[Replayed<'_, Self>]) -> Written {
         let runs = runs.iter().map(|r| (r.scenario, &r.run, &r.summary));
         write_all(dir, tables::replay_tables(runs))
+    }
+
+    fn write_exports(dir: &Path, r: &Replay<'_, Self>, runs: &[Replayed<'_, Self>]) -> Exports {
+        let (w, args) = (r.prepared, r.args);
+        let workload = crate::metrics::batsim::workload_name(&w.name);
+        crate::env::write_batsim(
+            dir,
+            &args.shared.export,
+            &workload,
+            runs,
+            super::export::batsim_jobs,
+        )
     }
 }
 

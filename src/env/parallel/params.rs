@@ -53,21 +53,14 @@ impl ParallelArgs {
 /// `correlation=none,heterogeneity=high` (the `variant` column of the tables).
 pub fn variant_label(p: &ScenarioParams) -> String {
     let d = ScenarioParams::default();
-    let mut parts = Vec::new();
-    if p.oversubscription != d.oversubscription {
-        parts.push(format!("oversubscription={}", p.oversubscription));
-    }
-    if p.correlation != d.correlation {
-        parts.push(format!("correlation={}", p.correlation));
-    }
-    if p.heterogeneity != d.heterogeneity {
-        parts.push(format!("heterogeneity={}", p.heterogeneity));
-    }
-    if parts.is_empty() {
-        "default".to_string()
-    } else {
-        parts.join(",")
-    }
+    let o = &p.oversubscription;
+    let (c, h) = (&p.correlation, &p.heterogeneity);
+    let changed = [
+        (*o != d.oversubscription).then(|| format!("oversubscription={o}")),
+        (*c != d.correlation).then(|| format!("correlation={c}")),
+        (*h != d.heterogeneity).then(|| format!("heterogeneity={h}")),
+    ];
+    crate::experiment::grid::variant_label(changed, ",")
 }
 
 /// A system size environment A cannot build for a log, with where the size

@@ -12,9 +12,12 @@ use super::summary::{SerialSummary, summarize};
 use super::tables::{self, RunRecord};
 use super::workload::{self, LogParams, SyntheticParams};
 use super::{HEURISTICS, HeuristicInfo, Policy, SerialArgsError, SerialRun, SerialScenario};
-use crate::env::{EnvError, Environment, Input, LogUse, Registry, Replayed};
+use crate::env::{
+    EnvError, Environment, Exports, Input, LogUse, Registry, Replay, Replayed, Scenarios,
+    Simulated, Written,
+};
 use crate::metrics::columns::SummaryColumn;
-use crate::metrics::tables::{TableError, write_all};
+use crate::metrics::tables::write_all;
 use crate::workload::{DayPick, pick_days};
 use crate::workload::{DayWindow, Workload};
 
@@ -55,13 +58,14 @@ impl Environment for Serial {
         "--theta",
         "--export",
     ];
+    // The columns that name a run and group the mean rows.
+    const RUN_KEYS: &'static [&'static str] = &["scenario", "heuristic"];
+
     type Policy = Policy;
-    type Args = SerialArgs;
+    const REGISTRY: Registry<Policy> = HEURISTICS;
     type Heuristic = &'static HeuristicInfo;
-    type Prepared = SerialSource;
-    type Scenario = SerialScenario;
-    type Run = SerialRun;
-    type Summary = SerialSummary;
+
+    type Args = SerialArgs;
 
     fn check_args(args: &SerialArgs, log: bool) -> Result<(), EnvError> {
         if let Some(&flag) = args.misplaced(log).first() {
@@ -75,14 +79,10 @@ impl Environment for Serial {
         Ok(())
     }
 
-    fn registry() -> Registry<Policy> {
-        HEURISTICS
-    }
+    type Prepared = SerialSource;
+    type Scenario = SerialScenario;
 
-    fn scenarios(
-        input: Option<Input<'_>>,
-        args: &SerialArgs,
-    ) -> Result<(SerialSource, Vec<SerialScenario>), EnvError> {
+    fn scenarios(input: Option<Input<'_>>, args: &SerialArgs) -> Scenarios<Self> {
         if let Some(flag) = args.misplaced(input.is_some()).first() {
             return Err(SerialArgsError::Misplaced {
                 flag,
@@ -145,12 +145,8 @@ impl Environment for Serial {
         ))
     }
 
-    fn describe(
-        input: Option<Input<'_>>,
-        source: &SerialSource,
-        scenarios: &[SerialScenario],
-        args: &SerialArgs,
-    ) -> String {
+    fn describe(r: &Replay<'_, Self>) -> String {
+        let (input, source, scenarios, args) = (r.input, r.prepared, r.scenarios, r.args);
         let mut out = String::new();
         match source {
             SerialSource::Synthetic(p) => out.push_str(&format!(
@@ -212,16 +208,50 @@ impl Environment for Serial {
         s.name.clone()
     }
 
+    type Run = SerialRun;
+
     fn simulate(s: &SerialScenario, h: &Self::Heuristic) -> SerialRun {
         super::simulate(s, h.policy)
     }
 
-    fn write_exports(
-        dir: &Path,
-        source: &SerialSource,
-        runs: &[Replayed<'_, Self>],
-        args: &SerialArgs,
-    ) -> Result<Vec<String>, TableError> {
+    fn check(s: &SerialScenario, run: &SerialRun) -> Vec<String> {
+        super::check::check(s, run)
+    }
+
+    fn occupancy(
+        _: &Self::Prepared,
+        s: &SerialScenario,
+        run: &SerialRun,
+    ) -> crate::metrics::series::Occupancy {
+        super::series::occupancy(s, run)
+    }
+
+    type Summary = SerialSummary;
+
+    fn summarize(r: Simulated<'_, Self>) -> SerialSummary {
+        summarize(r.scenario, r.heuristic.name, r.run)
+    }
+
+    fn summary_columns() -> Vec<SummaryColumn<SerialSummary>> {
+        tables::summary_columns()
+    }
+
+    fn write_tables(dir: &Path, _: &Replay<'_, Self>, runs: &[Replayed<'_, Self>]) -> Written {
+        let records: Vec<RunRecord<'_>> = runs.iter().map(record).collect();
+        let wall: Vec<f64> = runs.iter().map(|r| r.seconds).collect();
+        write_all(
+            dir,
+            vec![
+                ("summary", Self::summary_table(runs)),
+                ("jobs", tables::jobs_frame(&records)),
+                ("pieces", tables::pieces_frame(&records)),
+                ("timing", tables::timing_frame(&records, &wall)),
+            ],
+        )
+    }
+
+    fn write_exports(dir: &Path, r: &Replay<'_, Self>, runs: &[Replayed<'_, Self>]) -> Exports {
+        let (source, args) = (r.prepared, r.args);
         let workload = match source {
             SerialSource::Log { workload, .. } => {
                 crate::metrics::batsim::workload_name(&workload.name)
@@ -239,61 +269,14 @@ impl Environment for Serial {
             super::export::batsim_jobs,
         )
     }
+}
 
-    fn occupancy(
-        _: &Self::Prepared,
-        s: &SerialScenario,
-        run: &SerialRun,
-    ) -> crate::metrics::series::Occupancy {
-        super::series::occupancy(s, run)
-    }
-
-    fn check(s: &SerialScenario, run: &SerialRun) -> Vec<String> {
-        super::check::check(s, run)
-    }
-
-    // The columns that name a run and group the mean rows.
-    const RUN_KEYS: &'static [&'static str] = &["scenario", "heuristic"];
-
-    fn summarize(
-        _: &SerialSource,
-        s: &SerialScenario,
-        h: &Self::Heuristic,
-        run: &SerialRun,
-        _: &SerialArgs,
-    ) -> SerialSummary {
-        summarize(s, h.name, run)
-    }
-
-    fn summary_columns() -> Vec<SummaryColumn<SerialSummary>> {
-        tables::summary_columns()
-    }
-
-    fn write_tables(
-        dir: &Path,
-        _: &SerialSource,
-        runs: &[Replayed<'_, Self>],
-        _: &SerialArgs,
-    ) -> Result<Vec<&'static str>, TableError> {
-        let records: Vec<RunRecord<'_>> = runs
-            .iter()
-            .map(|r| RunRecord {
-                scenario: r.scenario,
-                heuristic: r.heuristic.name,
-                run: &r.run,
-                summary: &r.summary,
-            })
-            .collect();
-        let summaries: Vec<&SerialSummary> = runs.iter().map(|r| &r.summary).collect();
-        let wall: Vec<f64> = runs.iter().map(|r| r.seconds).collect();
-        write_all(
-            dir,
-            vec![
-                ("summary", Self::summary_frame(&summaries)),
-                ("jobs", tables::jobs_frame(&records)),
-                ("pieces", tables::pieces_frame(&records)),
-                ("timing", tables::timing_frame(&records, &wall)),
-            ],
-        )
+/// A replayed run as the tables read it.
+fn record<'a>(r: &'a Replayed<'_, Serial>) -> RunRecord<'a> {
+    RunRecord {
+        scenario: r.scenario,
+        heuristic: r.heuristic.name,
+        run: &r.run,
+        summary: &r.summary,
     }
 }

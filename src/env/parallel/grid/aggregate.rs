@@ -26,13 +26,13 @@
 use polars::prelude::*;
 
 use super::cell::CellResult;
-use super::variant::Variant;
+use super::variant::{Axis, Variant};
 use crate::env::Environment;
 use crate::env::parallel::environment::Parallel;
 use crate::env::parallel::summary::RunSummary;
 use crate::env::parallel::tables::{summary_columns, timing_frame};
-use crate::metrics::aggregate::{Group, groups, stat_column, str_column};
-pub use crate::metrics::aggregate::{Stat, pm};
+use crate::metrics::aggregate::{Group, group_keys, groups_of_cells, stats_by_row};
+use crate::metrics::aggregate::{Stat, pm};
 use crate::metrics::columns::GridTables;
 
 /// One aggregated row (log, variant, heuristic).
@@ -41,8 +41,6 @@ pub struct AggRow {
     /// The group: log key, variant, heuristic, number of days (runs) and
     /// the heuristic's wall clock.
     pub group: Group<Variant>,
-    /// Log file name.
-    pub log: String,
     /// Value earned as a percentage of the maximum value bound (%).
     pub percent_of_bound: Stat,
     /// Value earned (value units).
@@ -52,19 +50,6 @@ pub struct AggRow {
     /// Counted tasks dropped.
     pub tasks_dropped: Stat,
 }
-
-/// The grid's tables (`runs`, `runs_timing`, `aggregate`, `timing`) and rows.
-pub type Tables = GridTables<AggRow>;
-
-const KEYS: [&str; 7] = [
-    "log_key",
-    "log",
-    "variant",
-    "oversubscription",
-    "correlation",
-    "heterogeneity",
-    "heuristic",
-];
 
 fn texts(cells: &[CellResult], f: impl Fn(&CellResult) -> String) -> Column {
     Column::new("".into(), cells.iter().map(f).collect::<Vec<_>>())
@@ -78,7 +63,7 @@ fn named(c: Column, name: &str) -> Column {
 ///
 /// # Errors
 /// A polars error (a bug: the columns are built here).
-pub fn tables(cells: &[CellResult]) -> PolarsResult<Tables> {
+pub fn tables(cells: &[CellResult]) -> PolarsResult<GridTables<AggRow>> {
     // The cell's log key and variant are authoritative (a cell written by
     // an older swftool has none in its summary).
     let summaries: Vec<RunSummary> = cells
@@ -131,7 +116,9 @@ pub fn tables(cells: &[CellResult]) -> PolarsResult<Tables> {
         runs,
         runs_timing,
         work,
-        &KEYS,
+        // Grouped by the log's key and file name, the variant and its level
+        // on each axis, the heuristic.
+        &group_keys(&["log_key", "log"], Axis::ALL.map(Axis::name)),
         &summary_columns(),
         |aggregate, timing| agg_rows(aggregate, timing, cells),
     )
@@ -140,28 +127,22 @@ pub fn tables(cells: &[CellResult]) -> PolarsResult<Tables> {
 /// The aggregated rows from the `aggregate` and `timing` tables (the same
 /// groups in the same order).
 fn agg_rows(g: &DataFrame, timing: &DataFrame, cells: &[CellResult]) -> PolarsResult<Vec<AggRow>> {
-    // The variant struct of a group, from its first cell.
-    let groups = groups(g, timing, |key, label| {
-        cells
-            .iter()
-            .find(|c| c.log == key && c.variant.label() == label)
-            .map(|c| c.variant)
-            .unwrap_or_default()
-    })?;
-    let logs = str_column(g, "log")?;
-    let stat = |m: &str| stat_column(g, m);
-    let (pct, value) = (stat("pct_of_max")?, stat("value_earned")?);
-    let (completed, dropped) = (stat("tasks_completed")?, stat("tasks_dropped")?);
+    let groups = groups_of_cells(g, timing, cells, |c| (&c.log, c.variant.label(), c.variant))?;
+    let names = [
+        "pct_of_max",
+        "value_earned",
+        "tasks_completed",
+        "tasks_dropped",
+    ];
     Ok(groups
         .into_iter()
-        .enumerate()
-        .map(|(i, group)| AggRow {
+        .zip(stats_by_row(g, names)?)
+        .map(|(group, [pct, value, completed, dropped])| AggRow {
             group,
-            log: logs[i].clone(),
-            percent_of_bound: pct[i],
-            value_earned: value[i],
-            tasks_completed: completed[i],
-            tasks_dropped: dropped[i],
+            percent_of_bound: pct,
+            value_earned: value,
+            tasks_completed: completed,
+            tasks_dropped: dropped,
         })
         .collect())
 }

@@ -327,6 +327,7 @@ fn cumulative_figure(
     } else {
         "time since midnight of the counted day (h)".into()
     };
+    let reference = Reference::at(bound, format!("maximum value bound {bound:.0}"));
     let chart = LineChart {
         title: format!(
             "{key} {} ({variant} variant): cumulative value earned by counted tasks",
@@ -341,10 +342,7 @@ fn cumulative_figure(
             hi,
             "after the day: counted tasks still finishing",
         ),
-        references: vec![Reference {
-            y: bound,
-            label: format!("maximum value bound {bound:.0}"),
-        }],
+        references: vec![reference],
     };
     Ok(report::line_chart(
         &chart,

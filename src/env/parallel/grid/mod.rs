@@ -19,24 +19,28 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
-use self::aggregate::{AggRow, pm};
+use self::aggregate::AggRow;
 use self::cell::cell_result;
 use self::variant::{Axis, Variant};
+use super::HEURISTICS;
 use super::environment::Parallel;
 use super::params::{ParallelArgs, check_system_size};
 use super::summary::RunSummary;
-use super::{HEURISTICS, RunResult};
 use crate::catalog::log_key;
-use crate::env::{EnvError, Environment};
+use crate::env::{EnvError, Environment, Replay, Simulated};
 use crate::experiment::ExperimentError;
 use crate::experiment::config::{ConfigError, DEFAULT_DAYS, ExperimentConfig};
-use crate::experiment::grid::{CellSpec, DayLayout, DaySetRecord, Layout, LogLayout, Plan};
+use crate::experiment::grid::ReportTo;
+use crate::experiment::grid::{
+    CellSpec, DayLayout, DaySetRecord, GridSetup, LaidOut, Layout, LogLayout, Plan,
+};
 use crate::experiment::grid::{Grid, GridReport, Preset, VariantRecord, fewer_days_notes};
 use crate::experiment::grid::{Metrics, write_compare, write_runs_report};
+use crate::metrics::aggregate::pm;
 use crate::metrics::paired;
 use crate::report::Figure;
 use crate::swf::SwfLog;
-use crate::workload::{DayError, Scenario, Workload};
+use crate::workload::{Scenario, Workload};
 
 pub mod aggregate;
 pub mod cell;
@@ -53,8 +57,8 @@ fn figure_style() -> Figure {
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct ParallelSection {
-    /// Base of the system size in cores; `None` = each log's MaxProcs.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    /// Base of the system size in cores; `None` = each log's MaxProcs (a
+    /// TOML table leaves the key out).
     pub cores_base: Option<f64>,
     /// Axes expanded to their three levels (the others at default).
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -195,13 +199,8 @@ impl Grid for Parallel {
         records(&section.variant_list())
     }
 
-    fn lay_out(
-        log: &SwfLog,
-        key: &str,
-        config: &ExperimentConfig,
-        section: &ParallelSection,
-        _: &ParallelArgs,
-    ) -> Result<(Workload, LogLayout), ExperimentError> {
+    fn lay_out(log: &SwfLog, key: &str, g: GridSetup<'_, Self>) -> LaidOut<Workload> {
+        let (config, section) = (g.config, g.section);
         let w = Workload::from_log(log);
         for v in section.variant_list() {
             check_system_size(&w, &v.params(section.cores_base)).map_err(EnvError::from)?;
@@ -216,19 +215,7 @@ impl Grid for Parallel {
 
     fn scenario(plan: &Plan<Parallel>, cell: &CellSpec) -> Result<Scenario, ExperimentError> {
         let w = &plan.prepared[cell.log];
-        let log = &plan.layout.logs[cell.log];
-        let dl = &log.days[cell.day];
-        let day = w
-            .day_by_date(&dl.date)
-            .ok_or_else(|| ExperimentError::Days {
-                log: log.key.clone(),
-                source: DayError::Date {
-                    log: log.file.clone(),
-                    date: dl.date.clone(),
-                    first: String::new(),
-                    last: String::new(),
-                },
-            })?;
+        let day = plan.layout.day_window(w, cell)?;
         let variant = plan
             .section
             .variant_list()
@@ -242,30 +229,19 @@ impl Grid for Parallel {
             plan.config.seed,
         )
         .map_err(|source| ExperimentError::Scenario {
-            log: log.key.clone(),
+            log: plan.layout.logs[cell.log].key.clone(),
             date: day.date.clone(),
             source,
         })?;
         Ok(scenario)
     }
 
-    fn cell(
-        plan: &Plan<Parallel>,
-        cell: &CellSpec,
-        scenario: &Scenario,
-        _: &Self::Heuristic,
-        run: &RunResult,
-    ) -> CellResult {
-        cell_result(plan, cell, scenario, run)
+    fn cell(plan: &Plan<Parallel>, cell: &CellSpec, sim: Simulated<'_, Self>) -> CellResult {
+        cell_result(plan, cell, sim.scenario, sim.run)
     }
 
-    fn report(
-        layout: &Layout,
-        _: &ExperimentConfig,
-        cells: &[CellResult],
-        out: &Path,
-        figures: bool,
-    ) -> Result<GridReport, ExperimentError> {
+    fn report(to: &ReportTo<'_>, cells: &[CellResult]) -> Result<GridReport, ExperimentError> {
+        let (layout, out, figures) = (to.layout, to.out, to.figures);
         let mut t = aggregate::tables(cells)?;
         let md = aggregate::markdown(&t.rows);
         let variants = layout.variants_as::<Variant>()?;
@@ -275,13 +251,8 @@ impl Grid for Parallel {
         })
     }
 
-    fn replay_grid(
-        spec: &str,
-        base: ExperimentConfig,
-        w: &Workload,
-        scenarios: &[Scenario],
-        args: &ParallelArgs,
-    ) -> (ExperimentConfig, Layout) {
+    fn replay_grid(r: &Replay<'_, Self>, base: ExperimentConfig) -> (ExperimentConfig, Layout) {
+        let (spec, w, scenarios, args) = (r.spec, r.prepared, r.scenarios, r.args);
         let p = args.scenario_params();
         let variant = Variant {
             oversubscription: p.oversubscription,

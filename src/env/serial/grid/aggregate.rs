@@ -28,8 +28,8 @@ use crate::env::serial::environment::Serial;
 use crate::env::serial::summary::SerialSummary;
 use crate::env::serial::tables::summary_columns;
 use crate::experiment::grid::Layout;
-use crate::metrics::aggregate::{Group, groups, stat_column};
-pub use crate::metrics::aggregate::{Stat, pm};
+use crate::metrics::aggregate::{Group, group_keys, groups_of_cells, stats_by_row};
+use crate::metrics::aggregate::{Stat, pm};
 use crate::metrics::columns::GridTables;
 
 /// One aggregated row (log, variant, heuristic).
@@ -51,19 +51,6 @@ pub struct SerialAggRow {
     pub preemptions: Stat,
 }
 
-/// The grid's tables (`runs`, `runs_timing`, `aggregate`, `timing`) and rows.
-pub type SerialTables = GridTables<SerialAggRow>;
-
-const KEYS: [&str; 7] = [
-    "log_key",
-    "variant",
-    "shape",
-    "burst_size",
-    "flag_percent",
-    "critical_etc_min",
-    "heuristic",
-];
-
 fn key_columns(cells: &[SerialCell]) -> Vec<Column> {
     let text = |name: &str, f: &dyn Fn(&SerialCell) -> String| {
         Column::new(name.into(), cells.iter().map(f).collect::<Vec<_>>())
@@ -74,10 +61,12 @@ fn key_columns(cells: &[SerialCell]) -> Vec<Column> {
     vec![
         text("log_key", &|c| c.log.clone()),
         text("variant", &|c| c.variant.id()),
-        text("shape", &|c| c.variant.shape.name().to_string()),
-        num("burst_size", &|c| c.variant.burst_size),
-        num("flag_percent", &|c| c.variant.flag_percent),
-        num("critical_etc_min", &|c| c.variant.critical_etc_min),
+        text(SerialVariant::COLUMNS[0], &|c| {
+            c.variant.shape.name().to_string()
+        }),
+        num(SerialVariant::COLUMNS[1], &|c| c.variant.burst_size),
+        num(SerialVariant::COLUMNS[2], &|c| c.variant.flag_percent),
+        num(SerialVariant::COLUMNS[3], &|c| c.variant.critical_etc_min),
     ]
 }
 
@@ -85,7 +74,7 @@ fn key_columns(cells: &[SerialCell]) -> Vec<Column> {
 ///
 /// # Errors
 /// A polars error (a bug: the columns are built here).
-pub fn tables(cells: &[SerialCell]) -> PolarsResult<SerialTables> {
+pub fn tables(cells: &[SerialCell]) -> PolarsResult<GridTables<SerialAggRow>> {
     let summaries: Vec<&SerialSummary> = cells.iter().map(|c| &c.summary).collect();
     let keys = key_columns(cells);
     let mut runs = Serial::summary_frame(&summaries)?;
@@ -130,7 +119,7 @@ pub fn tables(cells: &[SerialCell]) -> PolarsResult<SerialTables> {
         runs,
         runs_timing,
         work,
-        &KEYS,
+        &group_keys(&["log_key"], SerialVariant::COLUMNS),
         &summary_columns(),
         |aggregate, timing| agg_rows(aggregate, timing, cells),
     )
@@ -143,30 +132,24 @@ fn agg_rows(
     timing: &DataFrame,
     cells: &[SerialCell],
 ) -> PolarsResult<Vec<SerialAggRow>> {
-    let groups = groups(g, timing, |key, id| {
-        cells
-            .iter()
-            .find(|c| c.log == key && c.variant.id() == id)
-            .map(|c| c.variant)
-            .unwrap_or_default()
-    })?;
-    let stat = |m: &str| stat_column(g, m);
-    let (pct, done, pre) = (
-        stat("pct_of_max")?,
-        stat("pct_completed")?,
-        stat("preemptions")?,
-    );
-    let (p8, p1) = (stat("pct_of_max_p8")?, stat("pct_of_max_p1")?);
+    let groups = groups_of_cells(g, timing, cells, |c| (&c.log, c.variant.id(), c.variant))?;
+    let names = [
+        "pct_of_max",
+        "pct_completed",
+        "pct_of_max_p8",
+        "pct_of_max_p1",
+        "preemptions",
+    ];
     Ok(groups
         .into_iter()
-        .enumerate()
-        .map(|(i, group)| SerialAggRow {
+        .zip(stats_by_row(g, names)?)
+        .map(|(group, [pct, done, p8, p1, pre])| SerialAggRow {
             group,
-            pct_max_utility: pct[i],
-            pct_completed: done[i],
-            pct_p8: p8[i],
-            pct_p1: p1[i],
-            preemptions: pre[i],
+            pct_max_utility: pct,
+            pct_completed: done,
+            pct_p8: p8,
+            pct_p1: p1,
+            preemptions: pre,
         })
         .collect())
 }

@@ -259,6 +259,7 @@ fn cumulative_figure(
     }
     let bound = first.summary.max_utility;
     let hi = (end / 2.0).ceil() * 2.0;
+    let reference = Reference::at(bound, format!("maximum system utility {bound:.0}"));
     let chart = LineChart {
         title: format!(
             "{key} {} ({} variant): utility earned in the 24 h window",
@@ -270,10 +271,7 @@ fn cumulative_figure(
         series,
         x_range: Some((-WARMUP_SECONDS / 3600.0, hi)),
         bands: Band::day(WARMUP_SECONDS / 3600.0, hi, "after the window"),
-        references: vec![Reference {
-            y: bound,
-            label: format!("maximum system utility {bound:.0}"),
-        }],
+        references: vec![reference],
     };
     Ok(report::line_chart(
         &chart,

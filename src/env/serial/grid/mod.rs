@@ -26,15 +26,17 @@ use super::{
     HEURISTICS, SerialArgsError, SerialPiece, SerialRun, SerialScenario, TaskFate, workload,
 };
 use crate::catalog::log_key;
-use crate::env::{EnvError, Environment};
+use crate::env::{EnvError, Environment, Replay, Simulated};
 use crate::experiment::ExperimentError;
 use crate::experiment::config::{ConfigError, ExperimentConfig};
-use crate::experiment::grid::{CellSpec, DayLayout, DaySetRecord, Layout, LogLayout, Plan};
+use crate::experiment::grid::ReportTo;
+use crate::experiment::grid::{
+    CellSpec, DayLayout, DaySetRecord, GridSetup, LaidOut, Layout, LogLayout, Plan,
+};
 use crate::experiment::grid::{Grid, GridReport, Preset, VariantRecord};
 use crate::experiment::grid::{Metrics, write_compare, write_runs_report};
 use crate::report::Figure;
 use crate::swf::SwfLog;
-use crate::workload::DayError;
 use crate::workload::Workload;
 
 pub mod aggregate;
@@ -425,13 +427,8 @@ impl Grid for Serial {
         Ok(Some((SerialSource::Synthetic(args.synthetic()), layout)))
     }
 
-    fn lay_out(
-        log: &SwfLog,
-        key: &str,
-        config: &ExperimentConfig,
-        _: &SerialSection,
-        args: &SerialArgs,
-    ) -> Result<(SerialSource, LogLayout), ExperimentError> {
+    fn lay_out(log: &SwfLog, key: &str, g: GridSetup<'_, Self>) -> LaidOut<SerialSource> {
+        let (config, args) = (g.config, g.args);
         let w = Workload::from_log(log);
         let (days, layout) = crate::experiment::grid::lay_out_days(&w, key, config)?;
         Ok((
@@ -445,8 +442,6 @@ impl Grid for Serial {
     }
 
     fn scenario(plan: &Plan<Serial>, cell: &CellSpec) -> Result<SerialScenario, ExperimentError> {
-        let log = &plan.layout.logs[cell.log];
-        let dl = &log.days[cell.day];
         let args = variant_of(plan, cell).apply(&plan.args);
         let failed = |e: crate::workload::WorkloadError| {
             ExperimentError::Env(EnvError::from(SerialArgsError::from(e)))
@@ -457,30 +452,15 @@ impl Grid for Serial {
                     .map_err(failed)?
             }
             SerialSource::Log { workload: w, .. } => {
-                let day = w
-                    .day_by_date(&dl.date)
-                    .ok_or_else(|| ExperimentError::Days {
-                        log: log.key.clone(),
-                        source: DayError::Date {
-                            log: log.file.clone(),
-                            date: dl.date.clone(),
-                            first: String::new(),
-                            last: String::new(),
-                        },
-                    })?;
+                let day = plan.layout.day_window(w, cell)?;
                 workload::from_day(w, &day, &args.log_params(), plan.config.seed).map_err(failed)?
             }
         };
         Ok(scenario)
     }
 
-    fn cell(
-        plan: &Plan<Serial>,
-        cell: &CellSpec,
-        scenario: &SerialScenario,
-        heuristic: &Self::Heuristic,
-        run: &SerialRun,
-    ) -> SerialCell {
+    fn cell(plan: &Plan<Serial>, cell: &CellSpec, sim: Simulated<'_, Self>) -> SerialCell {
+        let (scenario, heuristic, run) = (sim.scenario, sim.heuristic, sim.run);
         let layout = &plan.layout;
         let figure = layout.is_figure_cell(cell);
         let gantt_heuristic = layout
@@ -501,13 +481,8 @@ impl Grid for Serial {
         }
     }
 
-    fn report(
-        layout: &Layout,
-        config: &ExperimentConfig,
-        cells: &[SerialCell],
-        out: &Path,
-        figures: bool,
-    ) -> Result<GridReport, ExperimentError> {
+    fn report(to: &ReportTo<'_>, cells: &[SerialCell]) -> Result<GridReport, ExperimentError> {
+        let (layout, config, out, figures) = (to.layout, to.config, to.out, to.figures);
         let mut t = aggregate::tables(cells)?;
         let view = SerialView::new(layout, config)?;
         let md = aggregate::markdown(layout, &view, &t.rows);
@@ -521,13 +496,8 @@ impl Grid for Serial {
         })
     }
 
-    fn replay_grid(
-        spec: &str,
-        base: ExperimentConfig,
-        source: &SerialSource,
-        scenarios: &[SerialScenario],
-        args: &SerialArgs,
-    ) -> (ExperimentConfig, Layout) {
+    fn replay_grid(r: &Replay<'_, Self>, base: ExperimentConfig) -> (ExperimentConfig, Layout) {
+        let (spec, source, scenarios, args) = (r.spec, r.prepared, r.scenarios, r.args);
         let names = base.heuristics.clone();
         let mut serial = args.clone();
         serial.shared = SharedArgs::default();

@@ -145,6 +145,11 @@ impl Default for SerialVariant {
 }
 
 impl SerialVariant {
+    /// The columns of its four levels in the grid's tables, in the order
+    /// of the fields.
+    pub const COLUMNS: [&'static str; 4] =
+        ["shape", "burst_size", "flag_percent", "critical_etc_min"];
+
     /// A file-name-safe identifier naming all four levels, e.g.
     /// `classes.b64.p100.c10`.
     pub fn id(&self) -> String {
@@ -161,24 +166,14 @@ impl SerialVariant {
     /// defaults.
     pub fn label(&self) -> String {
         let d = SerialVariant::default();
-        let mut parts = Vec::new();
-        if self.shape != d.shape {
-            parts.push(format!("shape={}", self.shape.name()));
-        }
-        if self.burst_size != d.burst_size {
-            parts.push(format!("burst={}", self.burst_size));
-        }
-        if self.flag_percent != d.flag_percent {
-            parts.push(format!("flags={}%", self.flag_percent));
-        }
-        if self.critical_etc_min != d.critical_etc_min {
-            parts.push(format!("critical ETC={} min", self.critical_etc_min));
-        }
-        if parts.is_empty() {
-            "default".into()
-        } else {
-            parts.join(", ")
-        }
+        let (burst, flags, etc) = (self.burst_size, self.flag_percent, self.critical_etc_min);
+        let changed = [
+            (self.shape != d.shape).then(|| format!("shape={}", self.shape.name())),
+            (burst != d.burst_size).then(|| format!("burst={burst}")),
+            (flags != d.flag_percent).then(|| format!("flags={flags}%")),
+            (etc != d.critical_etc_min).then(|| format!("critical ETC={etc} min")),
+        ];
+        crate::experiment::grid::variant_label(changed, ", ")
     }
 
     /// The variant `[serial]` flags describe (their generation flags as the
