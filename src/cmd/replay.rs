@@ -18,7 +18,7 @@ use rayon::prelude::*;
 
 use super::EnvFlags;
 use crate::catalog;
-use crate::env::{self, Input, LogUse, Replay, Replayed, Simulated, configs};
+use crate::env::{self, Input, LogUse, Replayed, Setup, Simulated, configs};
 use crate::experiment::outdir::{self, OutLock, Staging};
 use crate::experiment::{ExperimentConfig, Grid, GridVisitor, Manifest};
 use crate::interrupt;
@@ -401,7 +401,7 @@ fn replay<E: Grid>(args: &ReplayArgs, env_args: &E::Args) -> anyhow::Result<()> 
     }
     let earlier = earlier_replay(&out)?;
     refuse_foreign_files(&out, earlier.as_ref())?;
-    let replay = Replay {
+    let replay = Setup {
         spec: args.log.as_deref().unwrap_or("synthetic"),
         input,
         prepared: &prepared,

@@ -60,7 +60,7 @@ pub struct Input<'a> {
 /// environment's [`Environment::describe`], [`Environment::write_tables`],
 /// [`Environment::write_exports`] and the grid's
 /// [`crate::experiment::grid::Grid::replay_grid`] read it.
-pub struct Replay<'a, E: Environment> {
+pub struct Setup<'a, E: Environment> {
     /// The LOG as given on the command line (a path or a short name such
     /// as `curie`), or `synthetic` when none was.
     pub spec: &'a str,
@@ -74,13 +74,13 @@ pub struct Replay<'a, E: Environment> {
     pub args: &'a E::Args,
 }
 
-impl<E: Environment> Clone for Replay<'_, E> {
+impl<E: Environment> Clone for Setup<'_, E> {
     fn clone(&self) -> Self {
         *self
     }
 }
 
-impl<E: Environment> Copy for Replay<'_, E> {}
+impl<E: Environment> Copy for Setup<'_, E> {}
 
 /// One simulated run and what it was set up from: what
 /// [`Environment::summarize`] and a grid's cell
@@ -232,7 +232,7 @@ pub trait Environment: Sized + Sync + 'static {
     fn scenarios(input: Option<Input<'_>>, args: &Self::Args) -> Scenarios<Self>;
 
     /// The lines printed before the runs: the log, the setup, the scenarios.
-    fn describe(replay: &Replay<'_, Self>) -> String;
+    fn describe(replay: &Setup<'_, Self>) -> String;
 
     /// A short name of a scenario for messages (a date, or the log).
     fn scenario_name(scenario: &Self::Scenario) -> String;
@@ -313,7 +313,7 @@ pub trait Environment: Sized + Sync + 'static {
     ///
     /// # Errors
     /// [`TableError`] naming the file.
-    fn write_tables(dir: &Path, replay: &Replay<'_, Self>, runs: &[Replayed<'_, Self>]) -> Written;
+    fn write_tables(dir: &Path, replay: &Setup<'_, Self>, runs: &[Replayed<'_, Self>]) -> Written;
 
     /// Writes the files beyond the tables that `replay` writes for these
     /// runs into `dir` (environment D's `--export`); returns their paths
@@ -323,7 +323,7 @@ pub trait Environment: Sized + Sync + 'static {
     /// [`TableError`] naming the file.
     fn write_exports(
         _dir: &Path,
-        _replay: &Replay<'_, Self>,
+        _replay: &Setup<'_, Self>,
         _runs: &[Replayed<'_, Self>],
     ) -> Exports {
         Ok(Vec::new())

@@ -29,7 +29,7 @@ pub mod registry;
 pub mod serial;
 
 pub use environment::{
-    EnvError, Environment, Exports, HeuristicName, Input, LogUse, Replay, Replayed, Scenarios,
+    EnvError, Environment, Exports, HeuristicName, Input, LogUse, Replayed, Scenarios, Setup,
     Simulated, Written, heuristic_list, write_batsim,
 };
 pub use registry::{Entry, Registry, UnknownEnv, UnknownName};

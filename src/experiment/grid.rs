@@ -18,7 +18,7 @@ use serde::{Deserialize, Serialize};
 use super::ExperimentError;
 use super::config::{ConfigError, ExperimentConfig};
 use crate::catalog;
-use crate::env::environment::{EnvError, Environment, LogUse, Replay, Simulated};
+use crate::env::environment::{EnvError, Environment, LogUse, Setup, Simulated};
 use crate::swf::{ReadOptions, SwfLog};
 
 /// The heuristic whose schedule the Gantt chart shows, when in the grid.
@@ -200,8 +200,7 @@ pub trait Grid: Environment {
     /// the replay's manifest. `base` is the configuration before the
     /// environment's own keys ([`ExperimentConfig::replay`]: the heuristics
     /// run and the shared flags given).
-    fn replay_grid(replay: &Replay<'_, Self>, base: ExperimentConfig)
-    -> (ExperimentConfig, Layout);
+    fn replay_grid(replay: &Setup<'_, Self>, base: ExperimentConfig) -> (ExperimentConfig, Layout);
 
     /// `compare`: the grid of `logs` side by side (each log its own
     /// system), from the flags given.

@@ -12,8 +12,8 @@ use super::tables::{clean_frame, fairness_frame, jobs_frame, suspensions_frame, 
 use super::window::{WindowError, WindowRule, build_window, default_window_start, month_start};
 use super::{ClassicJob, ClassicRun, CleanPreset, CleanReport, Machine, Policy, SCHEDULERS, Unit};
 use crate::env::{
-    EnvError, Environment, Exports, Input, LogUse, Registry, Replay, Replayed, Scenarios,
-    Simulated, Written,
+    EnvError, Environment, Exports, Input, LogUse, Registry, Replayed, Scenarios, Setup, Simulated,
+    Written,
 };
 use crate::metrics::columns::SummaryColumn;
 use crate::metrics::tables::{TableError, write_all};
@@ -227,7 +227,7 @@ impl Environment for Classic {
         Ok((p, vec![scenario]))
     }
 
-    fn describe(r: &Replay<'_, Self>) -> String {
+    fn describe(r: &Setup<'_, Self>) -> String {
         let (input, p, scenarios, args) = (r.input, r.prepared, r.scenarios, r.args);
         let Some(Input { log, .. }) = input else {
             return String::new();
@@ -319,7 +319,7 @@ impl Environment for Classic {
         classic_table(&rows)
     }
 
-    fn write_tables(dir: &Path, r: &Replay<'_, Self>, runs: &[Replayed<'_, Self>]) -> Written {
+    fn write_tables(dir: &Path, r: &Setup<'_, Self>, runs: &[Replayed<'_, Self>]) -> Written {
         let (p, args) = (r.prepared, r.args);
         let Some(first) = runs.first() else {
             return Ok(Vec::new());
@@ -340,7 +340,7 @@ impl Environment for Classic {
         )
     }
 
-    fn write_exports(dir: &Path, r: &Replay<'_, Self>, runs: &[Replayed<'_, Self>]) -> Exports {
+    fn write_exports(dir: &Path, r: &Setup<'_, Self>, runs: &[Replayed<'_, Self>]) -> Exports {
         let (p, args) = (r.prepared, r.args);
         export(dir, p, runs, args)
     }

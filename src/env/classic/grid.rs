@@ -21,7 +21,7 @@ use super::tables::{
 use super::window::WindowRule;
 use super::{ClassicArgs, ClassicJob, ClassicOutcome, ClassicRun, SCHEDULERS, Suspension};
 use crate::catalog::log_key;
-use crate::env::{EnvError, Environment, Replay, Simulated};
+use crate::env::{EnvError, Environment, Setup, Simulated};
 use crate::experiment::ExperimentError;
 use crate::experiment::config::{ConfigError, ExperimentConfig};
 use crate::experiment::grid::ReportTo;
@@ -340,7 +340,7 @@ impl Grid for Classic {
         })
     }
 
-    fn replay_grid(r: &Replay<'_, Self>, base: ExperimentConfig) -> (ExperimentConfig, Layout) {
+    fn replay_grid(r: &Setup<'_, Self>, base: ExperimentConfig) -> (ExperimentConfig, Layout) {
         let (spec, p, args) = (r.spec, r.prepared, r.args);
         let names = base.heuristics.clone();
         let config = ExperimentConfig {

@@ -19,8 +19,8 @@ use super::{
     RunConfig, StaticCounted, simulate,
 };
 use crate::env::{
-    EnvError, Environment, Exports, Input, LogUse, Registry, Replay, Replayed, Scenarios,
-    Simulated, Written,
+    EnvError, Environment, Exports, Input, LogUse, Registry, Replayed, Scenarios, Setup, Simulated,
+    Written,
 };
 use crate::metrics::columns::SummaryColumn;
 use crate::metrics::tables::write_all;
@@ -303,7 +303,7 @@ impl Environment for Energy {
         ))
     }
 
-    fn describe(r: &Replay<'_, Self>) -> String {
+    fn describe(r: &Setup<'_, Self>) -> String {
         let (source, cases, args) = (r.prepared, r.scenarios, r.args);
         let mut out = String::new();
         match (&source.params, &source.file) {
@@ -398,7 +398,7 @@ impl Environment for Energy {
         tables::summary_columns()
     }
 
-    fn write_tables(dir: &Path, _: &Replay<'_, Self>, runs: &[Replayed<'_, Self>]) -> Written {
+    fn write_tables(dir: &Path, _: &Setup<'_, Self>, runs: &[Replayed<'_, Self>]) -> Written {
         let records: Vec<RunRecord<'_>> = runs.iter().map(record).collect();
         let summaries: Vec<&EnergySummary> = runs.iter().map(|r| &r.summary).collect();
         let wall: Vec<f64> = runs.iter().map(|r| r.seconds).collect();
@@ -415,7 +415,7 @@ impl Environment for Energy {
         )
     }
 
-    fn write_exports(dir: &Path, r: &Replay<'_, Self>, runs: &[Replayed<'_, Self>]) -> Exports {
+    fn write_exports(dir: &Path, r: &Setup<'_, Self>, runs: &[Replayed<'_, Self>]) -> Exports {
         let (source, args) = (r.prepared, r.args);
         let workload = source
             .file

@@ -25,7 +25,7 @@ use super::params::{Budget, EnergyArgs};
 use super::summary::{EnergySummary, HOURS, summarize};
 use super::tables::summary_columns;
 use super::{EnergyVariant, Filter, HEURISTICS, Management, workload};
-use crate::env::{EnvError, Environment, Replay, Simulated};
+use crate::env::{EnvError, Environment, Setup, Simulated};
 use crate::experiment::ExperimentError;
 use crate::experiment::config::{ConfigError, ExperimentConfig};
 use crate::experiment::grid::ReportTo;
@@ -363,7 +363,7 @@ impl Grid for Energy {
         })
     }
 
-    fn replay_grid(r: &Replay<'_, Self>, base: ExperimentConfig) -> (ExperimentConfig, Layout) {
+    fn replay_grid(r: &Setup<'_, Self>, base: ExperimentConfig) -> (ExperimentConfig, Layout) {
         let (source, cases, args) = (r.prepared, r.scenarios, r.args);
         let names = base.heuristics.clone();
         let mut energy = args.clone();

@@ -11,8 +11,8 @@ use super::summary::{RunSummary, summarize};
 use super::tables;
 use super::{Build, HEURISTICS, HeuristicInfo, RunResult, simulate};
 use crate::env::{
-    EnvError, Environment, Exports, Input, LogUse, Registry, Replay, Replayed, Scenarios,
-    Simulated, Written,
+    EnvError, Environment, Exports, Input, LogUse, Registry, Replayed, Scenarios, Setup, Simulated,
+    Written,
 };
 use crate::metrics::columns::SummaryColumn;
 use crate::metrics::tables::write_all;
@@ -68,7 +68,7 @@ impl Environment for Parallel {
         Ok((w, scenarios))
     }
 
-    fn describe(r: &Replay<'_, Self>) -> String {
+    fn describe(r: &Setup<'_, Self>) -> String {
         let (input, w, scenarios, args) = (r.input, r.prepared, r.scenarios, r.args);
         let jobs = input.map_or(0, |i| i.log.jobs.len());
         let params = args.scenario_params();
@@ -185,12 +185,12 @@ impl Environment for Parallel {
         tables::summary_columns()
     }
 
-    fn write_tables(dir: &Path, _: &Replay<'_, Self>, runs: &[Replayed<'_, Self>]) -> Written {
+    fn write_tables(dir: &Path, _: &Setup<'_, Self>, runs: &[Replayed<'_, Self>]) -> Written {
         let runs = runs.iter().map(|r| (r.scenario, &r.run, &r.summary));
         write_all(dir, tables::replay_tables(runs))
     }
 
-    fn write_exports(dir: &Path, r: &Replay<'_, Self>, runs: &[Replayed<'_, Self>]) -> Exports {
+    fn write_exports(dir: &Path, r: &Setup<'_, Self>, runs: &[Replayed<'_, Self>]) -> Exports {
         let (w, args) = (r.prepared, r.args);
         let workload = crate::metrics::batsim::workload_name(&w.name);
         crate::env::write_batsim(

@@ -13,8 +13,8 @@ use super::tables::{self, RunRecord};
 use super::workload::{self, LogParams, SyntheticParams};
 use super::{HEURISTICS, HeuristicInfo, Policy, SerialArgsError, SerialRun, SerialScenario};
 use crate::env::{
-    EnvError, Environment, Exports, Input, LogUse, Registry, Replay, Replayed, Scenarios,
-    Simulated, Written,
+    EnvError, Environment, Exports, Input, LogUse, Registry, Replayed, Scenarios, Setup, Simulated,
+    Written,
 };
 use crate::metrics::columns::SummaryColumn;
 use crate::metrics::tables::write_all;
@@ -145,7 +145,7 @@ impl Environment for Serial {
         ))
     }
 
-    fn describe(r: &Replay<'_, Self>) -> String {
+    fn describe(r: &Setup<'_, Self>) -> String {
         let (input, source, scenarios, args) = (r.input, r.prepared, r.scenarios, r.args);
         let mut out = String::new();
         match source {
@@ -236,7 +236,7 @@ impl Environment for Serial {
         tables::summary_columns()
     }
 
-    fn write_tables(dir: &Path, _: &Replay<'_, Self>, runs: &[Replayed<'_, Self>]) -> Written {
+    fn write_tables(dir: &Path, _: &Setup<'_, Self>, runs: &[Replayed<'_, Self>]) -> Written {
         let records: Vec<RunRecord<'_>> = runs.iter().map(record).collect();
         let wall: Vec<f64> = runs.iter().map(|r| r.seconds).collect();
         write_all(
@@ -250,7 +250,7 @@ impl Environment for Serial {
         )
     }
 
-    fn write_exports(dir: &Path, r: &Replay<'_, Self>, runs: &[Replayed<'_, Self>]) -> Exports {
+    fn write_exports(dir: &Path, r: &Setup<'_, Self>, runs: &[Replayed<'_, Self>]) -> Exports {
         let (source, args) = (r.prepared, r.args);
         let workload = match source {
             SerialSource::Log { workload, .. } => {

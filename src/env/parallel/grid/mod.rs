@@ -27,7 +27,7 @@ use super::environment::Parallel;
 use super::params::{ParallelArgs, check_system_size};
 use super::summary::RunSummary;
 use crate::catalog::log_key;
-use crate::env::{EnvError, Environment, Replay, Simulated};
+use crate::env::{EnvError, Environment, Setup, Simulated};
 use crate::experiment::ExperimentError;
 use crate::experiment::config::{ConfigError, DEFAULT_DAYS, ExperimentConfig};
 use crate::experiment::grid::ReportTo;
@@ -251,7 +251,7 @@ impl Grid for Parallel {
         })
     }
 
-    fn replay_grid(r: &Replay<'_, Self>, base: ExperimentConfig) -> (ExperimentConfig, Layout) {
+    fn replay_grid(r: &Setup<'_, Self>, base: ExperimentConfig) -> (ExperimentConfig, Layout) {
         let (spec, w, scenarios, args) = (r.spec, r.prepared, r.scenarios, r.args);
         let p = args.scenario_params();
         let variant = Variant {

@@ -26,7 +26,7 @@ use super::{
     HEURISTICS, SerialArgsError, SerialPiece, SerialRun, SerialScenario, TaskFate, workload,
 };
 use crate::catalog::log_key;
-use crate::env::{EnvError, Environment, Replay, Simulated};
+use crate::env::{EnvError, Environment, Setup, Simulated};
 use crate::experiment::ExperimentError;
 use crate::experiment::config::{ConfigError, ExperimentConfig};
 use crate::experiment::grid::ReportTo;
@@ -496,7 +496,7 @@ impl Grid for Serial {
         })
     }
 
-    fn replay_grid(r: &Replay<'_, Self>, base: ExperimentConfig) -> (ExperimentConfig, Layout) {
+    fn replay_grid(r: &Setup<'_, Self>, base: ExperimentConfig) -> (ExperimentConfig, Layout) {
         let (spec, source, scenarios, args) = (r.spec, r.prepared, r.scenarios, r.args);
         let names = base.heuristics.clone();
         let mut serial = args.clone();
