@@ -179,8 +179,10 @@ pub trait Environment: Sized + Sync + 'static {
     /// The shared flags it takes ([`Environment::SHARED`]) reach them
     /// through [`TakesShared`].
     type Args: clap::Args + clap::FromArgMatches + TakesShared + Clone + Default + Send + Sync;
-    /// A heuristic resolved against the flags: what one run executes (by
-    /// default its registry entry).
+    /// A heuristic resolved against the flags: what one run executes (most
+    /// often its registry entry, `&'static Entry<Self::Policy>`, which the
+    /// default [`Environment::heuristics`] gives; Rust has no default for
+    /// an associated type, so each environment names it).
     type Heuristic: Sync + Send + HeuristicName + From<&'static Entry<Self::Policy>>;
     /// What the log gives every scenario (environment A: the usable jobs
     /// and candidate days; D: the machine and the cleaning report).
