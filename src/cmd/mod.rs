@@ -41,7 +41,7 @@ pub struct Refused(pub String);
 
 static QUIET: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
 
-/// Whether the commands' standard-output reports ([`say!`]) are silenced.
+/// Whether the commands' standard-output reports (`say!`) are silenced.
 pub fn quiet() -> bool {
     QUIET.load(std::sync::atomic::Ordering::SeqCst) > 0
 }

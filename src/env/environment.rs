@@ -159,7 +159,7 @@ pub trait Environment: Sized + Sync + 'static {
     const TITLE: &'static str;
     /// What the environment does with a LOG.
     const LOG: LogUse;
-    /// The shared flags ([`SharedArgs`]) it takes, as `--name`.
+    /// The shared flags ([`crate::workload::flags::SharedArgs`]) it takes, as `--name`.
     const SHARED: &'static [&'static str];
     /// The formats its `--export` writes (every environment: Batsim's
     /// `jobs.csv`; environment D also an SWF log of the simulated run).

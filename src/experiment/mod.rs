@@ -7,8 +7,8 @@
 //! files, tables, Markdown, figures and presets.
 //!
 //! A grid is a list of *cells*: (log, variant, scenario, heuristic). Cells are
-//! numbered in a fixed order — log (config order), variant (see
-//! [`config::ExperimentConfig::variant_list`]), day (time order), heuristic
+//! numbered in a fixed order — log (config order), variant (the environment's
+//! [`Grid::variants`]), day (time order), heuristic
 //! (config order) — and each finished cell is one JSON file
 //! `<out>/cells/<cell-id>.json`, so a grid can be interrupted, resumed and
 //! spread over machines; everything downstream is computed from those files

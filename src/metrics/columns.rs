@@ -167,7 +167,7 @@ impl<S> SummaryColumn<S> {
 
 /// The two wall-clock columns of a heuristic's time per mapping event, in
 /// seconds: `heuristic_seconds_mean` (aggregated as mean ± 95 % CI, printed
-/// as "mean <unit>/event" scaled by `scale` with `digits` decimals) and
+/// as "mean `<unit>`/event" scaled by `scale` with `digits` decimals) and
 /// `heuristic_seconds_max` (aggregated by its largest value, printed as
 /// "max ms/event", 3 decimals).
 pub fn heuristic_time_columns<S: 'static>(

@@ -14,7 +14,7 @@
 //! - the earliest completion depends only on the task's *type*, so it is
 //!   computed once per task type per event ([`earliest_completions`]), by
 //!   the same sums and the same minimum as the per-task rule;
-//! - each task keeps a certificate ([`Dropping::keep_until`]): a time after
+//! - each task keeps a certificate (`Dropping::keep_until`): a time after
 //!   arrival `c`, s, at which its utility was evaluated (with the same
 //!   [`crate::model::utility::UtilityFunction::value`]) and found at least
 //!   the threshold times `1 + 1e-9`. A utility function never rises with

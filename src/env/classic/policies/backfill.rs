@@ -34,7 +34,7 @@
 //! other than at its predicted end, scans for each reservation only the
 //! starts that can have become free since it was last placed: those before
 //! the latest predicted end of the jobs that ended since, or before the
-//! end of a block another reservation left ([`Backfill::held_profile`]).
+//! end of a block another reservation left (`Backfill::held_profile`).
 //! Every later start was already taken when the reservation was placed or
 //! last compressed, and the profile has only lost units there since, so
 //! the full scan would find none there either. A reservation whose last

@@ -40,7 +40,7 @@ pub struct ControlView<'a> {
     pub profile: Vec<(f64, i64)>,
 }
 
-/// One action of a controller, on a job index of [`ControlView::jobs`].
+/// One action of a controller, on a job index of `ControlView::jobs`.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Action {
     /// Start the job now.

@@ -2,8 +2,8 @@
 //! scenarios, the axis variants, cell files with the run summary and, for
 //! the figure scenario of each log, the data of the cumulative-value and
 //! Gantt figures; the `runs`, `runs_timing`, `aggregate` and `timing`
-//! tables ([`super::aggregate`]), `aggregate.md` and the figures
-//! ([`super::figures`]); `compare`'s side-by-side table and figure.
+//! tables ([`aggregate`]), `aggregate.md` and the figures
+//! ([`figures`]); `compare`'s side-by-side table and figure.
 //!
 //! A cell file holds the run's [`crate::env::parallel::summary::RunSummary`] (timings included) and, for
 //! the one *figure scenario* of each log — the middle day of the default
