@@ -105,6 +105,23 @@ impl Profile {
         }
     }
 
+    /// Summarizes again the blocks holding breakpoints `from..to` (the
+    /// only ones an update that inserted no breakpoint changed), when block
+    /// skipping is on.
+    fn summarize_range(&mut self, from: usize, to: usize) {
+        if !self.skipping || from >= to {
+            return;
+        }
+        // Whole blocks only: a partial last block has no summary.
+        let end = ((to - 1) / BLOCK + 1).min(self.blocks.len());
+        for b in from / BLOCK..end {
+            let chunk = &self.free[b * BLOCK..(b + 1) * BLOCK];
+            let hi = chunk.iter().copied().fold(i64::MIN, i64::max);
+            let lo = chunk.iter().copied().fold(i64::MAX, i64::min);
+            self.blocks[b] = (hi, lo);
+        }
+    }
+
     /// Moves the clock on to `now` (s; not before the current clock): the
     /// breakpoints before it are dropped and the step holding `now` starts
     /// there, so the profile is the one [`from_sorted`](Self::from_sorted)
@@ -463,12 +480,21 @@ impl Profile {
     /// ended at `start` before its predicted end `end`, given back with the
     /// very `end` the profile was built with.
     pub fn reserve_until(&mut self, start: f64, end: f64, size: i64) {
+        let n = self.time.len();
         let a = self.split_at(start);
         let b = self.split_at(end);
         for f in &mut self.free[a..b] {
             *f -= size;
         }
-        self.summarize_from(a);
+        if self.time.len() == n {
+            // Both ends were breakpoints already: no breakpoint moved to
+            // another block, only the blocks over a..b changed (a moved
+            // reservation's old block, units given back up to the very
+            // end the profile holds).
+            self.summarize_range(a, b);
+        } else {
+            self.summarize_from(a);
+        }
     }
 }
 
