@@ -401,14 +401,14 @@ fn replay<E: Grid>(args: &ReplayArgs, env_args: &E::Args) -> anyhow::Result<()> 
     }
     let earlier = earlier_replay(&out)?;
     refuse_foreign_files(&out, earlier.as_ref())?;
-    let replay = Setup {
+    let setup = Setup {
         spec: args.log.as_deref().unwrap_or("synthetic"),
         input,
         prepared: &prepared,
         scenarios: &scenarios,
         args: env_args,
     };
-    say!("{}", E::describe(&replay));
+    say!("{}", E::describe(&setup));
 
     let pairs: Vec<(&E::Scenario, &E::Heuristic)> = scenarios
         .iter()
@@ -499,8 +499,8 @@ fn replay<E: Grid>(args: &ReplayArgs, env_args: &E::Args) -> anyhow::Result<()> 
     // Every output goes to the staging folder, then replaces the previous
     // run's all at once (experiment::outdir).
     let staging = Staging::begin(&out)?;
-    let mut tables = E::write_tables(staging.dir(), &replay, &runs)?;
-    let mut exports = E::write_exports(staging.dir(), &replay, &runs)?;
+    let mut tables = E::write_tables(staging.dir(), &setup, &runs)?;
+    let mut exports = E::write_exports(staging.dir(), &setup, &runs)?;
     exports.extend(write_series::<E>(
         staging.dir(),
         &prepared,
@@ -513,7 +513,7 @@ fn replay<E: Grid>(args: &ReplayArgs, env_args: &E::Args) -> anyhow::Result<()> 
         .map(|h| E::heuristic_name(h).to_string())
         .collect();
     let base = ExperimentConfig::replay(E::NAME, names, &args.shared);
-    let (config, layout) = E::replay_grid(&replay, base);
+    let (config, layout) = E::replay_grid(&setup, base);
     let mut manifest = Manifest::new("replay", &config, &layout);
     manifest.log_paths = read
         .iter()

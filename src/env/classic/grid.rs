@@ -24,9 +24,8 @@ use crate::catalog::log_key;
 use crate::env::{EnvError, Environment, Setup, Simulated};
 use crate::experiment::ExperimentError;
 use crate::experiment::config::{ConfigError, ExperimentConfig};
-use crate::experiment::grid::ReportTo;
 use crate::experiment::grid::{
-    CellSpec, DayLayout, GridSetup, LaidOut, Layout, LogLayout, Plan, Preset,
+    CellSpec, DayLayout, GridSetup, LaidOut, Layout, LogLayout, Plan, Preset, ReportTo,
 };
 use crate::experiment::grid::{Grid, GridReport, VariantRecord, write_compare, write_report};
 use crate::metrics::aggregate::side_by_side;

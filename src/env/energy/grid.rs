@@ -28,9 +28,8 @@ use super::{EnergyVariant, Filter, HEURISTICS, Management, workload};
 use crate::env::{EnvError, Environment, Setup, Simulated};
 use crate::experiment::ExperimentError;
 use crate::experiment::config::{ConfigError, ExperimentConfig};
-use crate::experiment::grid::ReportTo;
 use crate::experiment::grid::{
-    CellSpec, DayLayout, Grid, GridReport, GridSetup, LaidOut, Layout, LogLayout, Plan,
+    CellSpec, DayLayout, Grid, GridReport, GridSetup, LaidOut, Layout, LogLayout, Plan, ReportTo,
 };
 use crate::experiment::grid::{Metrics, Preset, VariantRecord, write_compare, write_runs_report};
 use crate::metrics::aggregate::{

@@ -29,9 +29,8 @@ use crate::catalog::log_key;
 use crate::env::{EnvError, Environment, Setup, Simulated};
 use crate::experiment::ExperimentError;
 use crate::experiment::config::{ConfigError, ExperimentConfig};
-use crate::experiment::grid::ReportTo;
 use crate::experiment::grid::{
-    CellSpec, DayLayout, DaySetRecord, GridSetup, LaidOut, Layout, LogLayout, Plan,
+    CellSpec, DayLayout, DaySetRecord, GridSetup, LaidOut, Layout, LogLayout, Plan, ReportTo,
 };
 use crate::experiment::grid::{Grid, GridReport, Preset, VariantRecord};
 use crate::experiment::grid::{Metrics, write_compare, write_runs_report};
