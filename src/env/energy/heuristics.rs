@@ -201,22 +201,40 @@ impl TaskOrder {
 /// floating point differs from it by a few units in the last place of
 /// these times, far below the slack of 1e-12 × their magnitudes taken off,
 /// so the bound never exceeds the energy an evaluation computes.
+///
+/// Whether a bound is infinite does not depend on the ready times, so
+/// while refusals must be reported only that is kept (per event, as the
+/// filter's share is fixed within it). The bounds themselves are made for
+/// a latest ready time rounded up past the pool's ([`FLOOR_HI_STEP`]), a
+/// weaker bound that holds until the pool's latest ready time passes it,
+/// so that they are not made again at every assignment of the queued
+/// environment.
 #[derive(Debug, Clone)]
 struct EnergyFloors {
     /// Per task type, its bound (NaN: not computed at this `hi`; infinite:
     /// no choice passes the filter).
     floor: Vec<f64>,
-    /// The pool's latest ready time the bounds hold for, s.
+    /// Per task type, whether a choice passes the filter (`None`: not
+    /// known yet).
+    passes: Vec<Option<bool>>,
+    /// The latest ready time the bounds hold for, s (no earlier than the
+    /// pool's).
     hi: f64,
     /// The heuristic evaluates P-states 0 to `tries` − 1 only.
     tries: usize,
 }
+
+/// How far past the pool's latest ready time the energy floors are made
+/// for, s: they are made again when the pool's latest ready time passes
+/// that.
+const FLOOR_HI_STEP: f64 = 600.0;
 
 impl EnergyFloors {
     /// For a heuristic that evaluates P-states below `tries` only.
     fn new(task_types: usize, tries: usize) -> Self {
         EnergyFloors {
             floor: vec![f64::NAN; task_types],
+            passes: vec![None; task_types],
             hi: f64::NEG_INFINITY,
             tries,
         }
@@ -229,16 +247,42 @@ impl EnergyFloors {
         if ctx.from_scratch {
             return false;
         }
+        // No choice passes the filter: nothing reaches the budget, so there
+        // is no refusal to report either.
+        let passes = match self.passes[ty] {
+            Some(passes) => passes,
+            None => {
+                let passes = self.any_passes(ctx, ty);
+                self.passes[ty] = Some(passes);
+                passes
+            }
+        };
+        if !passes {
+            return true;
+        }
+        if ctx.track_refusal {
+            return false;
+        }
         if pool.hi > self.hi {
             self.floor.fill(f64::NAN);
-            self.hi = pool.hi;
+            self.hi = pool.hi + FLOOR_HI_STEP;
         }
         if self.floor[ty].is_nan() {
             self.floor[ty] = self.compute(ctx, pool.lo, ty);
         }
-        // No choice passes the filter: nothing reaches the budget, so there
-        // is no refusal to report either.
-        self.floor[ty] == f64::INFINITY || (!ctx.track_refusal && self.floor[ty] > left)
+        self.floor[ty] > left
+    }
+
+    /// Whether a valid (machine type, P-state) among those tried passes
+    /// the filter: exactly when [`EnergyFloors::compute`] is finite.
+    fn any_passes(&self, ctx: &Context<'_>, ty: usize) -> bool {
+        let m = &ctx.scenario.matrices;
+        (0..m.machine_types.len()).any(|mt| {
+            (0..self.tries).any(|p| match (m.etc(ty, mt, p), m.apc(ty, mt, p)) {
+                (Some(etc), Some(apc)) => ctx.e_bud.is_none_or(|b| etc * apc <= b),
+                _ => false,
+            })
+        })
     }
 
     fn compute(&self, ctx: &Context<'_>, lo: f64, ty: usize) -> f64 {
@@ -615,6 +659,12 @@ pub fn random(
 /// next machine is tried. (So without a filter both rules assign in
 /// P-state 0, as the paper says; the budget refuses a choice, it does not
 /// make the heuristic try a slower P-state.)
+///
+/// The machines are kept per type in (ready time, id) order and the types
+/// by their first machine, so a task tries each type's first machine in
+/// that order and merges the types' orders only once a choice fails on the
+/// budget: the machines evaluated, and their order, are those of a scan of
+/// every open machine by (ready time, id).
 pub fn ordered(
     ctx: &Context<'_>,
     tasks: &[usize],
@@ -644,69 +694,146 @@ pub fn ordered(
             }
         }
     }
-    // Open machines by (ready time, id).
-    let mut by_ready: Vec<usize> = (0..pool.type_of.len()).filter(|&m| pool.open[m]).collect();
+    // Per machine type, its open machines by (ready time, id).
     let cmp = |pool: &Machines<'_>, a: usize, b: usize| -> Ordering {
         pool.ready[a].total_cmp(&pool.ready[b]).then(a.cmp(&b))
     };
-    by_ready.sort_by(|&a, &b| cmp(pool, a, b));
+    let mut by_ready: Vec<Vec<usize>> = pool
+        .by_type
+        .iter()
+        .map(|ms| ms.iter().copied().filter(|&m| pool.open[m]).collect())
+        .collect();
+    for ms in &mut by_ready {
+        ms.sort_by(|&a, &b| cmp(pool, a, b));
+    }
     let tries = match pstates {
         PStates::P0 => 1,
         PStates::All => P_STATES,
     };
     let mut out = Outcome::default();
     let mut left = ctx.budget_left;
-    let mut failed_at = vec![f64::NAN; pool.best.len()];
     let mut floors = EnergyFloors::new(s.matrices.task_types(), tries);
+    // The machine types with an open machine, by their first machine.
+    let head = |by_ready: &[Vec<usize>], mt: usize| by_ready[mt][0];
+    let mut types: Vec<usize> = (0..by_ready.len())
+        .filter(|&mt| !by_ready[mt].is_empty())
+        .collect();
+    types.sort_by(|&a, &b| cmp(pool, head(&by_ready, a), head(&by_ready, b)));
+    // Per machine type still tried for the task: (type, P-state, position
+    // of its next machine in `by_ready`).
+    let mut heads: Vec<(usize, usize, usize)> = Vec::with_capacity(by_ready.len());
+    // The first P-state of those tried whose EEC passes the filter.
+    let pstate = |ty: usize, mt: usize| {
+        (0..tries).find(|&p| {
+            ctx.e_bud
+                .is_none_or(|b| s.matrices.eec(ty, mt, p).is_some_and(|e| e <= b))
+        })
+    };
     for i in list {
-        if by_ready.is_empty() {
+        if types.is_empty() {
             break;
         }
         let ty = s.tasks[i].task_type;
         if floors.refuse(ctx, pool, ty, left) {
             continue;
         }
+        // The machines are tried in (ready time, id) order over all types,
+        // as the rule says. A type whose P-state fails the filter, or whose
+        // machine fails on the type or on lateness, is done: its later
+        // machines are ready no earlier. So only each type's first machine
+        // is tried, in the order of the types, until one fails on the
+        // budget; from there the types' orders are merged (the next
+        // machine is the earliest of the types' next ones), passing over
+        // the machines of the type ready when it failed (same outcome).
         let mut chosen = None;
-        // Machines of one type with one ready time give the same outcome:
-        // the ready time at which a type last failed is skipped (NaN: none;
-        // −∞: every later machine of the type fails too).
-        failed_at.fill(f64::NAN);
-        for (at, &m) in by_ready.iter().enumerate() {
-            let mt = pool.type_of[m];
-            let dead = failed_at[mt] == f64::NEG_INFINITY || failed_at[mt] == pool.ready[m];
-            if dead || !s.matrices.valid(ty, mt) {
+        heads.clear();
+        for (k, &mt) in types.iter().enumerate() {
+            if !s.matrices.valid(ty, mt) {
                 continue;
             }
-            let Some(p) = (0..tries).find(|&p| {
-                ctx.e_bud
-                    .is_none_or(|b| s.matrices.eec(ty, mt, p).is_some_and(|e| e <= b))
-            }) else {
-                failed_at[mt] = pool.ready[m];
-                continue;
-            };
+            let Some(p) = pstate(ty, mt) else { continue };
+            let m = head(&by_ready, mt);
             match evaluate(ctx, pool, left, (i, m, p), &mut out.refused, None) {
                 Ok(c) => {
-                    chosen = Some((at, c));
+                    chosen = Some((mt, 0, c));
                     break;
                 }
-                // Later machines of the type are ready no earlier.
-                Err(Miss::Type | Miss::Late) => failed_at[mt] = f64::NEG_INFINITY,
-                Err(_) => failed_at[mt] = pool.ready[m],
+                Err(Miss::Type | Miss::Late) => {}
+                Err(_) => {
+                    let after = passed_over(pool, &by_ready[mt], 0);
+                    if after < by_ready[mt].len() {
+                        heads.push((mt, p, after));
+                    }
+                    for &later in &types[k + 1..] {
+                        if s.matrices.valid(ty, later)
+                            && let Some(p) = pstate(ty, later)
+                        {
+                            heads.push((later, p, 0));
+                        }
+                    }
+                    break;
+                }
             }
         }
-        if let Some((at, c)) = chosen {
-            by_ready.remove(at);
+        while chosen.is_none()
+            && let Some(h) = (0..heads.len()).min_by(|&a, &b| {
+                let (ma, mb) = (
+                    by_ready[heads[a].0][heads[a].2],
+                    by_ready[heads[b].0][heads[b].2],
+                );
+                cmp(pool, ma, mb)
+            })
+        {
+            let (mt, p, at) = heads[h];
+            let m = by_ready[mt][at];
+            match evaluate(ctx, pool, left, (i, m, p), &mut out.refused, None) {
+                Ok(c) => chosen = Some((mt, at, c)),
+                Err(Miss::Type | Miss::Late) => {
+                    heads.swap_remove(h);
+                }
+                Err(_) => {
+                    let after = passed_over(pool, &by_ready[mt], at);
+                    if after == by_ready[mt].len() {
+                        heads.swap_remove(h);
+                    } else {
+                        heads[h].2 = after;
+                    }
+                }
+            }
+        }
+        if let Some((mt, at, c)) = chosen {
+            by_ready[mt].remove(at);
             record(&mut out, pool, &mut left, i, c);
             if !pool.polled {
                 let m = c.machine;
-                let pos = by_ready
+                let ms = &mut by_ready[mt];
+                let pos = ms
                     .binary_search_by(|&x| cmp(pool, x, m))
                     .unwrap_or_else(|e| e);
-                by_ready.insert(pos, m);
+                ms.insert(pos, m);
+            }
+            // The type's first machine changed: its place among the types.
+            types.retain(|&t| t != mt);
+            if !by_ready[mt].is_empty() {
+                let first = head(&by_ready, mt);
+                let pos = types
+                    .binary_search_by(|&t| cmp(pool, head(&by_ready, t), first))
+                    .unwrap_or_else(|e| e);
+                types.insert(pos, mt);
             }
         }
     }
     out
+}
+
+/// The position in `machines` (by ready time) of the first machine after
+/// `at` ready later than it.
+fn passed_over(pool: &Machines<'_>, machines: &[usize], at: usize) -> usize {
+    let ready = pool.ready[machines[at]];
+    at + machines[at..]
+        .iter()
+        .take_while(|&&x| pool.ready[x] == ready)
+        .count()
 }
 
 /// A heap key: the objective, then the lower task index first.
@@ -947,7 +1074,14 @@ mod tests {
                 let mut floors = EnergyFloors::new(s.matrices.task_types(), tries);
                 for ty in 0..s.matrices.task_types() {
                     floors.refuse(&ctx, &pool, ty, 0.0);
-                    let floor = floors.floor[ty];
+                    let passes = floors.passes[ty].expect("known after refuse");
+                    let floor = floors.compute(&ctx, pool.lo, ty);
+                    assert_eq!(passes, floor < f64::INFINITY, "type {ty}");
+                    if passes {
+                        // Made for a latest ready time at or past the pool's.
+                        assert!(floors.hi >= pool.hi, "type {ty}");
+                        assert_eq!(floors.floor[ty].to_bits(), floor.to_bits(), "type {ty}");
+                    }
                     let mut covered = 0;
                     for (m, &r) in ready.iter().enumerate() {
                         let mt = type_of[m];
