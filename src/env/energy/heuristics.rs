@@ -12,7 +12,7 @@
 //! polled environment only idle machines are, each for one task, starting
 //! now.
 //!
-//! Two shortcuts skip work without changing a choice:
+//! Three shortcuts skip work without changing a choice:
 //!
 //! - a task none of whose tried choices passes the filter, or, once the
 //!   budget has refused a choice (the engine records only the first
@@ -23,9 +23,14 @@
 //!   still makes the draws it would have made, so its stream stays the
 //!   same;
 //! - the prioritized orders group the tasks by priority with a counting
-//!   sort when arrivals follow the task index ([`TaskOrder`]).
+//!   sort when arrivals follow the task index ([`TaskOrder`]);
+//! - Max UPT and Max UPE bound a task's utility by its utility at the
+//!   earliest completion any choice can have at the event, not by its
+//!   priority, and stop searching sooner ([`minmin`]); only where the
+//!   budget cannot refuse a choice or a refusal need not be reported, as
+//!   the search then evaluates fewer choices.
 //!
-//! Both are off in the tests' from-scratch reference
+//! All three are off in the tests' from-scratch reference
 //! (`engine::simulate_from_scratch`), which the tests compare run for run.
 
 use std::cmp::{Ordering, Reverse};
@@ -76,10 +81,17 @@ pub struct Context<'a> {
 /// and by ascending ETC (ties by machine type, then P-state): in these
 /// orders the bounds priority / EEC and priority / ETC of Max UPE and Max
 /// UPT only fall, so a search can stop at the first that cannot win.
+///
+/// Also, per task type, its least ETC over its valid choices, and the most
+/// energy any choice can take in the counted day.
 #[derive(Debug, Clone)]
 pub struct ChoiceOrders {
     by_eec: Vec<Vec<(usize, usize)>>,
     by_etc: Vec<Vec<(usize, usize)>>,
+    /// Per task type, its least ETC, s (infinite: no valid choice).
+    least_etc: Vec<f64>,
+    /// No choice's energy in the counted day exceeds it, J.
+    max_energy: f64,
 }
 
 impl ChoiceOrders {
@@ -94,7 +106,28 @@ impl ChoiceOrders {
             v
         };
         let n = matrices.task_types();
+        let types = matrices.machine_types.len();
+        let choices =
+            |i: usize| (0..types).flat_map(move |mt| (0..P_STATES).map(move |p| (i, mt, p)));
+        let least_etc = (0..n)
+            .map(|i| {
+                choices(i)
+                    .filter_map(|(i, mt, p)| matrices.etc(i, mt, p))
+                    .fold(f64::INFINITY, f64::min)
+            })
+            .collect();
+        // Energy in the day is APC times at most ETC (the time of
+        // [start, start + ETC] in the day); a second more covers the
+        // rounding of start + ETC − start many times over.
+        let max_energy = (0..n)
+            .flat_map(choices)
+            .filter_map(|(i, mt, p)| {
+                Some(matrices.apc(i, mt, p)? * (matrices.etc(i, mt, p)? + 1.0))
+            })
+            .fold(0.0, f64::max);
         ChoiceOrders {
+            least_etc,
+            max_energy,
             by_eec: (0..n)
                 .map(|i| sorted(i, &|mt, p| matrices.eec(i, mt, p).unwrap_or(f64::INFINITY)))
                 .collect(),
@@ -438,10 +471,21 @@ enum Miss {
     Pruned,
 }
 
+/// A floor on the objective of the choices worth computing: a choice whose
+/// objective, with its utility bounded by `cap`, is below `value` cannot
+/// win.
+#[derive(Debug, Clone, Copy)]
+struct Floor {
+    objective: Objective,
+    value: f64,
+    /// No choice of the task earns more utility (value units).
+    cap: f64,
+}
+
 /// Evaluates (task `i`, machine `m`, P-state `p`) started at the machine's
 /// ready time against the filter, the `left` joules of the budget (a
 /// refusal sets `refused`) and a utility above zero. With `floor`, a choice
-/// whose objective cannot reach it (utility bounded by the priority) is
+/// whose objective cannot reach it (utility bounded by the floor's cap) is
 /// [`Miss::Pruned`] before its utility is computed.
 fn evaluate(
     ctx: &Context<'_>,
@@ -449,7 +493,7 @@ fn evaluate(
     left: f64,
     (i, m, p): (usize, usize, usize),
     refused: &mut bool,
-    floor: Option<(Objective, f64)>,
+    floor: Option<Floor>,
 ) -> Result<Choice, Miss> {
     let s = ctx.scenario;
     let task = &s.tasks[i];
@@ -477,8 +521,13 @@ fn evaluate(
         }
         return Err(Miss::Budget);
     }
-    if let Some((o, f)) = floor {
-        let bound = task.utility.priority()
+    if let Some(Floor {
+        objective: o,
+        value: f,
+        cap,
+    }) = floor
+    {
+        let bound = cap
             / match o {
                 Objective::Util => 1.0,
                 Objective::Upt => etc,
@@ -871,12 +920,14 @@ fn better(v: f64, c: &Choice, than: &Option<(f64, Choice)>) -> bool {
 
 /// Task `i`'s best choice over the machine types (their earliest-ready
 /// open machine) and P-states; ties go to the lower machine, then the lower
-/// P-state.
+/// P-state. `cap` bounds the utility of any of the task's choices (the
+/// priority, or less): Max UPT and Max UPE stop at the first choice whose
+/// bound, `cap` over its ETC or EEC, is below the best so far.
 fn best(
     ctx: &Context<'_>,
     pool: &Machines<'_>,
     left: f64,
-    o: Objective,
+    (o, cap): (Objective, f64),
     i: usize,
     refused: &mut bool,
 ) -> Option<(f64, Choice)> {
@@ -912,7 +963,11 @@ fn best(
     };
     for &(mt, p) in list {
         let Some(m) = pool.best[mt] else { continue };
-        let floor = out.as_ref().map(|(w, _)| (o, *w));
+        let floor = out.as_ref().map(|(w, _)| Floor {
+            objective: o,
+            value: *w,
+            cap,
+        });
         match evaluate(ctx, pool, left, (i, m, p), refused, floor) {
             Ok(c) => {
                 let v = objective(o, &c);
@@ -926,6 +981,37 @@ fn best(
         }
     }
     out
+}
+
+/// A bound on the utility of any choice of task `i` at this event: its
+/// utility at the earliest completion any choice can have (the pool's
+/// earliest ready time plus the task's least ETC; ready times only grow
+/// within the event), never above its priority. Utility never rises with
+/// the completion time; the bound is raised by a relative 1e-12 against
+/// the rounding of the exponential.
+fn utility_cap(ctx: &Context<'_>, pool: &Machines<'_>, i: usize) -> f64 {
+    let task = &ctx.scenario.tasks[i];
+    let least_etc = ctx.orders.least_etc[task.task_type];
+    let priority = task.utility.priority();
+    if !pool.lo.is_finite() || !least_etc.is_finite() {
+        return priority;
+    }
+    let elapsed = pool.lo + least_etc - task.arrival;
+    (task.utility.value(elapsed) * (1.0 + 1e-12)).min(priority)
+}
+
+/// The utility bound Max UPT and Max UPE prune with: the task's `cap`
+/// ([`utility_cap`]) where no choice can be refused by the budget (`left`
+/// covers the most energy any choice takes) or a refusal need not be
+/// reported, else its priority. A tighter bound stops the search before
+/// other choices, so a refusal would be met at others; with the priority
+/// the choices evaluated are those of the tests' from-scratch reference.
+fn search_cap(ctx: &Context<'_>, left: f64, i: usize, cap: f64) -> f64 {
+    if ctx.from_scratch || (ctx.track_refusal && left < ctx.orders.max_energy) {
+        ctx.scenario.tasks[i].utility.priority()
+    } else {
+        cap
+    }
 }
 
 /// Max Utility, Max UPT and Max UPE (§III.D, Min-Min after Braun et al.):
@@ -958,11 +1044,15 @@ pub fn minmin(
     // Per task: its best and the stamp of the best's type when computed.
     let mut cached: Vec<Option<(Choice, u64)>> = vec![None; tasks.len()];
     let mut floors = EnergyFloors::new(ctx.scenario.matrices.task_types(), P_STATES);
+    // Per task, a bound on the utility of its choices at this event.
+    let mut caps = vec![f64::INFINITY; tasks.len()];
     for (k, &i) in tasks.iter().enumerate() {
         if floors.refuse(ctx, pool, ctx.scenario.tasks[i].task_type, left) {
             continue;
         }
-        if let Some((v, c)) = best(ctx, pool, left, o, i, &mut out.refused) {
+        caps[k] = utility_cap(ctx, pool, i);
+        let cap = search_cap(ctx, left, i, caps[k]);
+        if let Some((v, c)) = best(ctx, pool, left, (o, cap), i, &mut out.refused) {
             cached[k] = Some((c, 0));
             heap.push(Key(v, Reverse(k), 0));
         }
@@ -976,7 +1066,14 @@ pub fn minmin(
             cached[k].filter(|(c, at)| stamp[pool.type_of[c.machine]] == *at && c.energy <= left);
         let (v, c) = match exact {
             Some((c, _)) => (objective(o, &c), c),
-            None => match best(ctx, pool, left, o, i, &mut out.refused) {
+            None => match best(
+                ctx,
+                pool,
+                left,
+                (o, search_cap(ctx, left, i, caps[k])),
+                i,
+                &mut out.refused,
+            ) {
                 Some(x) => x,
                 None => continue,
             },
