@@ -2,9 +2,10 @@
 //!
 //! Plain and gzip-compressed logs are read the same way: gzip is detected by
 //! its magic bytes (`1f 8b`), not by the file name, and decoded member after
-//! member with `flate2` while streaming line by line (one reused line
-//! buffer; the text is never held in memory as a whole, and never decoded
-//! twice). Like `gzip -d`, zero bytes after the last member are padding and
+//! member with `flate2` while streaming: the header line by line, then the
+//! data in pieces of about 1 MB cut after a line end, each parsed on the
+//! thread pool while the next is read and inflated (the text is never held
+//! in memory as a whole, and never decoded twice). Like `gzip -d`, zero bytes after the last member are padding and
 //! ignored; other trailing bytes are an error. Files compressed otherwise
 //! (xz, bzip2, zstd, zip, lz4, compress, 7z) are recognised by their magic
 //! bytes and refused with the command that decompresses them. A UTF-8 byte
@@ -587,20 +588,19 @@ fn read_lines<R: BufRead>(
             continue;
         }
         {
-            // The header read, the rest of the text is data: read it whole
-            // and parse it in parallel chunks (parse_data), after this
-            // first data line, which decides alone whether the file is SWF
-            // at all.
+            // The header read, the rest of the text is data: read in
+            // pieces cut after a line end, each parsed on the thread pool
+            // while the next is read (inflated), then merged in order
+            // (merge_chunks), after this first data line, which decides
+            // alone whether the file is SWF at all.
             let first = line.to_vec();
-            let mut rest = Vec::new();
-            let cut = reader.read_to_end(&mut rest).err();
+            let (chunks, cut) = read_chunks(&mut reader, opts.lenient);
             if let Some(e) = cut {
                 // A read that fails (a cut gzip stream): the lines read
                 // whole come first, as a line-by-line read meets them.
-                let whole = rest.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
-                let lines = rest[..whole].iter().filter(|&&b| b == b'\n').count() as u64;
+                let lines: u64 = chunks.iter().map(|c| c.newlines).sum();
                 if job_line(&first).is_ok() {
-                    parse_data(&rest[..whole], line_no, name, opts, &mut log, &mut order)?;
+                    merge_chunks(chunks, line_no, name, &mut log, &mut order)?;
                 }
                 return Err(io_error(e, name, line_no + lines, gzip));
             }
@@ -627,7 +627,7 @@ fn read_lines<R: BufRead>(
                     record_skip(&mut log.skipped, line_no, e);
                 }
             }
-            parse_data(&rest, line_no, name, opts, &mut log, &mut order)?;
+            merge_chunks(chunks, line_no, name, &mut log, &mut order)?;
             break;
         }
     }
@@ -658,6 +658,8 @@ struct Chunk {
     job_lines: Vec<u64>,
     not_jobs: Vec<(u64, NotJob)>,
     stop: Option<(u64, NotJob)>,
+    /// Line ends in the chunk's text (`lines` unless it stopped early).
+    newlines: u64,
 }
 
 /// Parses the lines of one chunk of the data section.
@@ -698,44 +700,82 @@ fn parse_chunk(text: &[u8], lenient: bool) -> Chunk {
             break;
         }
     }
+    c.newlines = if c.stop.is_some() {
+        text.iter().filter(|&&b| b == b'\n').count() as u64
+    } else {
+        c.lines - u64::from(!text.ends_with(b"\n") && !text.is_empty())
+    };
     c
 }
 
-/// Parses the data section after its first line (line `first_line`):
-/// `text` cut into chunks at line ends, parsed in parallel (rayon), then
-/// merged in order — jobs, blank lines, skipped lines and the first error
-/// exactly as a line-by-line read finds them.
+/// Reads `reader` to its end in pieces of about 1 MB cut after a line end,
+/// each parsed ([`parse_chunk`]) on the thread pool (rayon) while this
+/// thread reads the next: inflating a `.gz` and parsing overlap. Returns
+/// the parsed pieces in order and, when a read failed, its error (the
+/// pieces then hold the lines read whole before it; the rest of the text
+/// is dropped). The last piece is the text after the last line end, if
+/// any.
+fn read_chunks<R: Read>(reader: &mut R, lenient: bool) -> (Vec<Chunk>, Option<io::Error>) {
+    const CHUNK: u64 = 1 << 20;
+    let done = std::sync::Mutex::new(Vec::new());
+    let mut cut = None;
+    rayon::in_place_scope(|s| {
+        let done = &done;
+        let parse = |k: usize, text: Vec<u8>| {
+            s.spawn(move |_| {
+                let c = parse_chunk(&text, lenient);
+                done.lock().expect("no parse panics").push((k, c));
+            })
+        };
+        let mut carry: Vec<u8> = Vec::new();
+        let mut k = 0;
+        loop {
+            let mut text = std::mem::take(&mut carry);
+            let read = reader.by_ref().take(CHUNK).read_to_end(&mut text);
+            let whole = text.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+            match read {
+                Ok(0) => {
+                    if !text.is_empty() {
+                        parse(k, text);
+                    }
+                    break;
+                }
+                Ok(_) => {
+                    carry = text.split_off(whole);
+                    if !text.is_empty() {
+                        parse(k, text);
+                        k += 1;
+                    }
+                }
+                Err(e) => {
+                    text.truncate(whole);
+                    if !text.is_empty() {
+                        parse(k, text);
+                    }
+                    cut = Some(e);
+                    break;
+                }
+            }
+        }
+    });
+    let mut chunks = done.into_inner().expect("no parse panics");
+    chunks.sort_by_key(|&(k, _)| k);
+    (chunks.into_iter().map(|(_, c)| c).collect(), cut)
+}
+
+/// Merges the parsed pieces of the data section after its first line
+/// (line `first_line`) in order: jobs, blank lines, skipped lines and the
+/// first error exactly as a line-by-line read finds them.
 ///
 /// # Errors
 /// Strict mode: the first comment among data lines or bad line.
-fn parse_data(
-    text: &[u8],
+fn merge_chunks(
+    chunks: Vec<Chunk>,
     first_line: u64,
     name: &str,
-    opts: &ReadOptions,
     log: &mut SwfLog,
     order: &mut OrderTracker,
 ) -> Result<(), SwfError> {
-    use rayon::prelude::*;
-    // About 1 MB per chunk, cut after a line end.
-    const CHUNK: usize = 1 << 20;
-    let mut bounds = vec![0];
-    let mut at = 0;
-    while at + CHUNK < text.len() {
-        let cut = match text[at + CHUNK..].iter().position(|&b| b == b'\n') {
-            Some(i) => at + CHUNK + i + 1,
-            None => text.len(),
-        };
-        bounds.push(cut);
-        at = cut;
-    }
-    if *bounds.last().unwrap_or(&0) < text.len() {
-        bounds.push(text.len());
-    }
-    let chunks: Vec<Chunk> = bounds
-        .par_windows(2)
-        .map(|w| parse_chunk(&text[w[0]..w[1]], opts.lenient))
-        .collect();
     log.jobs.reserve(chunks.iter().map(|c| c.jobs.len()).sum());
     let mut base = first_line;
     for mut c in chunks {
@@ -763,7 +803,7 @@ fn parse_data(
                 NotJob::Bad(e) => e.at(name, base + line),
             });
         }
-        base += c.lines;
+        base += c.newlines;
     }
     Ok(())
 }

@@ -366,3 +366,73 @@ fn a_big_log_parsed_in_chunks_names_the_same_lines() {
         "{report}"
     );
 }
+
+/// A read that fails part way through a big log (the data is read in
+/// pieces of about 1 MB, each parsed while the next is read): the error
+/// names the line after the last one read whole, counted exactly, and a
+/// bad line read before the failure is reported first in strict mode.
+#[test]
+fn a_read_failing_deep_in_a_big_log_names_the_line_reached() {
+    use std::io::Read;
+    use swftool::swf::{ReadOptions, read_from};
+    /// Serves `text` in reads of 7,000 bytes, then fails at byte `fail_at`.
+    struct Failing {
+        text: Vec<u8>,
+        at: usize,
+        fail_at: usize,
+    }
+    impl Read for Failing {
+        fn read(&mut self, out: &mut [u8]) -> std::io::Result<usize> {
+            if self.at >= self.fail_at {
+                return Err(std::io::Error::other("the disk went away"));
+            }
+            let n = out.len().min(7_000).min(self.fail_at - self.at);
+            out[..n].copy_from_slice(&self.text[self.at..self.at + n]);
+            self.at += n;
+            Ok(n)
+        }
+    }
+    let mut text = String::from("; Version: 2.2\n; MaxProcs: 64\n");
+    for n in 1..=60_000u64 {
+        text.push_str(&format!(
+            "{n} {} 10 3600 4 -1 -1 4 7200 -1 1 3 1 -1 1 -1 -1 -1\n",
+            n * 60
+        ));
+    }
+    let text = text.into_bytes();
+    for fail_at in [2_500_000, 2_500_001, (1 << 20) + 17, text.len() - 3] {
+        let whole = text[..fail_at].iter().filter(|&&b| b == b'\n').count() as u64;
+        for opts in [ReadOptions::strict(), ReadOptions::lenient()] {
+            match read_from(reader_clone(&text, fail_at), "big", &opts).unwrap_err() {
+                SwfError::Io { line, .. } => assert_eq!(line, whole + 1, "cut at {fail_at}"),
+                other => panic!("expected Io, got {other:?}"),
+            }
+        }
+    }
+    // A bad line before the failure comes first.
+    let mut broken = text.clone();
+    let line_40k = broken
+        .iter()
+        .enumerate()
+        .filter(|&(_, &b)| b == b'\n')
+        .nth(40_000)
+        .map(|(i, _)| i + 1)
+        .unwrap();
+    broken[line_40k + 6] = b'x';
+    let err = read_from(
+        reader_clone(&broken, 3_000_000),
+        "big",
+        &ReadOptions::strict(),
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(err.starts_with("big:40002: "), "{err}");
+
+    fn reader_clone(text: &[u8], fail_at: usize) -> std::io::BufReader<Failing> {
+        std::io::BufReader::new(Failing {
+            text: text.to_vec(),
+            at: 0,
+            fail_at,
+        })
+    }
+}
