@@ -887,7 +887,7 @@ fn passed_over(pool: &Machines<'_>, machines: &[usize], at: usize) -> usize {
 
 /// A heap key: the objective, then the lower task index first.
 #[derive(Debug, Clone, Copy, PartialEq)]
-struct Key(f64, Reverse<usize>, u64);
+struct Key(f64, Reverse<usize>);
 
 impl Eq for Key {}
 
@@ -1054,10 +1054,10 @@ pub fn minmin(
         let cap = search_cap(ctx, left, i, caps[k]);
         if let Some((v, c)) = best(ctx, pool, left, (o, cap), i, &mut out.refused) {
             cached[k] = Some((c, 0));
-            heap.push(Key(v, Reverse(k), 0));
+            heap.push(Key(v, Reverse(k)));
         }
     }
-    while let Some(Key(_, Reverse(k), _)) = heap.pop() {
+    while let Some(Key(_, Reverse(k))) = heap.pop() {
         if !pool.any_open() {
             break;
         }
@@ -1078,12 +1078,12 @@ pub fn minmin(
                 None => continue,
             },
         };
-        if heap.peek().is_none_or(|top| Key(v, Reverse(k), 0) >= *top) {
+        if heap.peek().is_none_or(|top| Key(v, Reverse(k)) >= *top) {
             stamp[pool.type_of[c.machine]] += 1;
             record(&mut out, pool, &mut left, i, c);
         } else {
             cached[k] = Some((c, stamp[pool.type_of[c.machine]]));
-            heap.push(Key(v, Reverse(k), 0));
+            heap.push(Key(v, Reverse(k)));
         }
     }
     out
