@@ -79,8 +79,10 @@ pub struct Context<'a> {
 
 /// Per task type, its valid (machine type, P-state) pairs by ascending EEC
 /// and by ascending ETC (ties by machine type, then P-state): in these
-/// orders the bounds priority / EEC and priority / ETC of Max UPE and Max
-/// UPT only fall, so a search can stop at the first that cannot win.
+/// orders the bounds of Max UPE and Max UPT, a bound on the task's utility
+/// (its priority, or its utility at its earliest completion: [`minmin`])
+/// over the EEC or the ETC, only fall, so a search can stop at the first
+/// that cannot win.
 ///
 /// Also, per task type, its least ETC over its valid choices, and the most
 /// energy any choice can take in the counted day.
