@@ -604,7 +604,8 @@ pub fn random(
     let mut made = 0usize;
     let mut earliest_of: Vec<(f64, usize)> = vec![(f64::NAN, usize::MAX); types];
     let mut candidates_of: Vec<(Vec<usize>, usize)> = vec![(Vec::new(), usize::MAX); types];
-    let mut passing: Vec<Choice> = Vec::new();
+    // The (machine, P-state) choices that pass, in machine order.
+    let mut passing: Vec<(usize, u8)> = Vec::new();
     for i in order {
         if !pool.any_open() {
             break;
@@ -670,28 +671,25 @@ pub fn random(
                     && r == ready
                 {
                     let to = passing.len();
-                    let n = passing[from..to]
-                        .iter()
-                        .take_while(|c| c.machine == passing[from].machine)
-                        .count();
-                    for k in from..from + n {
-                        let c = Choice {
-                            machine: m,
-                            ..passing[k]
-                        };
-                        passing.push(c);
+                    for k in from..to {
+                        passing.push((m, passing[k].1));
                     }
                     last = Some((t, r, to));
                     continue;
                 }
                 let from = passing.len();
                 for p in 0..P_STATES {
-                    passing.extend(evaluate(ctx, pool, left, (i, m, p), &mut out.refused, None));
+                    if evaluate(ctx, pool, left, (i, m, p), &mut out.refused, None).is_ok() {
+                        passing.push((m, p as u8));
+                    }
                 }
                 last = Some((mt, ready, from));
             }
             if !passing.is_empty() {
-                chosen = Some(passing[rng.random_range(0..passing.len())]);
+                let (m, p) = passing[rng.random_range(0..passing.len())];
+                let c = evaluate(ctx, pool, left, (i, m, p.into()), &mut out.refused, None)
+                    .expect("a choice that passed passes again");
+                chosen = Some(c);
             }
         }
         if let Some(c) = chosen {
