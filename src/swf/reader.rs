@@ -5,8 +5,9 @@
 //! member with `flate2` while streaming: the header line by line, then the
 //! data in pieces of about 1 MB cut after a line end, each parsed on the
 //! thread pool while the next is read and inflated (the text is never held
-//! in memory as a whole, and never decoded twice). Like `gzip -d`, zero bytes after the last member are padding and
-//! ignored; other trailing bytes are an error. Files compressed otherwise
+//! in memory as a whole, and never decoded twice). Like `gzip -d`, zero
+//! bytes after the last member are padding and ignored; other trailing
+//! bytes are an error. Files compressed otherwise
 //! (xz, bzip2, zstd, zip, lz4, compress, 7z) are recognised by their magic
 //! bytes and refused with the command that decompresses them. A UTF-8 byte
 //! order mark at the start of the text is skipped. A line with bytes that
@@ -731,8 +732,14 @@ fn read_chunks<R: Read>(reader: &mut R, lenient: bool) -> (Vec<Chunk>, Option<io
         let mut k = 0;
         loop {
             let mut text = std::mem::take(&mut carry);
+            // The carried text holds no line end: look in what is new only
+            // (a long line costs its length once, not once per piece).
+            let old = text.len();
             let read = reader.by_ref().take(CHUNK).read_to_end(&mut text);
-            let whole = text.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+            let whole = text[old..]
+                .iter()
+                .rposition(|&b| b == b'\n')
+                .map_or(0, |i| old + i + 1);
             match read {
                 Ok(0) => {
                     if !text.is_empty() {

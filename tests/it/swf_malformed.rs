@@ -436,3 +436,43 @@ fn a_read_failing_deep_in_a_big_log_names_the_line_reached() {
         })
     }
 }
+
+/// A line longer than the pieces the data is read in (about 1 MB) is read
+/// whole and named by its line number; the lines after it keep theirs.
+#[test]
+fn a_line_longer_than_a_read_piece_is_one_line() {
+    use swftool::swf::{ReadOptions, read_from};
+    let job = |n: u64| {
+        format!(
+            "{n} {} 10 3600 4 -1 -1 4 7200 -1 1 3 1 -1 1 -1 -1 -1\n",
+            n * 60
+        )
+    };
+    let mut text = String::from("; Version: 2.2\n; MaxProcs: 64\n");
+    text.push_str(&job(1));
+    text.push_str(&"7 ".repeat(1_500_000));
+    text.push('\n');
+    for n in 2..=5 {
+        text.push_str(&job(n));
+    }
+    let err = read_from(
+        std::io::Cursor::new(text.as_bytes()),
+        "long",
+        &ReadOptions::strict(),
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(
+        err.starts_with("long:4: "),
+        "{}",
+        &err[..err.len().min(200)]
+    );
+    let lenient = read_from(
+        std::io::Cursor::new(text.as_bytes()),
+        "long",
+        &ReadOptions::lenient(),
+    )
+    .unwrap();
+    assert_eq!(lenient.jobs.len(), 5);
+    assert_eq!(lenient.skipped.total(), 1);
+}
