@@ -16,6 +16,14 @@ const HEADER: &str = "; Version: 2.2\n; MaxProcs: 64\n";
 const JOB1: &str = "1 0 5 100 4 -1 -1 4 200 -1 1 1 1 -1 1 1 -1 -1\n";
 const JOB2: &str = "2 10 5 100 4 -1 -1 4 200 -1 1 1 1 -1 1 1 -1 -1\n";
 
+/// Job `n` submitted at `n` minutes, as one SWF line (the big logs below).
+fn numbered_job(n: u64) -> String {
+    format!(
+        "{n} {} 10 3600 4 -1 -1 4 7200 -1 1 3 1 -1 1 -1 -1 -1\n",
+        n * 60
+    )
+}
+
 fn strict(text: impl AsRef<[u8]>) -> Result<SwfLog, SwfError> {
     read_from(
         Cursor::new(text.as_ref()),
@@ -319,10 +327,7 @@ fn a_big_log_parsed_in_chunks_names_the_same_lines() {
     let header = 2u64;
     let jobs = 60_000u64;
     for n in 1..=jobs {
-        text.push_str(&format!(
-            "{n} {} 10 3600 4 -1 -1 4 7200 -1 1 3 1 -1 1 -1 -1 -1\n",
-            n * 60
-        ));
+        text.push_str(&numbered_job(n));
         if n == 20_000 {
             text.push_str("   \n");
         }
@@ -374,7 +379,6 @@ fn a_big_log_parsed_in_chunks_names_the_same_lines() {
 #[test]
 fn a_read_failing_deep_in_a_big_log_names_the_line_reached() {
     use std::io::Read;
-    use swftool::swf::{ReadOptions, read_from};
     /// Serves `text` in reads of 7,000 bytes, then fails at byte `fail_at`.
     struct Failing {
         text: Vec<u8>,
@@ -392,12 +396,9 @@ fn a_read_failing_deep_in_a_big_log_names_the_line_reached() {
             Ok(n)
         }
     }
-    let mut text = String::from("; Version: 2.2\n; MaxProcs: 64\n");
+    let mut text = String::from(HEADER);
     for n in 1..=60_000u64 {
-        text.push_str(&format!(
-            "{n} {} 10 3600 4 -1 -1 4 7200 -1 1 3 1 -1 1 -1 -1 -1\n",
-            n * 60
-        ));
+        text.push_str(&numbered_job(n));
     }
     let text = text.into_bytes();
     for fail_at in [2_500_000, 2_500_001, (1 << 20) + 17, text.len() - 3] {
@@ -441,38 +442,19 @@ fn a_read_failing_deep_in_a_big_log_names_the_line_reached() {
 /// whole and named by its line number; the lines after it keep theirs.
 #[test]
 fn a_line_longer_than_a_read_piece_is_one_line() {
-    use swftool::swf::{ReadOptions, read_from};
-    let job = |n: u64| {
-        format!(
-            "{n} {} 10 3600 4 -1 -1 4 7200 -1 1 3 1 -1 1 -1 -1 -1\n",
-            n * 60
-        )
-    };
-    let mut text = String::from("; Version: 2.2\n; MaxProcs: 64\n");
-    text.push_str(&job(1));
+    let mut text = format!("{HEADER}{}", numbered_job(1));
     text.push_str(&"7 ".repeat(1_500_000));
     text.push('\n');
     for n in 2..=5 {
-        text.push_str(&job(n));
+        text.push_str(&numbered_job(n));
     }
-    let err = read_from(
-        std::io::Cursor::new(text.as_bytes()),
-        "long",
-        &ReadOptions::strict(),
-    )
-    .unwrap_err()
-    .to_string();
+    let err = strict(&text).unwrap_err().to_string();
     assert!(
-        err.starts_with("long:4: "),
+        err.starts_with("bad.swf:4: "),
         "{}",
         &err[..err.len().min(200)]
     );
-    let lenient = read_from(
-        std::io::Cursor::new(text.as_bytes()),
-        "long",
-        &ReadOptions::lenient(),
-    )
-    .unwrap();
-    assert_eq!(lenient.jobs.len(), 5);
-    assert_eq!(lenient.skipped.total(), 1);
+    let log = lenient(&text).unwrap();
+    assert_eq!(log.jobs.len(), 5);
+    assert_eq!(log.skipped.total(), 1);
 }
