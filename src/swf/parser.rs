@@ -262,22 +262,24 @@ fn integer_job_line(line: &[u8]) -> Option<JobRecord> {
     let mut v = [0i64; FIELD_COUNT];
     let mut at = 0;
     for slot in &mut v {
-        while at < line.len() && is_separator(line[at]) {
+        let mut b = *line.get(at)?;
+        while is_separator(b) {
+            at += 1;
+            b = *line.get(at)?;
+        }
+        let negative = b == b'-';
+        if negative || b == b'+' {
             at += 1;
         }
-        let negative = match line.get(at) {
-            Some(b'-') => {
-                at += 1;
-                true
-            }
-            Some(b'+') => {
-                at += 1;
-                false
-            }
-            _ => false,
-        };
         let start = at;
-        while at < line.len() && line[at].is_ascii_digit() {
+        // Up to 18 digits cannot overflow: summed without checks.
+        let mut x: u64 = 0;
+        while let Some(&c) = line.get(at) {
+            let d = c.wrapping_sub(b'0');
+            if d > 9 {
+                break;
+            }
+            x = x.wrapping_mul(10).wrapping_add(u64::from(d));
             at += 1;
         }
         // Digits, then a separator or the end: anything else (a point, an
@@ -285,7 +287,12 @@ fn integer_job_line(line: &[u8]) -> Option<JobRecord> {
         if at == start || line.get(at).is_some_and(|&b| !is_separator(b)) {
             return None;
         }
-        *slot = accumulate(negative, &line[start..at])?;
+        *slot = if at - start <= 18 {
+            let x = x as i64;
+            if negative { -x } else { x }
+        } else {
+            accumulate(negative, &line[start..at])?
+        };
     }
     if line[at..].iter().any(|&b| !is_separator(b)) {
         return None;

@@ -591,44 +591,57 @@ fn read_lines<R: BufRead>(
         {
             // The header read, the rest of the text is data: read in
             // pieces cut after a line end, each parsed on the thread pool
-            // while the next is read (inflated), then merged in order
-            // (merge_chunks), after this first data line, which decides
-            // alone whether the file is SWF at all.
-            let first = line.to_vec();
-            let (chunks, cut) = read_chunks(&mut reader, opts.lenient);
-            if let Some(e) = cut {
-                // A read that fails (a cut gzip stream): the lines read
-                // whole come first, as a line-by-line read meets them.
-                let lines: u64 = chunks.iter().map(|c| c.newlines).sum();
-                if job_line(&first).is_ok() {
-                    merge_chunks(chunks, line_no, name, &mut log, &mut order)?;
-                }
-                return Err(io_error(e, name, line_no + lines, gzip));
-            }
-            match job_line(&first) {
+            // while the next is read (inflated) and merged in order as
+            // soon as it is parsed (read_chunks), after this first data
+            // line, which decides alone whether the file is SWF at all.
+            let first = match job_line(line) {
+                Ok(job) => Ok(job),
+                Err(e) => Err(match not_text(line) {
+                    Some((column, byte)) => LineError::NotText { column, byte },
+                    None => e,
+                }),
+            };
+            let first_line = line_no;
+            let other = match &first {
+                Err(_) if !opts.lenient => other_format(line),
+                _ => None,
+            };
+            match first {
                 Ok(job) => {
                     order.see(&job, line_no);
                     log.jobs.push(job);
                 }
+                Err(e) if opts.lenient => record_skip(&mut log.skipped, line_no, e),
                 Err(e) => {
-                    let e = match not_text(&first) {
-                        Some((column, byte)) => LineError::NotText { column, byte },
-                        None => e,
-                    };
-                    if !opts.lenient {
-                        if let Some(what) = other_format(&first) {
-                            return Err(SwfError::NotSwf {
-                                file: name.to_string(),
-                                line: line_no,
-                                what,
-                            });
-                        }
-                        return Err(e.at(name, line_no));
+                    // Not read as data: a failed read (a cut or corrupt
+                    // gzip stream) is the better report, if there is one.
+                    let mut lines = 0;
+                    let cut = read_chunks(&mut reader, false, |c| {
+                        lines += c.newlines;
+                        Ok(())
+                    })?;
+                    if let Some(cut) = cut {
+                        return Err(io_error(cut, name, line_no + lines, gzip));
                     }
-                    record_skip(&mut log.skipped, line_no, e);
+                    return Err(match other {
+                        Some(what) => SwfError::NotSwf {
+                            file: name.to_string(),
+                            line: first_line,
+                            what,
+                        },
+                        None => e.at(name, first_line),
+                    });
                 }
             }
-            merge_chunks(chunks, line_no, name, &mut log, &mut order)?;
+            let mut base = line_no;
+            let cut = read_chunks(&mut reader, opts.lenient, |c| {
+                merge_chunk(c, &mut base, name, &mut log, &mut order)
+            })?;
+            if let Some(cut) = cut {
+                // A read that fails (a cut gzip stream): the lines read
+                // whole came first, as a line-by-line read meets them.
+                return Err(io_error(cut, name, base, gzip));
+            }
             break;
         }
     }
@@ -663,18 +676,26 @@ struct Chunk {
     newlines: u64,
 }
 
-/// Parses the lines of one chunk of the data section.
-fn parse_chunk(text: &[u8], lenient: bool) -> Chunk {
+/// Parses the lines of one chunk of the data section into `c` (its
+/// vectors emptied first, their memory kept).
+fn parse_chunk(text: &[u8], lenient: bool, c: &mut Chunk) {
+    c.jobs.clear();
+    c.job_lines.clear();
+    c.not_jobs.clear();
+    c.stop = None;
+    c.lines = 0;
+    c.blank = 0;
     // About 90 bytes a line in the archive's logs: room for most chunks'
     // jobs at once.
-    let mut c = Chunk {
-        jobs: Vec::with_capacity(text.len() / 80),
-        job_lines: Vec::with_capacity(text.len() / 80),
-        ..Chunk::default()
-    };
-    for raw in text.split_inclusive(|&b| b == b'\n') {
+    c.jobs.reserve(text.len() / 80);
+    c.job_lines.reserve(text.len() / 80);
+    let mut start = 0;
+    let ends = memchr::memchr_iter(b'\n', text).map(|i| i + 1);
+    let last = (!text.ends_with(b"\n") && !text.is_empty()).then_some(text.len());
+    for end in ends.chain(last) {
+        let line = trim_line_end(&text[start..end]);
+        start = end;
         c.lines += 1;
-        let line = trim_line_end(raw);
         let Some(first) = line.iter().position(|&b| !is_separator(b)) else {
             c.blank += 1;
             continue;
@@ -702,116 +723,156 @@ fn parse_chunk(text: &[u8], lenient: bool) -> Chunk {
         }
     }
     c.newlines = if c.stop.is_some() {
-        text.iter().filter(|&&b| b == b'\n').count() as u64
+        memchr::memchr_iter(b'\n', text).count() as u64
     } else {
-        c.lines - u64::from(!text.ends_with(b"\n") && !text.is_empty())
+        c.lines - u64::from(last.is_some())
     };
-    c
 }
 
 /// Reads `reader` to its end in pieces of about 1 MB cut after a line end,
 /// each parsed ([`parse_chunk`]) on the thread pool (rayon) while this
-/// thread reads the next: inflating a `.gz` and parsing overlap. Returns
-/// the parsed pieces in order and, when a read failed, its error (the
-/// pieces then hold the lines read whole before it; the rest of the text
-/// is dropped). The last piece is the text after the last line end, if
-/// any.
-fn read_chunks<R: Read>(reader: &mut R, lenient: bool) -> (Vec<Chunk>, Option<io::Error>) {
+/// thread reads the next, so that inflating a `.gz` and parsing overlap,
+/// and hands the parsed pieces to `merge` in order as soon as each is
+/// ready; the memory of a merged piece (its text and its vectors) is used
+/// again for a later one. The last piece is the text after the last line
+/// end, if any.
+///
+/// Returns the error of a read that failed, once the pieces of the lines
+/// read whole before it are merged (the rest of the text is dropped).
+///
+/// # Errors
+/// The first error `merge` returns; the read stops there.
+fn read_chunks<R: Read>(
+    reader: &mut R,
+    lenient: bool,
+    mut merge: impl FnMut(&mut Chunk) -> Result<(), SwfError>,
+) -> Result<Option<io::Error>, SwfError> {
     const CHUNK: u64 = 1 << 20;
-    let done = std::sync::Mutex::new(Vec::new());
+    type Parsed = (usize, Chunk, Vec<u8>);
+    let done: std::sync::Mutex<Vec<Parsed>> = std::sync::Mutex::new(Vec::new());
+    // Parsed pieces not merged yet, by number; the next one to merge.
+    let mut ready: Vec<Option<(Chunk, Vec<u8>)>> = Vec::new();
+    let mut next = 0;
+    // Memory of merged pieces, for the next ones.
+    let mut spare_text: Vec<Vec<u8>> = Vec::new();
+    let mut spare_chunks: Vec<Chunk> = Vec::new();
+    // Merges every parsed piece that is next in order.
+    let mut merge_ready = |ready: &mut Vec<Option<(Chunk, Vec<u8>)>>,
+                           next: &mut usize,
+                           spare_text: &mut Vec<Vec<u8>>,
+                           spare_chunks: &mut Vec<Chunk>|
+     -> Result<(), SwfError> {
+        for (k, c, text) in std::mem::take(&mut *done.lock().expect("no parse panics")) {
+            if ready.len() <= k {
+                ready.resize_with(k + 1, || None);
+            }
+            ready[k] = Some((c, text));
+        }
+        while let Some((mut c, mut text)) = ready.get_mut(*next).and_then(Option::take) {
+            *next += 1;
+            merge(&mut c)?;
+            text.clear();
+            spare_text.push(text);
+            spare_chunks.push(c);
+        }
+        Ok(())
+    };
     let mut cut = None;
+    let mut stopped = Ok(());
     rayon::in_place_scope(|s| {
         let done = &done;
-        let parse = |k: usize, text: Vec<u8>| {
+        let mut k = 0;
+        let mut parse = |text: Vec<u8>, mut c: Chunk| {
             s.spawn(move |_| {
-                let c = parse_chunk(&text, lenient);
-                done.lock().expect("no parse panics").push((k, c));
-            })
+                parse_chunk(&text, lenient, &mut c);
+                done.lock().expect("no parse panics").push((k, c, text));
+            });
+            k += 1;
         };
         let mut carry: Vec<u8> = Vec::new();
-        let mut k = 0;
         loop {
-            let mut text = std::mem::take(&mut carry);
+            let mut text = spare_text.pop().unwrap_or_default();
+            text.append(&mut carry);
             // The carried text holds no line end: look in what is new only
             // (a long line costs its length once, not once per piece).
             let old = text.len();
             let read = reader.by_ref().take(CHUNK).read_to_end(&mut text);
-            let whole = text[old..]
-                .iter()
-                .rposition(|&b| b == b'\n')
-                .map_or(0, |i| old + i + 1);
+            let whole = memchr::memrchr(b'\n', &text[old..]).map_or(0, |i| old + i + 1);
+            let chunk = spare_chunks.pop().unwrap_or_default();
             match read {
                 Ok(0) => {
                     if !text.is_empty() {
-                        parse(k, text);
+                        parse(text, chunk);
                     }
                     break;
                 }
                 Ok(_) => {
-                    carry = text.split_off(whole);
+                    carry = spare_text.pop().unwrap_or_default();
+                    carry.extend_from_slice(&text[whole..]);
+                    text.truncate(whole);
                     if !text.is_empty() {
-                        parse(k, text);
-                        k += 1;
+                        parse(text, chunk);
                     }
                 }
                 Err(e) => {
                     text.truncate(whole);
                     if !text.is_empty() {
-                        parse(k, text);
+                        parse(text, chunk);
                     }
                     cut = Some(e);
                     break;
                 }
             }
+            if let Err(e) = merge_ready(&mut ready, &mut next, &mut spare_text, &mut spare_chunks) {
+                stopped = Err(e);
+                break;
+            }
         }
     });
-    let mut chunks = done.into_inner().expect("no parse panics");
-    chunks.sort_by_key(|&(k, _)| k);
-    (chunks.into_iter().map(|(_, c)| c).collect(), cut)
+    stopped?;
+    merge_ready(&mut ready, &mut next, &mut spare_text, &mut spare_chunks)?;
+    Ok(cut)
 }
 
-/// Merges the parsed pieces of the data section after its first line
-/// (line `first_line`) in order: jobs, blank lines, skipped lines and the
-/// first error exactly as a line-by-line read finds them.
+/// Merges one parsed piece of the data section, whose first line is the
+/// one after line `base` (moved on past the piece): jobs, blank lines,
+/// skipped lines and the first error exactly as a line-by-line read finds
+/// them. The piece's vectors are left empty (their memory kept).
 ///
 /// # Errors
 /// Strict mode: the first comment among data lines or bad line.
-fn merge_chunks(
-    chunks: Vec<Chunk>,
-    first_line: u64,
+fn merge_chunk(
+    c: &mut Chunk,
+    base: &mut u64,
     name: &str,
     log: &mut SwfLog,
     order: &mut OrderTracker,
 ) -> Result<(), SwfError> {
-    log.jobs.reserve(chunks.iter().map(|c| c.jobs.len()).sum());
-    let mut base = first_line;
-    for mut c in chunks {
-        log.blank_lines += c.blank;
-        for (job, line) in c.jobs.iter().zip(&c.job_lines) {
-            order.see(job, base + line);
-        }
-        log.jobs.append(&mut c.jobs);
-        for (line, not_job) in c.not_jobs {
-            match not_job {
-                NotJob::Comment => log.skipped.record(
-                    base + line,
-                    SkipKind::CommentAmongData,
-                    "comment line among data lines",
-                ),
-                NotJob::Bad(e) => record_skip(&mut log.skipped, base + line, e),
-            }
-        }
-        if let Some((line, not_job)) = c.stop {
-            return Err(match not_job {
-                NotJob::Comment => SwfError::CommentAmongData {
-                    file: name.to_string(),
-                    line: base + line,
-                },
-                NotJob::Bad(e) => e.at(name, base + line),
-            });
-        }
-        base += c.newlines;
+    log.blank_lines += c.blank;
+    for (job, line) in c.jobs.iter().zip(&c.job_lines) {
+        order.see(job, *base + line);
     }
+    log.jobs.append(&mut c.jobs);
+    for (line, not_job) in c.not_jobs.drain(..) {
+        match not_job {
+            NotJob::Comment => log.skipped.record(
+                *base + line,
+                SkipKind::CommentAmongData,
+                "comment line among data lines",
+            ),
+            NotJob::Bad(e) => record_skip(&mut log.skipped, *base + line, e),
+        }
+    }
+    if let Some((line, not_job)) = c.stop.take() {
+        return Err(match not_job {
+            NotJob::Comment => SwfError::CommentAmongData {
+                file: name.to_string(),
+                line: *base + line,
+            },
+            NotJob::Bad(e) => e.at(name, *base + line),
+        });
+    }
+    *base += c.newlines;
     Ok(())
 }
 
