@@ -20,7 +20,7 @@ use clap::Args;
 use crate::catalog;
 use crate::model::calendar::LogClock;
 use crate::swf::{
-    FilterReport, OrderReport, ReadOptions, SkipReport, SwfLog, read_log, simulation_jobs,
+    FilterReport, JobRecord, OrderReport, ReadOptions, SkipReport, SwfLog, filter_report, read_log,
 };
 
 /// Processor limit of environment A (Khemka et al. 2015): larger jobs are removed.
@@ -126,7 +126,8 @@ impl Distribution {
         if values.is_empty() {
             return None;
         }
-        values.sort_by(f64::total_cmp);
+        // A total order: the unstable sort gives the same values in order.
+        values.sort_unstable_by(f64::total_cmp);
         let n = values.len();
         let rank = |p: f64| -> f64 {
             let k = (p * n as f64).ceil() as usize;
@@ -214,11 +215,25 @@ pub struct LogSummary {
 
 fn daily_counts(log: &SwfLog, clock: &LogClock) -> Option<DailyCounts> {
     let mut per_day: BTreeMap<i64, u64> = BTreeMap::new();
+    let mut finder = clock.day_finder();
+    // Submit times come mostly in order: a run of jobs on one day is
+    // counted, then added at once.
+    let mut run: Option<(i64, u64)> = None;
     for job in &log.jobs {
-        let Some(day) = clock.day_number(job.submit_time) else {
+        let Some(day) = finder.day(job.submit_time) else {
             continue;
         };
-        *per_day.entry(day).or_insert(0) += 1;
+        match &mut run {
+            Some((d, n)) if *d == day => *n += 1,
+            _ => {
+                if let Some((d, n)) = run.replace((day, 1)) {
+                    *per_day.entry(d).or_insert(0) += n;
+                }
+            }
+        }
+    }
+    if let Some((d, n)) = run {
+        *per_day.entry(d).or_insert(0) += n;
     }
     let (&first, _) = per_day.first_key_value()?;
     let (&last, _) = per_day.last_key_value()?;
@@ -298,24 +313,26 @@ pub fn summarize(log: &SwfLog) -> LogSummary {
     let first_submit = submits.clone().reduce(f64::min);
     let last_submit = submits.reduce(f64::max);
     let local = |s: Option<f64>| clock.format(s?);
-    let mut sizes: Vec<f64> = Vec::with_capacity(log.jobs.len());
-    let mut runs: Vec<f64> = Vec::with_capacity(log.jobs.len());
-    for j in &log.jobs {
-        let p = j.processors();
-        if p > 0 {
-            sizes.push(p as f64);
-        }
-        if j.run_time >= 0.0 {
-            runs.push(j.run_time);
-        }
-    }
-    let jobs = log.jobs.len() as u64;
-    let size_unknown = jobs - sizes.len() as u64;
-    let run_time_unknown = jobs - runs.len() as u64;
+    // Three independent parts, on the thread pool.
+    let ((size, size_unknown, run_time, run_time_unknown), (per_day, (filter, filter_env_a))) =
+        rayon::join(
+            || distributions(&log.jobs),
+            || {
+                rayon::join(
+                    || daily_counts(log, &clock),
+                    || {
+                        (
+                            filter_report(&log.jobs, None),
+                            filter_report(&log.jobs, Some(ENV_A_MAX_PROCESSORS)),
+                        )
+                    },
+                )
+            },
+        );
     LogSummary {
         name: log.name.clone(),
         header: header_rows(log),
-        jobs,
+        jobs: log.jobs.len() as u64,
         blank_lines: log.blank_lines,
         order: log.order,
         first_submit,
@@ -325,16 +342,40 @@ pub fn summarize(log: &SwfLog) -> LogSummary {
         zone,
         zone_note,
         span_days: first_submit.zip(last_submit).map(|(a, b)| (b - a) / DAY),
-        size: Distribution::of(&mut sizes),
+        size,
         size_unknown,
-        run_time: Distribution::of(&mut runs),
+        run_time,
         run_time_unknown,
-        per_day: daily_counts(log, &clock),
-        filter: simulation_jobs(&log.jobs, None).1,
-        filter_env_a: simulation_jobs(&log.jobs, Some(ENV_A_MAX_PROCESSORS)).1,
+        per_day,
+        filter,
+        filter_env_a,
         skipped: log.skipped.clone(),
         sacct: log.sacct.clone(),
     }
+}
+
+/// The distributions of job size (processors, > 0) and run time (s, ≥ 0)
+/// of `jobs`, each with the number of jobs it leaves out as unknown.
+fn distributions(jobs: &[JobRecord]) -> (Option<Distribution>, u64, Option<Distribution>, u64) {
+    let mut sizes: Vec<f64> = Vec::with_capacity(jobs.len());
+    let mut runs: Vec<f64> = Vec::with_capacity(jobs.len());
+    for j in jobs {
+        let p = j.processors();
+        if p > 0 {
+            sizes.push(p as f64);
+        }
+        if j.run_time >= 0.0 {
+            runs.push(j.run_time);
+        }
+    }
+    let n = jobs.len() as u64;
+    let (size_unknown, run_time_unknown) = (n - sizes.len() as u64, n - runs.len() as u64);
+    (
+        Distribution::of(&mut sizes),
+        size_unknown,
+        Distribution::of(&mut runs),
+        run_time_unknown,
+    )
 }
 
 /// A number as an integer when integral, else with two decimals.

@@ -138,23 +138,47 @@ pub fn simulation_jobs(
     };
     let mut kept = Vec::with_capacity(jobs.len());
     for job in jobs {
-        let procs = job.processors();
-        if job.submit_time.is_nan() || job.submit_time < 0.0 {
-            report.negative_submit += 1;
-        } else if job.run_time.is_nan() || job.run_time < 0.0 {
-            report.run_time_unknown += 1;
-        } else if job.run_time == 0.0 {
-            report.run_time_zero += 1;
-        } else if procs <= 0 {
-            report.non_positive_processors += 1;
-        } else if max_processors.is_some_and(|m| procs > m) {
-            report.too_many_processors += 1;
-        } else {
+        if report.count(job, max_processors) {
             kept.push(SimJob::from_record(job));
         }
     }
-    report.kept = kept.len() as u64;
     (kept, report)
+}
+
+/// The [`FilterReport`] of [`simulation_jobs`], without making the jobs.
+pub fn filter_report(jobs: &[JobRecord], max_processors: Option<i64>) -> FilterReport {
+    let mut report = FilterReport {
+        input: jobs.len() as u64,
+        ..FilterReport::default()
+    };
+    for job in jobs {
+        report.count(job, max_processors);
+    }
+    report
+}
+
+impl FilterReport {
+    /// Counts `job` under its first failing reason, or as kept; returns
+    /// whether it is kept.
+    fn count(&mut self, job: &JobRecord, max_processors: Option<i64>) -> bool {
+        let procs = job.processors();
+        let rejected = if job.submit_time.is_nan() || job.submit_time < 0.0 {
+            &mut self.negative_submit
+        } else if job.run_time.is_nan() || job.run_time < 0.0 {
+            &mut self.run_time_unknown
+        } else if job.run_time == 0.0 {
+            &mut self.run_time_zero
+        } else if procs <= 0 {
+            &mut self.non_positive_processors
+        } else if max_processors.is_some_and(|m| procs > m) {
+            &mut self.too_many_processors
+        } else {
+            self.kept += 1;
+            return true;
+        };
+        *rejected += 1;
+        false
+    }
 }
 
 #[cfg(test)]
@@ -210,9 +234,11 @@ mod tests {
                 too_many_processors: 1,
             }
         );
+        assert_eq!(filter_report(&jobs, Some(4096)), r);
         let (_, r) = simulation_jobs(&jobs, None);
         assert_eq!(r.kept, 3);
         assert_eq!(r.too_many_processors, 0);
+        assert_eq!(filter_report(&jobs, None), r);
     }
 
     #[test]

@@ -27,7 +27,7 @@ pub mod sacct;
 pub mod writer;
 
 pub use error::{FIELD_COUNT, LineError, SkipKind, SwfError};
-pub use filter::{FilterReport, SimJob, simulation_jobs};
+pub use filter::{FilterReport, SimJob, filter_report, simulation_jobs};
 pub use header::{HeaderProblem, HeaderValue, SwfHeader};
 pub use reader::{
     OrderReport, ReadOptions, SacctZone, SkipReport, SwfLog, read_from, read_log, read_log_zoned,
