@@ -2,7 +2,8 @@
 //! abi3). It stays thin: every function runs the same code as the
 //! `swftool` command (the same flag parser, the same checks, the same
 //! writers), with the interpreter's lock released while the engine works,
-//! and hands tables over as Parquet bytes or files that the Python side
+//! and hands tables over as Parquet bytes or files (a log's jobs as numpy
+//! arrays) that the Python side
 //! (`python/swftool/__init__.py`) reads with polars. Errors become the
 //! exceptions of `swftool.errors`; a panic becomes `SwftoolError`, never a
 //! crashed interpreter.
@@ -18,7 +19,7 @@ use pyo3::exceptions::PyKeyboardInterrupt;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList};
 
-use numpy::{PyArray1, PyReadonlyArray1};
+use numpy::{IntoPyArray, PyArray1, PyReadonlyArray1};
 use swftool::cmd;
 use swftool::env::classic::ClassicArgs;
 use swftool::env::classic::custom;
@@ -158,10 +159,16 @@ fn run_detached<T: Send>(
 }
 
 /// A DataFrame as Parquet bytes (the Python side reads them with
-/// `polars.read_parquet`).
+/// `polars.read_parquet`), uncompressed and without statistics: the bytes
+/// only cross from Rust to Python in memory, where compressing them would
+/// cost more than it saves.
 fn parquet_bytes(df: &mut DataFrame) -> anyhow::Result<Vec<u8>> {
+    use polars_io::parquet::write::{ParquetCompression, ParquetWriter, StatisticsOptions};
     let mut buf = Vec::new();
-    polars_io::parquet::write::ParquetWriter::new(&mut buf).finish(df)?;
+    ParquetWriter::new(&mut buf)
+        .with_compression(ParquetCompression::Uncompressed)
+        .with_statistics(StatisticsOptions::empty())
+        .finish(df)?;
     Ok(buf)
 }
 
@@ -196,7 +203,8 @@ fn header_dict<'py>(py: Python<'py>, h: &SwfHeader) -> PyResult<Bound<'py, PyDic
 }
 
 /// Reads a log (a path or a short name), strict or lenient: a dict with
-/// `jobs` (Parquet bytes of [`swf::frame::jobs_frame`]), `header`, `name`,
+/// `jobs` (the 18 columns of [`swf::frame::job_columns`] as [(name, numpy
+/// array of shape (jobs,))], int64 or float64, -1 kept), `header`, `name`,
 /// `path`, `sha256`, `skipped` ({reason label: count}), `skipped_examples`
 /// ([(line, reason)]), `blank_lines`. Raises `LogNotFoundError`,
 /// `LogError` (file, line).
@@ -211,11 +219,21 @@ fn read_swf<'py>(py: Python<'py>, log: String, lenient: bool) -> PyResult<Bound<
             ReadOptions::strict()
         };
         let read = swf::read_log(&path, &opts)?;
-        let jobs = parquet_bytes(&mut swf::frame::jobs_frame(&read.jobs)?)?;
+        let jobs = swf::frame::job_columns(&read.jobs);
         Ok((path, read, jobs))
     })?;
     let d = PyDict::new(py);
-    d.set_item("jobs", PyBytes::new(py, &jobs))?;
+    // The columns as numpy arrays (their memory handed over, not copied),
+    // -1 kept: the Python side makes it null.
+    let columns = PyList::empty(py);
+    for (name, c) in swf::frame::JOB_COLUMNS.iter().zip(jobs) {
+        let array = match c {
+            swf::frame::JobColumn::Int(v) => v.into_pyarray(py).into_any(),
+            swf::frame::JobColumn::Float(v) => v.into_pyarray(py).into_any(),
+        };
+        columns.append((name, array))?;
+    }
+    d.set_item("jobs", columns)?;
     d.set_item("header", header_dict(py, &read.header)?)?;
     d.set_item("name", &read.name)?;
     d.set_item("path", path.display().to_string())?;

@@ -37,6 +37,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Dict, Iterator, List, Mapping, Optional, Sequence, Tuple, Union
 
+import numpy as np
 import polars as pl
 
 from . import _swftool, policy
@@ -177,6 +178,13 @@ class SwfLog:
     blank_lines: int
 
 
+def _jobs_frame(columns: list[tuple[str, np.ndarray]]) -> pl.DataFrame:
+    """The jobs frame from the reader's columns (numpy int64 and float64
+    arrays, -1 where the log says unknown): -1 becomes null."""
+    frame = pl.DataFrame(dict(columns))
+    return frame.with_columns(pl.when(pl.col(c) != -1).then(pl.col(c)).alias(c) for c in frame.columns)
+
+
 def read_swf(log: PathLike, lenient: bool = False) -> SwfLog:
     """Reads an SWF log, plain or gzip-compressed.
 
@@ -209,7 +217,7 @@ def read_swf(log: PathLike, lenient: bool = False) -> SwfLog:
         lines=list(h["lines"]),
     )
     return SwfLog(
-        jobs=pl.read_parquet(io.BytesIO(raw["jobs"])),
+        jobs=_jobs_frame(raw["jobs"]),
         header=header,
         name=raw["name"],
         path=Path(raw["path"]),

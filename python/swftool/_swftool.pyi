@@ -12,8 +12,8 @@ import numpy.typing as npt
 __version__: str
 
 def read_swf(log: str, lenient: bool = False) -> Dict[str, Any]:
-    """Reads a log: ``jobs`` (Parquet bytes, the 18 SWF fields, -1 as
-    null), ``header`` (dict), ``name``, ``path``, ``sha256``, ``skipped``
+    """Reads a log: ``jobs`` (the 18 SWF fields as [(name, numpy array of
+    shape (jobs,))], int64 or float64, -1 where unknown), ``header`` (dict), ``name``, ``path``, ``sha256``, ``skipped``
     ({reason: count}), ``skipped_examples`` ([(line, reason)]),
     ``blank_lines``. Raises LogNotFoundError, LogError."""
 

@@ -200,7 +200,11 @@ mod tests {
                     assert_eq!(finder.day(t), c.day_number(t), "{zone:?} {origin:?} t={t}");
                     k += 1;
                     // Mostly forward by 7 min 1.5 s, now and then 9 h back.
-                    t += if k.is_multiple_of(97) { -32_400.0 } else { 421.5 };
+                    t += if k.is_multiple_of(97) {
+                        -32_400.0
+                    } else {
+                        421.5
+                    };
                 }
                 assert_eq!(finder.day(f64::NAN), None);
                 assert_eq!(finder.day(1e16), c.day_number(1e16));

@@ -3,7 +3,7 @@
 //! `submit_time`, … `think_time`), in field order. Where the format says
 //! `-1` means unknown (every field), the cell is null; times are `f64`
 //! seconds, counts and ids `i64`. The Python package's `read_swf` returns
-//! this frame.
+//! this frame, made on the Python side from [`job_columns`].
 
 use polars::prelude::*;
 
@@ -31,64 +31,73 @@ pub const JOB_COLUMNS: [&str; 18] = [
     "think_time",
 ];
 
-fn ints(jobs: &[JobRecord], f: impl Fn(&JobRecord) -> i64) -> Vec<Option<i64>> {
-    jobs.iter()
-        .map(|j| Some(f(j)).filter(|&v| v != -1))
-        .collect()
+/// One column of the jobs as read, `-1` (unknown) kept: counts and ids
+/// `i64`, times `f64` seconds.
+#[derive(Debug, Clone, PartialEq)]
+pub enum JobColumn {
+    /// A count or id field.
+    Int(Vec<i64>),
+    /// A time field, s.
+    Float(Vec<f64>),
 }
 
-fn floats(jobs: &[JobRecord], f: impl Fn(&JobRecord) -> f64) -> Vec<Option<f64>> {
-    jobs.iter()
-        .map(|j| Some(f(j)).filter(|&v| v != -1.0))
+/// The 18 columns of [`JOB_COLUMNS`] as plain vectors of length
+/// `jobs.len()`, `-1` kept (the Python package makes it null, as
+/// [`jobs_frame`] does). Made on the thread pool.
+pub fn job_columns(jobs: &[JobRecord]) -> Vec<JobColumn> {
+    use rayon::prelude::*;
+    (0..JOB_COLUMNS.len())
+        .into_par_iter()
+        .map(|k| {
+            let ints = |f: fn(&JobRecord) -> i64| JobColumn::Int(jobs.iter().map(f).collect());
+            let floats = |f: fn(&JobRecord) -> f64| JobColumn::Float(jobs.iter().map(f).collect());
+            match k {
+                0 => ints(|j| j.job_number),
+                1 => floats(|j| j.submit_time),
+                2 => floats(|j| j.wait_time),
+                3 => floats(|j| j.run_time),
+                4 => ints(|j| j.allocated_processors),
+                5 => floats(|j| j.average_cpu_time),
+                6 => ints(|j| j.used_memory),
+                7 => ints(|j| j.requested_processors),
+                8 => floats(|j| j.requested_time),
+                9 => ints(|j| j.requested_memory),
+                10 => ints(|j| j.status),
+                11 => ints(|j| j.user_id),
+                12 => ints(|j| j.group_id),
+                13 => ints(|j| j.executable_number),
+                14 => ints(|j| j.queue_number),
+                15 => ints(|j| j.partition_number),
+                16 => ints(|j| j.preceding_job_number),
+                _ => floats(|j| j.think_time),
+            }
+        })
         .collect()
 }
 
 /// The jobs as a DataFrame of shape (jobs, 18): the columns of
-/// [`JOB_COLUMNS`], `-1` (unknown) as null.
+/// [`JOB_COLUMNS`], `-1` (unknown) as null. The columns are made on the
+/// thread pool.
 ///
 /// # Errors
 /// A polars error if the columns cannot be assembled (a bug).
 pub fn jobs_frame(jobs: &[JobRecord]) -> PolarsResult<DataFrame> {
-    let [
-        c1,
-        c2,
-        c3,
-        c4,
-        c5,
-        c6,
-        c7,
-        c8,
-        c9,
-        c10,
-        c11,
-        c12,
-        c13,
-        c14,
-        c15,
-        c16,
-        c17,
-        c18,
-    ] = JOB_COLUMNS;
-    DataFrame::new_infer_height(vec![
-        Column::new(c1.into(), ints(jobs, |j| j.job_number)),
-        Column::new(c2.into(), floats(jobs, |j| j.submit_time)),
-        Column::new(c3.into(), floats(jobs, |j| j.wait_time)),
-        Column::new(c4.into(), floats(jobs, |j| j.run_time)),
-        Column::new(c5.into(), ints(jobs, |j| j.allocated_processors)),
-        Column::new(c6.into(), floats(jobs, |j| j.average_cpu_time)),
-        Column::new(c7.into(), ints(jobs, |j| j.used_memory)),
-        Column::new(c8.into(), ints(jobs, |j| j.requested_processors)),
-        Column::new(c9.into(), floats(jobs, |j| j.requested_time)),
-        Column::new(c10.into(), ints(jobs, |j| j.requested_memory)),
-        Column::new(c11.into(), ints(jobs, |j| j.status)),
-        Column::new(c12.into(), ints(jobs, |j| j.user_id)),
-        Column::new(c13.into(), ints(jobs, |j| j.group_id)),
-        Column::new(c14.into(), ints(jobs, |j| j.executable_number)),
-        Column::new(c15.into(), ints(jobs, |j| j.queue_number)),
-        Column::new(c16.into(), ints(jobs, |j| j.partition_number)),
-        Column::new(c17.into(), ints(jobs, |j| j.preceding_job_number)),
-        Column::new(c18.into(), floats(jobs, |j| j.think_time)),
-    ])
+    use rayon::prelude::*;
+    let columns = job_columns(jobs)
+        .into_par_iter()
+        .zip(JOB_COLUMNS)
+        .map(|(c, name)| match c {
+            JobColumn::Int(v) => {
+                let cells = v.into_iter().map(|x| Some(x).filter(|&x| x != -1));
+                Int64Chunked::from_iter_options(name.into(), cells).into_column()
+            }
+            JobColumn::Float(v) => {
+                let cells = v.into_iter().map(|x| Some(x).filter(|&x| x != -1.0));
+                Float64Chunked::from_iter_options(name.into(), cells).into_column()
+            }
+        })
+        .collect();
+    DataFrame::new_infer_height(columns)
 }
 
 #[cfg(test)]

@@ -226,3 +226,31 @@ def test_read_swf_reads_slurm_accounting(tmp_path):
     with pytest.raises(swftool.LogError) as e:
         swftool.read_swf(bad)
     assert e.value.line == 2 and "Timelimit" in str(e.value)
+
+
+def test_read_swf_agrees_with_polars_read_csv_on_a_whole_log(tmp_path):
+    # KTH-SP2 rewritten with one space between fields, read by
+    # polars.read_csv with -1 made null: the same frame, cell for cell.
+    import gzip
+
+    from conftest import TRACES
+
+    text = gzip.decompress((TRACES / "KTH-SP2-1996-2.1-cln.swf.gz").read_bytes()).decode()
+    rows = [" ".join(line.split()) for line in text.splitlines() if line.strip() and not line.startswith(";")]
+    plain = tmp_path / "kth.csv"
+    plain.write_text("\n".join(rows) + "\n")
+    log = swftool.read_swf("kth-sp2")
+    schema = dict(log.jobs.schema)
+    want = pl.read_csv(plain, separator=" ", has_header=False, new_columns=list(schema), schema=schema)
+    want = want.with_columns(pl.when(pl.col(c) != -1).then(pl.col(c)).alias(c) for c in want.columns)
+    assert log.jobs.shape == (28_476, 18)
+    assert log.jobs.equals(want)
+
+
+def test_a_log_without_jobs_gives_an_empty_frame_of_the_18_columns(tmp_path):
+    p = tmp_path / "empty.swf"
+    p.write_text("; MaxProcs: 8\n")
+    log = swftool.read_swf(p)
+    assert log.jobs.shape == (0, 18)
+    assert log.jobs.schema["submit_time"] == pl.Float64
+    assert log.jobs.schema["user_id"] == pl.Int64
