@@ -342,6 +342,27 @@ impl UtilityFunction {
         }
     }
 
+    /// Whether [`value`](Self::value)`(t) > 0`, without its exponential
+    /// where the answer is certain: a positive level (at least 1e-30) times
+    /// e^x with x > −600 is above zero (its least, about 1e-291, is far
+    /// from underflowing). Otherwise the value itself is computed.
+    pub fn is_positive(&self, t: f64) -> bool {
+        if t >= self.span {
+            return self.value(t) > 0.0;
+        }
+        let pieces = &self.pieces[..self.len as usize];
+        let mut k = 0;
+        while k + 1 < pieces.len() && t >= pieces[k + 1].start {
+            k += 1;
+        }
+        let p = pieces[k];
+        let x = -p.rate * (t - p.start).max(0.0);
+        if p.rate != 0.0 && p.level >= 1e-30 && x > -600.0 {
+            return true;
+        }
+        self.value(t) > 0.0
+    }
+
     /// The priority P: the utility of an immediate completion and the most
     /// the function gives (value units).
     pub fn priority(&self) -> f64 {
@@ -552,6 +573,37 @@ mod tests {
             assert_eq!(f.value(s), last);
             assert_eq!(f.value(s + 1e-9), 0.0);
             assert_eq!(f.value(s * 2.0), 0.0);
+        }
+    }
+
+    #[test]
+    fn is_positive_is_value_above_zero() {
+        // Ordinary classes, tiny priorities, and decay so fast that the
+        // exponential underflows within the span.
+        for (priority, theta) in [
+            (8.0, DEFAULT_THETA_S),
+            (1e-40, DEFAULT_THETA_S),
+            (1.0, 1e-3),
+        ] {
+            for id in 1..=CLASS_COUNT {
+                for u in Urgency::ALL {
+                    let Ok(f) = class(id, priority, u, 600.0, theta) else {
+                        continue;
+                    };
+                    let s = f.last_positive();
+                    let n = 5_000;
+                    let times = (0..=n).map(|i| s * 1.1 * i as f64 / n as f64).chain([
+                        -1.0,
+                        s,
+                        s + 1e-9,
+                        f64::NAN,
+                        f64::INFINITY,
+                    ]);
+                    for t in times {
+                        assert_eq!(f.is_positive(t), f.value(t) > 0.0, "{f:?} at {t}");
+                    }
+                }
+            }
         }
     }
 

@@ -488,14 +488,41 @@ struct Floor {
 /// ready time against the filter, the `left` joules of the budget (a
 /// refusal sets `refused`) and a utility above zero. With `floor`, a choice
 /// whose objective cannot reach it (utility bounded by the floor's cap) is
-/// [`Miss::Pruned`] before its utility is computed.
+/// [`Miss::Pruned`] before its utility is computed. Random and the ordered
+/// heuristics need no utility, only that it is above zero
+/// ([`evaluate_passing`]).
 fn evaluate(
+    ctx: &Context<'_>,
+    pool: &Machines<'_>,
+    left: f64,
+    choice: (usize, usize, usize),
+    refused: &mut bool,
+    floor: Option<Floor>,
+) -> Result<Choice, Miss> {
+    evaluate_with(ctx, pool, left, choice, refused, floor, true)
+}
+
+/// [`evaluate`] for a heuristic that uses no utility (Random, the ordered
+/// ones): the choice's `utility` is NaN, the test of a utility above zero
+/// the same ([`crate::model::utility::UtilityFunction::is_positive`]).
+fn evaluate_passing(
+    ctx: &Context<'_>,
+    pool: &Machines<'_>,
+    left: f64,
+    choice: (usize, usize, usize),
+    refused: &mut bool,
+) -> Result<Choice, Miss> {
+    evaluate_with(ctx, pool, left, choice, refused, None, false)
+}
+
+fn evaluate_with(
     ctx: &Context<'_>,
     pool: &Machines<'_>,
     left: f64,
     (i, m, p): (usize, usize, usize),
     refused: &mut bool,
     floor: Option<Floor>,
+    utility: bool,
 ) -> Result<Choice, Miss> {
     let s = ctx.scenario;
     let task = &s.tasks[i];
@@ -518,7 +545,7 @@ fn evaluate(
     let energy = window_energy(apc, start, start + etc, s.window);
     if energy > left {
         // Only the first refusal matters: spare the utility after it.
-        if !*refused && task.utility.value(elapsed) > 0.0 {
+        if !*refused && task.utility.is_positive(elapsed) {
             *refused = true;
         }
         return Err(Miss::Budget);
@@ -539,10 +566,18 @@ fn evaluate(
             return Err(Miss::Pruned);
         }
     }
-    let utility = task.utility.value(elapsed);
-    if utility <= 0.0 {
-        return Err(Miss::Late);
-    }
+    let utility = if utility {
+        let u = task.utility.value(elapsed);
+        if u <= 0.0 {
+            return Err(Miss::Late);
+        }
+        u
+    } else {
+        if !task.utility.is_positive(elapsed) {
+            return Err(Miss::Late);
+        }
+        f64::NAN
+    };
     Ok(Choice {
         machine: m,
         pstate: p as u8,
@@ -651,7 +686,7 @@ pub fn random(
         for _ in 0..32 {
             let m = candidates[rng.random_range(0..candidates.len())];
             let p = rng.random_range(0..P_STATES);
-            if let Ok(c) = evaluate(ctx, pool, left, (i, m, p), &mut out.refused, None) {
+            if let Ok(c) = evaluate_passing(ctx, pool, left, (i, m, p), &mut out.refused) {
                 chosen = Some(c);
                 break;
             }
@@ -679,7 +714,7 @@ pub fn random(
                 }
                 let from = passing.len();
                 for p in 0..P_STATES {
-                    if evaluate(ctx, pool, left, (i, m, p), &mut out.refused, None).is_ok() {
+                    if evaluate_passing(ctx, pool, left, (i, m, p), &mut out.refused).is_ok() {
                         passing.push((m, p as u8));
                     }
                 }
@@ -687,7 +722,7 @@ pub fn random(
             }
             if !passing.is_empty() {
                 let (m, p) = passing[rng.random_range(0..passing.len())];
-                let c = evaluate(ctx, pool, left, (i, m, p.into()), &mut out.refused, None)
+                let c = evaluate_passing(ctx, pool, left, (i, m, p.into()), &mut out.refused)
                     .expect("a choice that passed passes again");
                 chosen = Some(c);
             }
@@ -802,7 +837,7 @@ pub fn ordered(
             }
             let Some(p) = pstate(ty, mt) else { continue };
             let m = head(&by_ready, mt);
-            match evaluate(ctx, pool, left, (i, m, p), &mut out.refused, None) {
+            match evaluate_passing(ctx, pool, left, (i, m, p), &mut out.refused) {
                 Ok(c) => {
                     chosen = Some((mt, 0, c));
                     break;
@@ -835,7 +870,7 @@ pub fn ordered(
         {
             let (mt, p, at) = heads[h];
             let m = by_ready[mt][at];
-            match evaluate(ctx, pool, left, (i, m, p), &mut out.refused, None) {
+            match evaluate_passing(ctx, pool, left, (i, m, p), &mut out.refused) {
                 Ok(c) => chosen = Some((mt, at, c)),
                 Err(Miss::Type | Miss::Late) => {
                     heads.swap_remove(h);
