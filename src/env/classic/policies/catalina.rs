@@ -23,6 +23,7 @@
 //! command line and experiment presets), while this file is the behaviour.
 
 use super::{MachineState, Scheduler};
+use crate::env::classic::ClassicJob;
 use crate::env::classic::catalina::{CatalinaWeights, Preemption, priority};
 use crate::sim::profile::Profile;
 
@@ -84,9 +85,13 @@ pub type Preempt<'p> = &'p dyn Fn(&mut MachineState<'_>, usize, f64, &mut Profil
 /// The pass stops as soon as fewer units are free than the smallest job
 /// left needs (and no job left may preempt): none of them can start now,
 /// and their reservations, rebuilt at the next pass anyway, could only
-/// bear on jobs after them. This leaves every start, and so the schedule,
-/// as a pass over the whole queue would; it bounds a pass on a full
-/// machine by the jobs that can still start rather than by the queue.
+/// bear on jobs after them. It also stops when no job left fits the
+/// profile from now for its estimate ([`MayFit::any_fits_now`], checked
+/// before each reservation): the pass only takes units from the profile,
+/// so none of them would fit later in the pass either. This leaves every
+/// start, and so the schedule, as a pass over the whole queue would; it
+/// bounds a pass on a full machine by the jobs that can still start rather
+/// than by the queue.
 pub fn rebuild_pass(
     machine: &mut MachineState<'_>,
     queue: &mut Vec<usize>,
@@ -102,6 +107,9 @@ pub fn rebuild_pass(
     }
     let may_stop_from = preempt.map_or(0, |(_, last)| last);
     let mut keep = Vec::with_capacity(queue.len());
+    let mut alive = MayFit::default();
+    // Jobs given a reservation so far, plus one.
+    let mut reserved = 1usize;
     for (qi, &i) in queue.iter().enumerate() {
         if qi >= may_stop_from && machine.free() < smallest[qi] {
             keep.extend_from_slice(&queue[qi..]);
@@ -130,12 +138,79 @@ pub fn rebuild_pass(
             }
         }
         keep.push(i);
+        reserved += 1;
+        if qi >= may_stop_from
+            && reserved.is_power_of_two()
+            && let Some(p) = profile.as_ref()
+            && !alive.any_fits_now(p, now, &queue[qi + 1..], jobs)
+        {
+            keep.extend_from_slice(&queue[qi + 1..]);
+            break;
+        }
         let p = profile.get_or_insert_with(|| machine.profile(now));
         if let Some(t) = p.earliest(est, size) {
             p.reserve(t, est, size);
         }
     }
     *queue = keep;
+}
+
+/// The jobs left in a pass that may still fit the profile from now (see
+/// [`MayFit::any_fits_now`]).
+#[derive(Debug, Default)]
+struct MayFit {
+    /// (places from the end of the queue, estimate s, size) of the jobs not
+    /// yet ruled out, in queue order; `None` before the first check.
+    jobs: Option<Vec<(usize, f64, i64)>>,
+    /// (time s, least free units over the breakpoints up to it), made
+    /// at each check.
+    least: Vec<(f64, i64)>,
+}
+
+impl MayFit {
+    /// Whether some job of `rest` (the queue after the job just passed
+    /// over) may fit `profile`, whose clock is `now`, from now for its
+    /// estimate: `false` only when, for every one, fewer units than its
+    /// size are free at some breakpoint before now + its estimate, as
+    /// [`Profile::fits`] would find. A pass only takes units from the
+    /// profile, so a job ruled out stays out for the rest of the pass.
+    fn any_fits_now(
+        &mut self,
+        profile: &Profile,
+        now: f64,
+        rest: &[usize],
+        jobs: &[ClassicJob],
+    ) -> bool {
+        if profile.steps().next().is_none_or(|(t, _)| t != now) {
+            return true; // not a profile from now: no claim
+        }
+        // By their distance from the end of the queue, which `rest` ends.
+        let candidates = self.jobs.get_or_insert_with(|| {
+            rest.iter()
+                .enumerate()
+                .map(|(k, &i)| (rest.len() - k, jobs[i].estimate, i64::from(jobs[i].size)))
+                .collect()
+        });
+        // Only the jobs still after the one passed over.
+        let first = candidates.partition_point(|c| c.0 > rest.len());
+        candidates.drain(..first);
+        self.least.clear();
+        let mut least = i64::MAX;
+        for (t, f) in profile.steps() {
+            least = least.min(f);
+            self.least.push((t, least));
+        }
+        let least = &self.least;
+        // The least free units over the breakpoints the window [now,
+        // now + estimate) holds: the first, and every later one before its end.
+        let fits = |&(_, est, size): &(usize, f64, i64)| {
+            let end = now + est;
+            let k = least[1..].partition_point(|&(t, _)| t < end);
+            size <= least[k].1
+        };
+        candidates.retain(fits);
+        !candidates.is_empty()
+    }
 }
 
 impl Catalina {
@@ -276,4 +351,46 @@ fn try_preempt(
     machine.start(p, now, units);
     *profile = q;
     true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        /// Check after check, as the profile loses units and the jobs are
+        /// passed over in order, `MayFit` answers whether some job left
+        /// fits the profile from now (`Profile::fits`).
+        #[test]
+        fn may_fit_is_whether_a_job_left_fits_from_now(
+            releases in proptest::collection::vec((1u32..500, 1i64..16), 0..40),
+            takes in proptest::collection::vec((0u32..400, 1u32..200, 1i64..8), 1..30),
+            queue in proptest::collection::vec((1u32..16, 1u32..300), 1..30),
+            free_now in 0i64..16,
+        ) {
+            let mut p = Profile::new(
+                0.0,
+                free_now,
+                releases.iter().map(|&(t, k)| (f64::from(t), k)),
+            );
+            let jobs: Vec<ClassicJob> = queue
+                .iter()
+                .enumerate()
+                .map(|(n, &(size, est))| {
+                    ClassicJob::example(n as i64, 0.0, size, f64::from(est), f64::from(est))
+                })
+                .collect();
+            let order: Vec<usize> = (0..jobs.len()).collect();
+            let mut may = MayFit::default();
+            for (qi, &(t, d, k)) in takes.iter().enumerate().take(order.len()) {
+                let rest = &order[qi + 1..];
+                let want = rest
+                    .iter()
+                    .any(|&i| p.fits(0.0, jobs[i].estimate, i64::from(jobs[i].size)));
+                prop_assert_eq!(may.any_fits_now(&p, 0.0, rest, &jobs), want);
+                p.reserve(f64::from(t), f64::from(d), k);
+            }
+        }
+    }
 }
