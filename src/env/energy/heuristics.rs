@@ -484,45 +484,30 @@ struct Floor {
     cap: f64,
 }
 
+/// What [`evaluate`] must find out about a choice's utility.
+#[derive(Debug, Clone, Copy)]
+enum Need {
+    /// The utility itself (Max Utility, Max UPT, Max UPE); with a floor, a
+    /// choice whose objective cannot reach it (utility bounded by the
+    /// floor's cap) is [`Miss::Pruned`] before its utility is computed.
+    Utility(Option<Floor>),
+    /// Only that it is above zero (Random, the ordered heuristics): the
+    /// choice's `utility` is NaN, the test the same
+    /// ([`crate::model::utility::UtilityFunction::is_positive`]).
+    Positive,
+}
+
 /// Evaluates (task `i`, machine `m`, P-state `p`) started at the machine's
 /// ready time against the filter, the `left` joules of the budget (a
-/// refusal sets `refused`) and a utility above zero. With `floor`, a choice
-/// whose objective cannot reach it (utility bounded by the floor's cap) is
-/// [`Miss::Pruned`] before its utility is computed. Random and the ordered
-/// heuristics need no utility, only that it is above zero
-/// ([`evaluate_passing`]).
+/// refusal sets `refused`) and a utility above zero, finding out about its
+/// utility what `need` says.
 fn evaluate(
-    ctx: &Context<'_>,
-    pool: &Machines<'_>,
-    left: f64,
-    choice: (usize, usize, usize),
-    refused: &mut bool,
-    floor: Option<Floor>,
-) -> Result<Choice, Miss> {
-    evaluate_with(ctx, pool, left, choice, refused, floor, true)
-}
-
-/// [`evaluate`] for a heuristic that uses no utility (Random, the ordered
-/// ones): the choice's `utility` is NaN, the test of a utility above zero
-/// the same ([`crate::model::utility::UtilityFunction::is_positive`]).
-fn evaluate_passing(
-    ctx: &Context<'_>,
-    pool: &Machines<'_>,
-    left: f64,
-    choice: (usize, usize, usize),
-    refused: &mut bool,
-) -> Result<Choice, Miss> {
-    evaluate_with(ctx, pool, left, choice, refused, None, false)
-}
-
-fn evaluate_with(
     ctx: &Context<'_>,
     pool: &Machines<'_>,
     left: f64,
     (i, m, p): (usize, usize, usize),
     refused: &mut bool,
-    floor: Option<Floor>,
-    utility: bool,
+    need: Need,
 ) -> Result<Choice, Miss> {
     let s = ctx.scenario;
     let task = &s.tasks[i];
@@ -550,11 +535,11 @@ fn evaluate_with(
         }
         return Err(Miss::Budget);
     }
-    if let Some(Floor {
+    if let Need::Utility(Some(Floor {
         objective: o,
         value: f,
         cap,
-    }) = floor
+    })) = need
     {
         let bound = cap
             / match o {
@@ -566,7 +551,7 @@ fn evaluate_with(
             return Err(Miss::Pruned);
         }
     }
-    let utility = if utility {
+    let utility = if let Need::Utility(_) = need {
         let u = task.utility.value(elapsed);
         if u <= 0.0 {
             return Err(Miss::Late);
@@ -686,7 +671,7 @@ pub fn random(
         for _ in 0..32 {
             let m = candidates[rng.random_range(0..candidates.len())];
             let p = rng.random_range(0..P_STATES);
-            if let Ok(c) = evaluate_passing(ctx, pool, left, (i, m, p), &mut out.refused) {
+            if let Ok(c) = evaluate(ctx, pool, left, (i, m, p), &mut out.refused, Need::Positive) {
                 chosen = Some(c);
                 break;
             }
@@ -714,7 +699,9 @@ pub fn random(
                 }
                 let from = passing.len();
                 for p in 0..P_STATES {
-                    if evaluate_passing(ctx, pool, left, (i, m, p), &mut out.refused).is_ok() {
+                    if evaluate(ctx, pool, left, (i, m, p), &mut out.refused, Need::Positive)
+                        .is_ok()
+                    {
                         passing.push((m, p as u8));
                     }
                 }
@@ -722,8 +709,15 @@ pub fn random(
             }
             if !passing.is_empty() {
                 let (m, p) = passing[rng.random_range(0..passing.len())];
-                let c = evaluate_passing(ctx, pool, left, (i, m, p.into()), &mut out.refused)
-                    .expect("a choice that passed passes again");
+                let c = evaluate(
+                    ctx,
+                    pool,
+                    left,
+                    (i, m, p.into()),
+                    &mut out.refused,
+                    Need::Positive,
+                )
+                .expect("a choice that passed passes again");
                 chosen = Some(c);
             }
         }
@@ -837,7 +831,7 @@ pub fn ordered(
             }
             let Some(p) = pstate(ty, mt) else { continue };
             let m = head(&by_ready, mt);
-            match evaluate_passing(ctx, pool, left, (i, m, p), &mut out.refused) {
+            match evaluate(ctx, pool, left, (i, m, p), &mut out.refused, Need::Positive) {
                 Ok(c) => {
                     chosen = Some((mt, 0, c));
                     break;
@@ -870,7 +864,7 @@ pub fn ordered(
         {
             let (mt, p, at) = heads[h];
             let m = by_ready[mt][at];
-            match evaluate_passing(ctx, pool, left, (i, m, p), &mut out.refused) {
+            match evaluate(ctx, pool, left, (i, m, p), &mut out.refused, Need::Positive) {
                 Ok(c) => chosen = Some((mt, at, c)),
                 Err(Miss::Type | Miss::Late) => {
                     heads.swap_remove(h);
@@ -977,7 +971,7 @@ fn best(
             // A slower P-state earns no more: the first that passes is the
             // type's best.
             for p in 0..P_STATES {
-                match evaluate(ctx, pool, left, (i, m, p), refused, None) {
+                match evaluate(ctx, pool, left, (i, m, p), refused, Need::Utility(None)) {
                     Ok(c) => {
                         if better(c.utility, &c, &out) {
                             out = Some((c.utility, c));
@@ -1003,7 +997,7 @@ fn best(
             value: *w,
             cap,
         });
-        match evaluate(ctx, pool, left, (i, m, p), refused, floor) {
+        match evaluate(ctx, pool, left, (i, m, p), refused, Need::Utility(floor)) {
             Ok(c) => {
                 let v = objective(o, &c);
                 if better(v, &c, &out) {
