@@ -86,9 +86,11 @@ pub type Preempt<'p> = &'p dyn Fn(&mut MachineState<'_>, usize, f64, &mut Profil
 /// left needs (and no job left may preempt): none of them can start now,
 /// and their reservations, rebuilt at the next pass anyway, could only
 /// bear on jobs after them. It also stops when no job left fits the
-/// profile from now for its estimate ([`MayFit::any_fits_now`], checked
-/// before each reservation): the pass only takes units from the profile,
-/// so none of them would fit later in the pass either. This leaves every
+/// profile from now for its estimate (`MayFit::any_fits_now`, checked at
+/// the 1st, 3rd, 7th, 15th, … job that does not start, before its
+/// reservation; checking at every one costs more than it saves): the pass
+/// only takes units from the profile, so none of them would fit later in
+/// the pass either. This leaves every
 /// start, and so the schedule, as a pass over the whole queue would; it
 /// bounds a pass on a full machine by the jobs that can still start rather
 /// than by the queue.
@@ -108,7 +110,7 @@ pub fn rebuild_pass(
     let may_stop_from = preempt.map_or(0, |(_, last)| last);
     let mut keep = Vec::with_capacity(queue.len());
     let mut alive = MayFit::default();
-    // Jobs given a reservation so far, plus one.
+    // Jobs passed over (not started) so far in the pass, plus one.
     let mut reserved = 1usize;
     for (qi, &i) in queue.iter().enumerate() {
         if qi >= may_stop_from && machine.free() < smallest[qi] {
