@@ -748,35 +748,8 @@ fn read_chunks<R: Read>(
     mut merge: impl FnMut(&mut Chunk) -> Result<(), SwfError>,
 ) -> Result<Option<io::Error>, SwfError> {
     const CHUNK: u64 = 1 << 20;
-    type Parsed = (usize, Chunk, Vec<u8>);
-    let done: std::sync::Mutex<Vec<Parsed>> = std::sync::Mutex::new(Vec::new());
-    // Parsed pieces not merged yet, by number; the next one to merge.
-    let mut ready: Vec<Option<(Chunk, Vec<u8>)>> = Vec::new();
-    let mut next = 0;
-    // Memory of merged pieces, for the next ones.
-    let mut spare_text: Vec<Vec<u8>> = Vec::new();
-    let mut spare_chunks: Vec<Chunk> = Vec::new();
-    // Merges every parsed piece that is next in order.
-    let mut merge_ready = |ready: &mut Vec<Option<(Chunk, Vec<u8>)>>,
-                           next: &mut usize,
-                           spare_text: &mut Vec<Vec<u8>>,
-                           spare_chunks: &mut Vec<Chunk>|
-     -> Result<(), SwfError> {
-        for (k, c, text) in std::mem::take(&mut *done.lock().expect("no parse panics")) {
-            if ready.len() <= k {
-                ready.resize_with(k + 1, || None);
-            }
-            ready[k] = Some((c, text));
-        }
-        while let Some((mut c, mut text)) = ready.get_mut(*next).and_then(Option::take) {
-            *next += 1;
-            merge(&mut c)?;
-            text.clear();
-            spare_text.push(text);
-            spare_chunks.push(c);
-        }
-        Ok(())
-    };
+    let done: std::sync::Mutex<Vec<(usize, Chunk, Vec<u8>)>> = std::sync::Mutex::new(Vec::new());
+    let mut pieces = InOrder::default();
     let mut cut = None;
     let mut stopped = Ok(());
     rayon::in_place_scope(|s| {
@@ -791,14 +764,14 @@ fn read_chunks<R: Read>(
         };
         let mut carry: Vec<u8> = Vec::new();
         loop {
-            let mut text = spare_text.pop().unwrap_or_default();
+            let mut text = pieces.spare_text.pop().unwrap_or_default();
             text.append(&mut carry);
             // The carried text holds no line end: look in what is new only
             // (a long line costs its length once, not once per piece).
             let old = text.len();
             let read = reader.by_ref().take(CHUNK).read_to_end(&mut text);
             let whole = memchr::memrchr(b'\n', &text[old..]).map_or(0, |i| old + i + 1);
-            let chunk = spare_chunks.pop().unwrap_or_default();
+            let chunk = pieces.spare_chunks.pop().unwrap_or_default();
             match read {
                 Ok(0) => {
                     if !text.is_empty() {
@@ -807,7 +780,7 @@ fn read_chunks<R: Read>(
                     break;
                 }
                 Ok(_) => {
-                    carry = spare_text.pop().unwrap_or_default();
+                    carry = pieces.spare_text.pop().unwrap_or_default();
                     carry.extend_from_slice(&text[whole..]);
                     text.truncate(whole);
                     if !text.is_empty() {
@@ -823,15 +796,56 @@ fn read_chunks<R: Read>(
                     break;
                 }
             }
-            if let Err(e) = merge_ready(&mut ready, &mut next, &mut spare_text, &mut spare_chunks) {
+            if let Err(e) = pieces.merge_ready(done, &mut merge) {
                 stopped = Err(e);
                 break;
             }
         }
     });
     stopped?;
-    merge_ready(&mut ready, &mut next, &mut spare_text, &mut spare_chunks)?;
+    pieces.merge_ready(&done, &mut merge)?;
     Ok(cut)
+}
+
+/// [`read_chunks`]'s parsed pieces on their way to being merged in order,
+/// and the memory of the merged ones.
+#[derive(Default)]
+struct InOrder {
+    /// Parsed pieces not merged yet, by number.
+    ready: Vec<Option<(Chunk, Vec<u8>)>>,
+    /// The number of the next piece to merge.
+    next: usize,
+    /// Texts and chunks of merged pieces, for the next ones.
+    spare_text: Vec<Vec<u8>>,
+    spare_chunks: Vec<Chunk>,
+}
+
+impl InOrder {
+    /// Takes the pieces parsed since (`done`) and merges every one that is
+    /// next in order.
+    ///
+    /// # Errors
+    /// The first error `merge` returns.
+    fn merge_ready(
+        &mut self,
+        done: &std::sync::Mutex<Vec<(usize, Chunk, Vec<u8>)>>,
+        merge: &mut impl FnMut(&mut Chunk) -> Result<(), SwfError>,
+    ) -> Result<(), SwfError> {
+        for (k, c, text) in std::mem::take(&mut *done.lock().expect("no parse panics")) {
+            if self.ready.len() <= k {
+                self.ready.resize_with(k + 1, || None);
+            }
+            self.ready[k] = Some((c, text));
+        }
+        while let Some((mut c, mut text)) = self.ready.get_mut(self.next).and_then(Option::take) {
+            self.next += 1;
+            merge(&mut c)?;
+            text.clear();
+            self.spare_text.push(text);
+            self.spare_chunks.push(c);
+        }
+        Ok(())
+    }
 }
 
 /// Merges one parsed piece of the data section, whose first line is the

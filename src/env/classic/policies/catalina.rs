@@ -90,10 +90,9 @@ pub type Preempt<'p> = &'p dyn Fn(&mut MachineState<'_>, usize, f64, &mut Profil
 /// the 1st, 3rd, 7th, 15th, … job that does not start, before its
 /// reservation; checking at every one costs more than it saves): the pass
 /// only takes units from the profile, so none of them would fit later in
-/// the pass either. This leaves every
-/// start, and so the schedule, as a pass over the whole queue would; it
-/// bounds a pass on a full machine by the jobs that can still start rather
-/// than by the queue.
+/// the pass either. This leaves every start, and so the schedule, as a pass
+/// over the whole queue would; it bounds a pass on a full machine by the
+/// jobs that can still start rather than by the queue.
 pub fn rebuild_pass(
     machine: &mut MachineState<'_>,
     queue: &mut Vec<usize>,
@@ -111,7 +110,7 @@ pub fn rebuild_pass(
     let mut keep = Vec::with_capacity(queue.len());
     let mut alive = MayFit::default();
     // Jobs passed over (not started) so far in the pass, plus one.
-    let mut reserved = 1usize;
+    let mut passed_over = 1usize;
     for (qi, &i) in queue.iter().enumerate() {
         if qi >= may_stop_from && machine.free() < smallest[qi] {
             keep.extend_from_slice(&queue[qi..]);
@@ -140,9 +139,9 @@ pub fn rebuild_pass(
             }
         }
         keep.push(i);
-        reserved += 1;
+        passed_over += 1;
         if qi >= may_stop_from
-            && reserved.is_power_of_two()
+            && passed_over.is_power_of_two()
             && let Some(p) = profile.as_ref()
             && !alive.any_fits_now(p, now, &queue[qi + 1..], jobs)
         {
