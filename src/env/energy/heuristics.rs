@@ -12,7 +12,7 @@
 //! polled environment only idle machines are, each for one task, starting
 //! now.
 //!
-//! Three shortcuts skip work without changing a choice:
+//! Four shortcuts skip work without changing a choice:
 //!
 //! - a task none of whose tried choices passes the filter, or, once the
 //!   budget has refused a choice (the engine records only the first
@@ -28,9 +28,12 @@
 //!   earliest completion any choice can have at the event, not by its
 //!   priority, and stop searching sooner ([`minmin`]); only where the
 //!   budget cannot refuse a choice or a refusal need not be reported, as
-//!   the search then evaluates fewer choices.
+//!   the search then evaluates fewer choices;
+//! - under the same condition, held for the whole event, the three put a
+//!   task in their heap with a bound on its objective and find its best
+//!   choice only when the bound reaches the top ([`minmin`]).
 //!
-//! All three are off in the tests' from-scratch reference
+//! All four are off in the tests' from-scratch reference
 //! (`engine::simulate_from_scratch`), which the tests compare run for run.
 
 use std::cmp::{Ordering, Reverse};
@@ -1043,6 +1046,30 @@ fn search_cap(ctx: &Context<'_>, left: f64, i: usize, cap: f64) -> f64 {
     }
 }
 
+/// The least ETC (s, for Max UPT) or EEC (J, for Max UPE) of task type
+/// `ty` over its valid choices on the machine types with an open machine
+/// (infinite: none).
+fn least_open(ctx: &Context<'_>, pool: &Machines<'_>, o: Objective, ty: usize) -> f64 {
+    let m = &ctx.scenario.matrices;
+    let mut least = f64::INFINITY;
+    for (mt, open) in pool.best.iter().enumerate() {
+        if open.is_none() {
+            continue;
+        }
+        for p in 0..P_STATES {
+            let x = if o == Objective::Upe {
+                m.eec(ty, mt, p)
+            } else {
+                m.etc(ty, mt, p)
+            };
+            if let Some(x) = x {
+                least = least.min(x);
+            }
+        }
+    }
+    least
+}
+
 /// Max Utility, Max UPT and Max UPE (§III.D, Min-Min after Braun et al.):
 /// every task finds its best passing (machine, P-state); the task whose
 /// best is highest (lowest task index on ties) is assigned; repeat.
@@ -1056,6 +1083,16 @@ fn search_cap(ctx: &Context<'_>, left: f64, i: usize, cap: f64) -> f64 {
 /// it still fits the budget; otherwise the top is recomputed, and assigned
 /// if it still beats the next key, else pushed back with its new value. The
 /// result is the plain Min-Min's, choice for choice.
+///
+/// Where no refusal by the budget can be reported at the event (the
+/// budget has refused before, or what is left covers the most energy any
+/// choice takes once for every assignment the event can make, and once
+/// more), a task enters the heap with a bound instead of its best: its
+/// utility at the earliest completion any choice can have, over its least
+/// ETC (Max UPT) or EEC (Max UPE) on the machine types with an open
+/// machine, or that utility itself (Max Utility). Its best is computed
+/// when the bound reaches the top, so most tasks of the polled
+/// environment, with few idle machines, are never evaluated.
 pub fn minmin(
     ctx: &Context<'_>,
     tasks: &[usize],
@@ -1070,21 +1107,60 @@ pub fn minmin(
     // Assignments so far per machine type.
     let mut stamp = vec![0u64; pool.best.len()];
     let mut heap = BinaryHeap::with_capacity(tasks.len());
-    // Per task: its best and the stamp of the best's type when computed.
+    // Per task: its best and the stamp of the best's type when computed
+    // (`None`: its key is a bound, or it has no choice).
     let mut cached: Vec<Option<(Choice, u64)>> = vec![None; tasks.len()];
     let mut floors = EnergyFloors::new(ctx.scenario.matrices.task_types(), P_STATES);
     // Per task, a bound on the utility of its choices at this event.
     let mut caps = vec![f64::INFINITY; tasks.len()];
+    // At most this many assignments: one per open machine when polled.
+    let most = if pool.polled {
+        pool.open.iter().filter(|&&open| open).count()
+    } else {
+        tasks.len()
+    };
+    let max_energy = ctx.orders.max_energy;
+    let lazy =
+        !ctx.from_scratch && (!ctx.track_refusal || left - most as f64 * max_energy >= max_energy);
+    // Per task type, its least ETC (Max UPT) or EEC (Max UPE) on the
+    // types with an open machine (NaN: not computed yet).
+    let mut least = vec![
+        f64::NAN;
+        if lazy {
+            ctx.scenario.matrices.task_types()
+        } else {
+            0
+        }
+    ];
+    let mut keys = Vec::with_capacity(if lazy { tasks.len() } else { 0 });
     for (k, &i) in tasks.iter().enumerate() {
-        if floors.refuse(ctx, pool, ctx.scenario.tasks[i].task_type, left) {
+        let ty = ctx.scenario.tasks[i].task_type;
+        if floors.refuse(ctx, pool, ty, left) {
             continue;
         }
         caps[k] = utility_cap(ctx, pool, i);
+        if lazy {
+            // No choice's objective is above it: division is monotone.
+            let bound = match o {
+                Objective::Util => caps[k],
+                Objective::Upt | Objective::Upe => {
+                    if least[ty].is_nan() {
+                        least[ty] = least_open(ctx, pool, o, ty);
+                    }
+                    caps[k] / least[ty]
+                }
+            };
+            keys.push(Key(bound, Reverse(k)));
+            continue;
+        }
         let cap = search_cap(ctx, left, i, caps[k]);
         if let Some((v, c)) = best(ctx, pool, left, (o, cap), i, &mut out.refused) {
             cached[k] = Some((c, 0));
             heap.push(Key(v, Reverse(k)));
         }
+    }
+    if lazy {
+        heap = BinaryHeap::from(keys);
     }
     while let Some(Key(_, Reverse(k))) = heap.pop() {
         if !pool.any_open() {
