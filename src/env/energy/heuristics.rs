@@ -97,6 +97,8 @@ pub struct ChoiceOrders {
     least_etc: Vec<f64>,
     /// No choice's energy in the counted day exceeds it, J.
     max_energy: f64,
+    /// Per task type and machine type, its valid P-states (bit `p` set).
+    valid: Vec<u8>,
 }
 
 impl ChoiceOrders {
@@ -130,7 +132,11 @@ impl ChoiceOrders {
                 Some(matrices.apc(i, mt, p)? * (matrices.etc(i, mt, p)? + 1.0))
             })
             .fold(0.0, f64::max);
+        let valid = (0..n)
+            .flat_map(|i| (0..types).map(move |mt| passing_mask(matrices, None, i, mt)))
+            .collect();
         ChoiceOrders {
+            valid,
             least_etc,
             max_energy,
             by_eec: (0..n)
@@ -347,6 +353,60 @@ impl EnergyFloors {
     }
 }
 
+/// Per task type and machine type, which P-states pass at a mapping event:
+/// valid, and with an EEC within the filter's share (bit `p` set). A choice
+/// whose bit is clear is a [`Miss::Type`] without evaluating it. Without a
+/// filter these are the valid P-states ([`ChoiceOrders`]); with one, each
+/// pair's mask is made when first asked for, as the share is fixed within
+/// an event.
+#[derive(Debug, Clone)]
+struct Passing {
+    /// Per task type, one mask per machine type ([`UNKNOWN`]: not made).
+    masks: Vec<u8>,
+    types: usize,
+}
+
+/// A mask not made yet.
+const UNKNOWN: u8 = 0x80;
+
+impl Passing {
+    fn new(ctx: &Context<'_>) -> Self {
+        let types = ctx.scenario.matrices.machine_types.len();
+        let masks = match ctx.e_bud {
+            None => ctx.orders.valid.clone(),
+            Some(_) => vec![UNKNOWN; ctx.orders.valid.len()],
+        };
+        Passing { masks, types }
+    }
+
+    /// The mask of task type `ty` on machine type `mt`.
+    fn of(&mut self, ctx: &Context<'_>, ty: usize, mt: usize) -> u8 {
+        let mask = &mut self.masks[ty * self.types + mt];
+        if *mask == UNKNOWN {
+            *mask = passing_mask(&ctx.scenario.matrices, ctx.e_bud, ty, mt);
+        }
+        *mask
+    }
+}
+
+/// Which P-states of task type `ty` on machine type `mt` are valid and have
+/// an EEC within `e_bud` (bit `p` set), with the test and arithmetic of
+/// `evaluate`.
+fn passing_mask(m: &super::Matrices, e_bud: Option<f64>, ty: usize, mt: usize) -> u8 {
+    (0..P_STATES).fold(0u8, |mask, p| {
+        let passes = match (m.etc(ty, mt, p), m.apc(ty, mt, p)) {
+            (Some(etc), Some(apc)) => !e_bud.is_some_and(|b| etc * apc > b),
+            _ => false,
+        };
+        mask | (u8::from(passes) << p)
+    })
+}
+
+/// Whether P-state `p` is set in `mask`.
+fn has(mask: u8, p: usize) -> bool {
+    mask & (1 << p) != 0
+}
+
 /// The machines available at a mapping event and their ready times.
 #[derive(Debug, Clone)]
 pub struct Machines<'a> {
@@ -405,11 +465,18 @@ impl<'a> Machines<'a> {
     }
 
     fn refresh(&mut self, t: usize) {
-        self.best[t] = self.by_type[t]
-            .iter()
-            .copied()
-            .filter(|&m| self.open[m])
-            .min_by(|&a, &b| self.ready[a].total_cmp(&self.ready[b]).then(a.cmp(&b)));
+        // Machines are listed by id and ready times are finite: the first
+        // strictly earliest is the earliest, lowest id on ties.
+        let mut best = None;
+        let mut earliest = f64::INFINITY;
+        for &m in &self.by_type[t] {
+            let r = self.ready[m];
+            if self.open[m] && (best.is_none() || r < earliest) {
+                best = Some(m);
+                earliest = r;
+            }
+        }
+        self.best[t] = best;
     }
 
     fn take(&mut self, m: usize, etc: f64) {
@@ -621,6 +688,7 @@ pub fn random(
     let m_all = &ctx.scenario.matrices;
     let types = m_all.task_types();
     let mut floors = EnergyFloors::new(types, P_STATES);
+    let mut passing_of = Passing::new(ctx);
     // Per task type, its earliest completion and its candidate machines
     // (open, of a valid type, by id) with the assignments made when they
     // were computed: they hold until the next assignment.
@@ -674,6 +742,9 @@ pub fn random(
         for _ in 0..32 {
             let m = candidates[rng.random_range(0..candidates.len())];
             let p = rng.random_range(0..P_STATES);
+            if !has(passing_of.of(ctx, ty, pool.type_of[m]), p) {
+                continue;
+            }
             if let Ok(c) = evaluate(ctx, pool, left, (i, m, p), &mut out.refused, Need::Positive) {
                 chosen = Some(c);
                 break;
@@ -701,7 +772,8 @@ pub fn random(
                     continue;
                 }
                 let from = passing.len();
-                for p in 0..P_STATES {
+                let mask = passing_of.of(ctx, ty, mt);
+                for p in (0..P_STATES).filter(|&p| has(mask, p)) {
                     if evaluate(ctx, pool, left, (i, m, p), &mut out.refused, Need::Positive)
                         .is_ok()
                     {
@@ -794,6 +866,7 @@ pub fn ordered(
     let mut out = Outcome::default();
     let mut left = ctx.budget_left;
     let mut floors = EnergyFloors::new(s.matrices.task_types(), tries);
+    let mut passing = Passing::new(ctx);
     // The machine types with an open machine, by their first machine.
     let head = |by_ready: &[Vec<usize>], mt: usize| by_ready[mt][0];
     let mut types: Vec<usize> = (0..by_ready.len())
@@ -803,12 +876,11 @@ pub fn ordered(
     // Per machine type still tried for the task: (type, P-state, position
     // of its next machine in `by_ready`).
     let mut heads: Vec<(usize, usize, usize)> = Vec::with_capacity(by_ready.len());
-    // The first P-state of those tried whose EEC passes the filter.
-    let pstate = |ty: usize, mt: usize| {
-        (0..tries).find(|&p| {
-            ctx.e_bud
-                .is_none_or(|b| s.matrices.eec(ty, mt, p).is_some_and(|e| e <= b))
-        })
+    // The first P-state of those tried that passes: valid, with its EEC
+    // within the filter's share.
+    let pstate = |passing: &mut Passing, ty: usize, mt: usize| {
+        let mask = passing.of(ctx, ty, mt);
+        (0..tries).find(|&p| has(mask, p))
     };
     for i in list {
         if types.is_empty() {
@@ -829,10 +901,10 @@ pub fn ordered(
         let mut chosen = None;
         heads.clear();
         for (k, &mt) in types.iter().enumerate() {
-            if !s.matrices.valid(ty, mt) {
+            // (An invalid type passes no P-state.)
+            let Some(p) = pstate(&mut passing, ty, mt) else {
                 continue;
-            }
-            let Some(p) = pstate(ty, mt) else { continue };
+            };
             let m = head(&by_ready, mt);
             match evaluate(ctx, pool, left, (i, m, p), &mut out.refused, Need::Positive) {
                 Ok(c) => {
@@ -846,9 +918,7 @@ pub fn ordered(
                         heads.push((mt, p, after));
                     }
                     for &later in &types[k + 1..] {
-                        if s.matrices.valid(ty, later)
-                            && let Some(p) = pstate(ty, later)
-                        {
+                        if let Some(p) = pstate(&mut passing, ty, later) {
                             heads.push((later, p, 0));
                         }
                     }
@@ -961,6 +1031,7 @@ fn best(
     left: f64,
     (o, cap): (Objective, f64),
     i: usize,
+    passing: &mut Passing,
     refused: &mut bool,
 ) -> Option<(f64, Choice)> {
     let ty = ctx.scenario.tasks[i].task_type;
@@ -968,12 +1039,10 @@ fn best(
     if o == Objective::Util {
         for (mt, &m) in pool.best.iter().enumerate() {
             let Some(m) = m else { continue };
-            if !ctx.scenario.matrices.valid(ty, mt) {
-                continue;
-            }
             // A slower P-state earns no more: the first that passes is the
-            // type's best.
-            for p in 0..P_STATES {
+            // type's best. (An invalid type passes none.)
+            let mask = passing.of(ctx, ty, mt);
+            for p in (0..P_STATES).filter(|&p| has(mask, p)) {
                 match evaluate(ctx, pool, left, (i, m, p), refused, Need::Utility(None)) {
                     Ok(c) => {
                         if better(c.utility, &c, &out) {
@@ -995,6 +1064,10 @@ fn best(
     };
     for &(mt, p) in list {
         let Some(m) = pool.best[mt] else { continue };
+        if !has(passing.of(ctx, ty, mt), p) {
+            // The filter refuses it.
+            continue;
+        }
         let floor = out.as_ref().map(|(w, _)| Floor {
             objective: o,
             value: *w,
@@ -1111,6 +1184,7 @@ pub fn minmin(
     // (`None`: its key is a bound, or it has no choice).
     let mut cached: Vec<Option<(Choice, u64)>> = vec![None; tasks.len()];
     let mut floors = EnergyFloors::new(ctx.scenario.matrices.task_types(), P_STATES);
+    let mut passing = Passing::new(ctx);
     // Per task, a bound on the utility of its choices at this event.
     let mut caps = vec![f64::INFINITY; tasks.len()];
     // At most this many assignments: one per open machine when polled.
@@ -1154,7 +1228,7 @@ pub fn minmin(
             continue;
         }
         let cap = search_cap(ctx, left, i, caps[k]);
-        if let Some((v, c)) = best(ctx, pool, left, (o, cap), i, &mut out.refused) {
+        if let Some((v, c)) = best(ctx, pool, left, (o, cap), i, &mut passing, &mut out.refused) {
             cached[k] = Some((c, 0));
             heap.push(Key(v, Reverse(k)));
         }
@@ -1177,6 +1251,7 @@ pub fn minmin(
                 left,
                 (o, search_cap(ctx, left, i, caps[k])),
                 i,
+                &mut passing,
                 &mut out.refused,
             ) {
                 Some(x) => x,
