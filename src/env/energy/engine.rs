@@ -236,7 +236,8 @@ fn run(scenario: &EnergyScenario, policy: Policy, config: &RunConfig, scratch: b
         // 1. Advance; the virtual queues go back to the mappable tasks.
         for m in 0..machines {
             st.advance(m, now);
-            for (task, _, _) in std::mem::take(&mut st.queue[m]) {
+            // (Drained, not taken: each queue keeps its memory.)
+            for (task, _, _) in st.queue[m].drain(..) {
                 st.fates[task] = TaskFate::Unmapped;
                 mappable.push(task);
             }
