@@ -1154,8 +1154,8 @@ fn least_open(ctx: &Context<'_>, pool: &Machines<'_>, o: Objective, ty: usize) -
 /// machine type since it was computed (other types only got worse; ties
 /// between types go by machine id, which keeps the order of the types) and
 /// it still fits the budget; otherwise the top is recomputed, and assigned
-/// if it still beats the next key, else pushed back with its new value. The
-/// result is the plain Min-Min's, choice for choice.
+/// if it still beats the next key, else its key is lowered to its new value
+/// in place. The result is the plain Min-Min's, choice for choice.
 ///
 /// Where no refusal by the budget can be reported at the event (the
 /// budget has refused before, or what is left covers the most energy any
@@ -1236,16 +1236,22 @@ pub fn minmin(
     if lazy {
         heap = BinaryHeap::from(keys);
     }
-    while let Some(Key(_, Reverse(k))) = heap.pop() {
+    // A recomputed top gets its new key in place (one sift down) rather
+    // than being popped and pushed back; keys are distinct (task index), so
+    // the order of the tasks taken is the same.
+    while let Some(&Key(_, Reverse(k))) = heap.peek() {
         if !pool.any_open() {
             break;
         }
         let i = tasks[k];
         let exact =
             cached[k].filter(|(c, at)| stamp[pool.type_of[c.machine]] == *at && c.energy <= left);
-        let (v, c) = match exact {
-            Some((c, _)) => (objective(o, &c), c),
-            None => match best(
+        let c = if let Some((c, _)) = exact {
+            // Its key is its objective: the highest.
+            heap.pop();
+            c
+        } else {
+            match best(
                 ctx,
                 pool,
                 left,
@@ -1254,17 +1260,25 @@ pub fn minmin(
                 &mut passing,
                 &mut out.refused,
             ) {
-                Some(x) => x,
-                None => continue,
-            },
+                Some((v, c)) => {
+                    if let Some(mut top) = heap.peek_mut() {
+                        *top = Key(v, Reverse(k));
+                    }
+                    if heap.peek().is_some_and(|t| t.1 != Reverse(k)) {
+                        cached[k] = Some((c, stamp[pool.type_of[c.machine]]));
+                        continue;
+                    }
+                    heap.pop();
+                    c
+                }
+                None => {
+                    heap.pop();
+                    continue;
+                }
+            }
         };
-        if heap.peek().is_none_or(|top| Key(v, Reverse(k)) >= *top) {
-            stamp[pool.type_of[c.machine]] += 1;
-            record(&mut out, pool, &mut left, i, c);
-        } else {
-            cached[k] = Some((c, stamp[pool.type_of[c.machine]]));
-            heap.push(Key(v, Reverse(k)));
-        }
+        stamp[pool.type_of[c.machine]] += 1;
+        record(&mut out, pool, &mut left, i, c);
     }
     out
 }
