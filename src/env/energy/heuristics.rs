@@ -423,6 +423,12 @@ pub struct Machines<'a> {
     lo: f64,
     /// No earlier than any open machine's ready time, s.
     hi: f64,
+    /// Whether machine ids follow the types (each type's machines are
+    /// consecutive ids), as the engine numbers them.
+    ids_by_type: bool,
+    /// Whether every machine is open and stays so (the queued
+    /// environment).
+    all_open: bool,
 }
 
 impl<'a> Machines<'a> {
@@ -449,6 +455,8 @@ impl<'a> Machines<'a> {
                 (lo.min(r), hi.max(r))
             });
         let mut pool = Machines {
+            ids_by_type: type_of.windows(2).all(|w| w[0] <= w[1]),
+            all_open: !polled && open.iter().all(|&o| o),
             type_of,
             ready,
             open,
@@ -467,6 +475,21 @@ impl<'a> Machines<'a> {
     fn refresh(&mut self, t: usize) {
         // Machines are listed by id and ready times are finite: the first
         // strictly earliest is the earliest, lowest id on ties.
+        if self.all_open && self.ids_by_type {
+            // The type's machines are the ids from its first to its last.
+            let ms = &self.by_type[t];
+            self.best[t] = ms.first().map(|&a| {
+                let ready = &self.ready[a..=ms[ms.len() - 1]];
+                let (mut k, mut earliest) = (0, ready[0]);
+                for (j, &r) in ready.iter().enumerate().skip(1) {
+                    if r < earliest {
+                        (k, earliest) = (j, r);
+                    }
+                }
+                a + k
+            });
+            return;
+        }
         let mut best = None;
         let mut earliest = f64::INFINITY;
         for &m in &self.by_type[t] {
@@ -813,11 +836,11 @@ pub fn random(
 /// P-state 0, as the paper says; the budget refuses a choice, it does not
 /// make the heuristic try a slower P-state.)
 ///
-/// The machines are kept per type in (ready time, id) order and the types
-/// by their first machine, so a task tries each type's first machine in
-/// that order and merges the types' orders only once a choice fails on the
-/// budget: the machines evaluated, and their order, are those of a scan of
-/// every open machine by (ready time, id).
+/// The types are kept in the order of their earliest-ready machine, so a
+/// task tries each type's first machine in that order and merges the
+/// types' orders of machines by (ready time, id), sorted only then, once a
+/// choice fails on the budget: the machines evaluated, and their order,
+/// are those of a scan of every open machine by (ready time, id).
 pub fn ordered(
     ctx: &Context<'_>,
     tasks: &[usize],
@@ -847,18 +870,25 @@ pub fn ordered(
             }
         }
     }
-    // Per machine type, its open machines by (ready time, id).
     let cmp = |pool: &Machines<'_>, a: usize, b: usize| -> Ordering {
         pool.ready[a].total_cmp(&pool.ready[b]).then(a.cmp(&b))
     };
-    let mut by_ready: Vec<Vec<usize>> = pool
-        .by_type
-        .iter()
-        .map(|ms| ms.iter().copied().filter(|&m| pool.open[m]).collect())
-        .collect();
-    for ms in &mut by_ready {
-        ms.sort_by(|&a, &b| cmp(pool, a, b));
-    }
+    // Per machine type, its open machines by (ready time, id), made when a
+    // choice fails on the budget (the machines after the first are needed
+    // only then) and made again after an assignment to the type; the first
+    // is always the pool's earliest-ready machine of the type.
+    let mut by_ready: Vec<Vec<usize>> = vec![Vec::new(); pool.best.len()];
+    let mut sorted = vec![false; pool.best.len()];
+    let sort =
+        |pool: &Machines<'_>, by_ready: &mut [Vec<usize>], sorted: &mut [bool], mt: usize| {
+            if !sorted[mt] {
+                sorted[mt] = true;
+                let ms = &mut by_ready[mt];
+                ms.clear();
+                ms.extend(pool.by_type[mt].iter().copied().filter(|&m| pool.open[m]));
+                ms.sort_by(|&a, &b| cmp(pool, a, b));
+            }
+        };
     let tries = match pstates {
         PStates::P0 => 1,
         PStates::All => P_STATES,
@@ -868,11 +898,12 @@ pub fn ordered(
     let mut floors = EnergyFloors::new(s.matrices.task_types(), tries);
     let mut passing = Passing::new(ctx);
     // The machine types with an open machine, by their first machine.
-    let head = |by_ready: &[Vec<usize>], mt: usize| by_ready[mt][0];
-    let mut types: Vec<usize> = (0..by_ready.len())
-        .filter(|&mt| !by_ready[mt].is_empty())
+    let head =
+        |pool: &Machines<'_>, mt: usize| pool.best[mt].expect("the type has an open machine");
+    let mut types: Vec<usize> = (0..pool.best.len())
+        .filter(|&mt| pool.best[mt].is_some())
         .collect();
-    types.sort_by(|&a, &b| cmp(pool, head(&by_ready, a), head(&by_ready, b)));
+    types.sort_by(|&a, &b| cmp(pool, head(pool, a), head(pool, b)));
     // Per machine type still tried for the task: (type, P-state, position
     // of its next machine in `by_ready`).
     let mut heads: Vec<(usize, usize, usize)> = Vec::with_capacity(by_ready.len());
@@ -905,20 +936,22 @@ pub fn ordered(
             let Some(p) = pstate(&mut passing, ty, mt) else {
                 continue;
             };
-            let m = head(&by_ready, mt);
+            let m = head(pool, mt);
             match evaluate(ctx, pool, left, (i, m, p), &mut out.refused, Need::Positive) {
                 Ok(c) => {
-                    chosen = Some((mt, 0, c));
+                    chosen = Some((mt, c));
                     break;
                 }
                 Err(Miss::Type | Miss::Late) => {}
                 Err(_) => {
+                    sort(pool, &mut by_ready, &mut sorted, mt);
                     let after = passed_over(pool, &by_ready[mt], 0);
                     if after < by_ready[mt].len() {
                         heads.push((mt, p, after));
                     }
                     for &later in &types[k + 1..] {
                         if let Some(p) = pstate(&mut passing, ty, later) {
+                            sort(pool, &mut by_ready, &mut sorted, later);
                             heads.push((later, p, 0));
                         }
                     }
@@ -938,7 +971,7 @@ pub fn ordered(
             let (mt, p, at) = heads[h];
             let m = by_ready[mt][at];
             match evaluate(ctx, pool, left, (i, m, p), &mut out.refused, Need::Positive) {
-                Ok(c) => chosen = Some((mt, at, c)),
+                Ok(c) => chosen = Some((mt, c)),
                 Err(Miss::Type | Miss::Late) => {
                     heads.swap_remove(h);
                 }
@@ -952,23 +985,14 @@ pub fn ordered(
                 }
             }
         }
-        if let Some((mt, at, c)) = chosen {
-            by_ready[mt].remove(at);
+        if let Some((mt, c)) = chosen {
             record(&mut out, pool, &mut left, i, c);
-            if !pool.polled {
-                let m = c.machine;
-                let ms = &mut by_ready[mt];
-                let pos = ms
-                    .binary_search_by(|&x| cmp(pool, x, m))
-                    .unwrap_or_else(|e| e);
-                ms.insert(pos, m);
-            }
+            sorted[mt] = false;
             // The type's first machine changed: its place among the types.
             types.retain(|&t| t != mt);
-            if !by_ready[mt].is_empty() {
-                let first = head(&by_ready, mt);
+            if let Some(first) = pool.best[mt] {
                 let pos = types
-                    .binary_search_by(|&t| cmp(pool, head(&by_ready, t), first))
+                    .binary_search_by(|&t| cmp(pool, head(pool, t), first))
                     .unwrap_or_else(|e| e);
                 types.insert(pos, mt);
             }
