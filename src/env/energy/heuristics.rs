@@ -797,6 +797,12 @@ pub fn random(
                 let from = passing.len();
                 let mask = passing_of.of(ctx, ty, mt);
                 for p in (0..P_STATES).filter(|&p| has(mask, p)) {
+                    // Lateness first, as `evaluate` tests it (a late choice
+                    // has no other effect): most machines are late here.
+                    let etc = m_all.etc(ty, mt, p).expect("a passing P-state is valid");
+                    if ready + etc - task.arrival > task.utility.last_positive() {
+                        continue;
+                    }
                     if evaluate(ctx, pool, left, (i, m, p), &mut out.refused, Need::Positive)
                         .is_ok()
                     {
