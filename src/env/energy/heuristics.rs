@@ -765,7 +765,14 @@ pub fn random(
         for _ in 0..32 {
             let m = candidates[rng.random_range(0..candidates.len())];
             let p = rng.random_range(0..P_STATES);
-            if !has(passing_of.of(ctx, ty, pool.type_of[m]), p) {
+            let mt = pool.type_of[m];
+            if !has(passing_of.of(ctx, ty, mt), p) {
+                continue;
+            }
+            // Lateness, as `evaluate` tests it first (a late choice has no
+            // other effect).
+            let etc = m_all.etc(ty, mt, p).expect("a passing P-state is valid");
+            if pool.ready[m] + etc - task.arrival > task.utility.last_positive() {
                 continue;
             }
             if let Ok(c) = evaluate(ctx, pool, left, (i, m, p), &mut out.refused, Need::Positive) {
@@ -923,7 +930,8 @@ pub fn ordered(
         if types.is_empty() {
             break;
         }
-        let ty = s.tasks[i].task_type;
+        let task = &s.tasks[i];
+        let ty = task.task_type;
         if floors.refuse(ctx, pool, ty, left) {
             continue;
         }
@@ -943,6 +951,15 @@ pub fn ordered(
                 continue;
             };
             let m = head(pool, mt);
+            // Lateness, as `evaluate` tests it first (a late choice has no
+            // other effect).
+            let etc = s
+                .matrices
+                .etc(ty, mt, p)
+                .expect("a passing P-state is valid");
+            if pool.ready[m] + etc - task.arrival > task.utility.last_positive() {
+                continue;
+            }
             match evaluate(ctx, pool, left, (i, m, p), &mut out.refused, Need::Positive) {
                 Ok(c) => {
                     chosen = Some((mt, c));
@@ -1092,10 +1109,21 @@ fn best(
     } else {
         &ctx.orders.by_etc[ty]
     };
+    let task = &ctx.scenario.tasks[i];
     for &(mt, p) in list {
         let Some(m) = pool.best[mt] else { continue };
         if !has(passing.of(ctx, ty, mt), p) {
             // The filter refuses it.
+            continue;
+        }
+        // Lateness, as `evaluate` tests it first (a late choice has no
+        // other effect).
+        let etc = ctx
+            .scenario
+            .matrices
+            .etc(ty, mt, p)
+            .expect("a passing P-state is valid");
+        if pool.ready[m] + etc - task.arrival > task.utility.last_positive() {
             continue;
         }
         let floor = out.as_ref().map(|(w, _)| Floor {
