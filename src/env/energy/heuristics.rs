@@ -44,7 +44,7 @@ use rand::seq::SliceRandom;
 
 use super::matrices::P_STATES;
 use super::window_energy;
-use super::{EnergyScenario, Objective, Order, PStates, Policy};
+use super::{EnergyScenario, EnergyTask, Objective, Order, PStates, Policy};
 use crate::model::rng::{ChaCha8Rng, stream};
 
 const RANDOM_STREAM: u64 = 0xC_0100;
@@ -616,10 +616,10 @@ fn evaluate(
         return Err(Miss::Type);
     }
     let start = pool.ready[m];
-    let elapsed = start + etc - task.arrival;
-    if elapsed > task.utility.last_positive() {
+    if late(task, start, Some(etc)) {
         return Err(Miss::Late);
     }
+    let elapsed = start + etc - task.arrival;
     let energy = window_energy(apc, start, start + etc, s.window);
     if energy > left {
         // Only the first refusal matters: spare the utility after it.
@@ -665,6 +665,15 @@ fn evaluate(
         eec,
         energy,
     })
+}
+
+/// Whether `task`, started at `start` (s) for `etc` seconds (`None`: an
+/// invalid choice, not late), completes after its utility reached zero:
+/// [`evaluate`]'s lateness test, with its arithmetic, also made before
+/// evaluating where most choices are late (a late choice has no other
+/// effect).
+fn late(task: &EnergyTask, start: f64, etc: Option<f64>) -> bool {
+    etc.is_some_and(|etc| start + etc - task.arrival > task.utility.last_positive())
 }
 
 fn record(out: &mut Outcome, pool: &mut Machines<'_>, left: &mut f64, task: usize, c: Choice) {
@@ -769,10 +778,7 @@ pub fn random(
             if !has(passing_of.of(ctx, ty, mt), p) {
                 continue;
             }
-            // Lateness, as `evaluate` tests it first (a late choice has no
-            // other effect).
-            let etc = m_all.etc(ty, mt, p).expect("a passing P-state is valid");
-            if pool.ready[m] + etc - task.arrival > task.utility.last_positive() {
+            if late(task, pool.ready[m], ctx.scenario.matrices.etc(ty, mt, p)) {
                 continue;
             }
             if let Ok(c) = evaluate(ctx, pool, left, (i, m, p), &mut out.refused, Need::Positive) {
@@ -804,10 +810,8 @@ pub fn random(
                 let from = passing.len();
                 let mask = passing_of.of(ctx, ty, mt);
                 for p in (0..P_STATES).filter(|&p| has(mask, p)) {
-                    // Lateness first, as `evaluate` tests it (a late choice
-                    // has no other effect): most machines are late here.
-                    let etc = m_all.etc(ty, mt, p).expect("a passing P-state is valid");
-                    if ready + etc - task.arrival > task.utility.last_positive() {
+                    // (Most machines are late here.)
+                    if late(task, pool.ready[m], ctx.scenario.matrices.etc(ty, mt, p)) {
                         continue;
                     }
                     if evaluate(ctx, pool, left, (i, m, p), &mut out.refused, Need::Positive)
@@ -951,13 +955,7 @@ pub fn ordered(
                 continue;
             };
             let m = head(pool, mt);
-            // Lateness, as `evaluate` tests it first (a late choice has no
-            // other effect).
-            let etc = s
-                .matrices
-                .etc(ty, mt, p)
-                .expect("a passing P-state is valid");
-            if pool.ready[m] + etc - task.arrival > task.utility.last_positive() {
+            if late(task, pool.ready[m], ctx.scenario.matrices.etc(ty, mt, p)) {
                 continue;
             }
             match evaluate(ctx, pool, left, (i, m, p), &mut out.refused, Need::Positive) {
@@ -1081,7 +1079,8 @@ fn best(
     passing: &mut Passing,
     refused: &mut bool,
 ) -> Option<(f64, Choice)> {
-    let ty = ctx.scenario.tasks[i].task_type;
+    let task = &ctx.scenario.tasks[i];
+    let ty = task.task_type;
     let mut out: Option<(f64, Choice)> = None;
     if o == Objective::Util {
         for (mt, &m) in pool.best.iter().enumerate() {
@@ -1109,21 +1108,13 @@ fn best(
     } else {
         &ctx.orders.by_etc[ty]
     };
-    let task = &ctx.scenario.tasks[i];
     for &(mt, p) in list {
         let Some(m) = pool.best[mt] else { continue };
         if !has(passing.of(ctx, ty, mt), p) {
             // The filter refuses it.
             continue;
         }
-        // Lateness, as `evaluate` tests it first (a late choice has no
-        // other effect).
-        let etc = ctx
-            .scenario
-            .matrices
-            .etc(ty, mt, p)
-            .expect("a passing P-state is valid");
-        if pool.ready[m] + etc - task.arrival > task.utility.last_positive() {
+        if late(task, pool.ready[m], ctx.scenario.matrices.etc(ty, mt, p)) {
             continue;
         }
         let floor = out.as_ref().map(|(w, _)| Floor {
