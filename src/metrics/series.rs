@@ -84,6 +84,17 @@ pub struct Bin {
 /// change) draw from 0; changes outside [origin, end] count at its edges.
 fn integrate(events: &mut [(f64, f64)], origin: f64, end: f64, step: f64, bins: usize) -> Vec<f64> {
     events.sort_by(|a, b| a.0.total_cmp(&b.0));
+    integrate_sorted(events.iter().copied(), origin, end, step, bins)
+}
+
+/// [`integrate`] of `events` already in time order.
+fn integrate_sorted(
+    events: impl Iterator<Item = (f64, f64)>,
+    origin: f64,
+    end: f64,
+    step: f64,
+    bins: usize,
+) -> Vec<f64> {
     let mut out = vec![0.0; bins];
     let mut level = 0.0;
     let mut now = origin;
@@ -100,7 +111,7 @@ fn integrate(events: &mut [(f64, f64)], origin: f64, end: f64, step: f64, bins: 
             }
         }
     };
-    for &(t, delta) in events.iter() {
+    for (t, delta) in events {
         add_until(t, level, &mut now, &mut k);
         level += delta;
     }
@@ -134,18 +145,24 @@ pub fn series(occ: &Occupancy, step: f64) -> Vec<Bin> {
     let all = std::iter::once(None).chain(queues.into_iter().map(Some));
     for q in all {
         let keep = |x: Option<i64>| q.is_none() || x == q;
-        let spans = |v: &[Span], amount: bool| -> Vec<(f64, f64)> {
-            v.iter()
-                .filter(|s| keep(s.queue) && s.to > s.from)
-                .flat_map(|s| {
-                    let a = if amount { s.amount } else { 1.0 };
-                    [(s.from, a), (s.to, -a)]
-                })
-                .collect()
-        };
-        let busy = integrate(&mut spans(&occ.running, true), origin, end, step, bins);
-        let waiting = integrate(&mut spans(&occ.waiting, false), origin, end, step, bins);
-        let work = integrate(&mut spans(&occ.waiting, true), origin, end, step, bins);
+        let mut running: Vec<(f64, f64)> = occ
+            .running
+            .iter()
+            .filter(|s| keep(s.queue) && s.to > s.from)
+            .flat_map(|s| [(s.from, s.amount), (s.to, -s.amount)])
+            .collect();
+        let busy = integrate(&mut running, origin, end, step, bins);
+        // The waiting jobs' count and work change at the same times: one
+        // stable sort serves both (the order each would get alone).
+        let mut queued: Vec<(f64, f64, f64)> = occ
+            .waiting
+            .iter()
+            .filter(|s| keep(s.queue) && s.to > s.from)
+            .flat_map(|s| [(s.from, 1.0, s.amount), (s.to, -1.0, -s.amount)])
+            .collect();
+        queued.sort_by(|a, b| a.0.total_cmp(&b.0));
+        let waiting = integrate_sorted(queued.iter().map(|e| (e.0, e.1)), origin, end, step, bins);
+        let work = integrate_sorted(queued.iter().map(|e| (e.0, e.2)), origin, end, step, bins);
         let count = |marks: &[Mark]| {
             let mut c = vec![0u64; bins];
             for m in marks.iter().filter(|m| keep(m.queue)) {

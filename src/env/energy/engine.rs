@@ -222,6 +222,8 @@ fn run(scenario: &EnergyScenario, policy: Policy, config: &RunConfig, scratch: b
     let mut rng = heuristics::random_stream(s.seed);
     let mut dropping = Dropping::new(s, config.drop_threshold);
     let mut mappable: Vec<usize> = Vec::new();
+    // Scratch: the virtual queues' tasks, and the merge.
+    let (mut returned, mut merged): (Vec<usize>, Vec<usize>) = (Vec::new(), Vec::new());
     let mut next = 0;
     let mut events = Vec::new();
     let mut exhausted_at = None;
@@ -234,20 +236,40 @@ fn run(scenario: &EnergyScenario, policy: Policy, config: &RunConfig, scratch: b
         }
         k += 1;
         // 1. Advance; the virtual queues go back to the mappable tasks.
+        returned.clear();
         for m in 0..machines {
             st.advance(m, now);
             // (Drained, not taken: each queue keeps its memory.)
             for (task, _, _) in st.queue[m].drain(..) {
                 st.fates[task] = TaskFate::Unmapped;
-                mappable.push(task);
+                returned.push(task);
             }
         }
-        // 2. Arrivals.
+        // The mappable tasks are kept in ascending index order (every step
+        // below keeps it): merge the returned ones in.
+        if !returned.is_empty() {
+            returned.sort_unstable();
+            merged.clear();
+            let (mut a, mut b) = (mappable.iter().peekable(), returned.iter().peekable());
+            while let (Some(&&x), Some(&&y)) = (a.peek(), b.peek()) {
+                if x < y {
+                    merged.push(x);
+                    a.next();
+                } else {
+                    merged.push(y);
+                    b.next();
+                }
+            }
+            merged.extend(a);
+            merged.extend(b);
+            std::mem::swap(&mut mappable, &mut merged);
+        }
+        // 2. Arrivals, above every index so far.
         while next < s.tasks.len() && s.tasks[next].arrival <= now {
             mappable.push(next);
             next += 1;
         }
-        mappable.sort_unstable();
+        debug_assert!(mappable.is_sorted());
         let clock = Instant::now();
         let avail: Vec<f64> = (0..machines)
             .map(|m| st.last_end(m).map_or(now, |(_, e)| e.max(now)))
