@@ -222,8 +222,8 @@ fn run(scenario: &EnergyScenario, policy: Policy, config: &RunConfig, scratch: b
     let mut rng = heuristics::random_stream(s.seed);
     let mut dropping = Dropping::new(s, config.drop_threshold);
     let mut mappable: Vec<usize> = Vec::new();
-    // Scratch: the virtual queues' tasks, and the merge.
-    let (mut returned, mut merged): (Vec<usize>, Vec<usize>) = (Vec::new(), Vec::new());
+    // Scratch: the virtual queues' tasks.
+    let mut returned: Vec<usize> = Vec::new();
     let mut next = 0;
     let mut events = Vec::new();
     let mut exhausted_at = None;
@@ -246,23 +246,12 @@ fn run(scenario: &EnergyScenario, policy: Policy, config: &RunConfig, scratch: b
             }
         }
         // The mappable tasks are kept in ascending index order (every step
-        // below keeps it): merge the returned ones in.
+        // below keeps it): the returned ones, sorted, join them as a second
+        // run, which the stable sort merges in one pass.
         if !returned.is_empty() {
             returned.sort_unstable();
-            merged.clear();
-            let (mut a, mut b) = (mappable.iter().peekable(), returned.iter().peekable());
-            while let (Some(&&x), Some(&&y)) = (a.peek(), b.peek()) {
-                if x < y {
-                    merged.push(x);
-                    a.next();
-                } else {
-                    merged.push(y);
-                    b.next();
-                }
-            }
-            merged.extend(a);
-            merged.extend(b);
-            std::mem::swap(&mut mappable, &mut merged);
+            mappable.extend_from_slice(&returned);
+            mappable.sort();
         }
         // 2. Arrivals, above every index so far.
         while next < s.tasks.len() && s.tasks[next].arrival <= now {

@@ -321,12 +321,8 @@ impl EnergyFloors {
     /// the filter: exactly when [`EnergyFloors::compute`] is finite.
     fn any_passes(&self, ctx: &Context<'_>, ty: usize) -> bool {
         let m = &ctx.scenario.matrices;
-        (0..m.machine_types.len()).any(|mt| {
-            (0..self.tries).any(|p| match (m.etc(ty, mt, p), m.apc(ty, mt, p)) {
-                (Some(etc), Some(apc)) => ctx.e_bud.is_none_or(|b| etc * apc <= b),
-                _ => false,
-            })
-        })
+        let tried = (1u8 << self.tries) - 1;
+        (0..m.machine_types.len()).any(|mt| passing_mask(m, ctx.e_bud, ty, mt) & tried != 0)
     }
 
     fn compute(&self, ctx: &Context<'_>, lo: f64, ty: usize) -> f64 {
