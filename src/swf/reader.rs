@@ -3,9 +3,12 @@
 //! Plain and gzip-compressed logs are read the same way: gzip is detected by
 //! its magic bytes (`1f 8b`), not by the file name, and decoded member after
 //! member with `flate2` while streaming: the header line by line, then the
-//! data in pieces of about 1 MB cut after a line end, each parsed on the
-//! thread pool while the next is read and inflated (the text is never held
-//! in memory as a whole, and never decoded twice). Like `gzip -d`, zero
+//! data in pieces of 256 KB cut after a line end, each parsed on the
+//! thread pool while the next is read and inflated, a few pieces at a time
+//! whose memory serves them all (the text is never held in memory as a
+//! whole, and never decoded twice). The jobs are allocated at once for the
+//! length of text the file announces (its size, or a gzip trailer's), on
+//! huge pages where Linux gives them. Like `gzip -d`, zero
 //! bytes after the last member are padding and ignored; other trailing
 //! bytes are an error. Files compressed otherwise
 //! (xz, bzip2, zstd, zip, lz4, compress, 7z) are recognised by their magic
@@ -15,7 +18,8 @@
 //! "not text", reported by line and column, never echoed.
 //!
 //! While the text streams by, its SHA-256 is computed (of the decoded bytes,
-//! so a plain log and its gzip give the same digest; no second pass):
+//! so a plain log and its gzip give the same digest; no second pass; the
+//! data's pieces on a thread of their own, beside the reading and parsing):
 //! [`SwfLog::sha256`], which the catalogue compares with the known logs'
 //! (`crate::catalog::recognise`) and every `manifest.json` records.
 //!
@@ -35,6 +39,7 @@ use std::fmt;
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, Read};
 use std::path::Path;
+use std::sync::{Arc, Mutex, mpsc};
 
 use flate2::bufread::GzDecoder;
 use sha2::{Digest, Sha256};
@@ -293,7 +298,15 @@ pub fn read_log_zoned(
             }
         }
     })?;
-    let mut log = read_from_zoned(BufReader::with_capacity(BUF_SIZE, file), &shown, opts, zone)?;
+    let mut file = file;
+    let hint = text_len_hint(&mut file);
+    let mut log = read_from_zoned(
+        BufReader::with_capacity(BUF_SIZE, file),
+        &shown,
+        opts,
+        zone,
+        hint,
+    )?;
     if let Some(n) = path.file_name() {
         log.name = n.to_string_lossy().into_owned();
     }
@@ -318,17 +331,56 @@ pub fn read_from<R: BufRead>(
     name: &str,
     opts: &ReadOptions,
 ) -> Result<SwfLog, SwfError> {
-    read_from_zoned(reader, name, opts, &SacctZone::utc())
+    read_from_zoned(reader, name, opts, &SacctZone::utc(), 0)
 }
 
+/// The length of a file's text as the file tells it, bytes, to allocate
+/// the jobs at once: a plain file's size, or the size a gzip file's trailer
+/// gives (ISIZE: its last member's text, modulo 2^32), at most 20 times
+/// the compressed size (the archive's logs compress 6 to 9 times). A hint
+/// only, never trusted for anything else; 0 when the file does not tell.
+fn text_len_hint(file: &mut File) -> u64 {
+    use std::io::{Seek, SeekFrom};
+    // Only a regular file is looked into (a pipe would lose what is read).
+    let len = match file.metadata() {
+        Ok(m) if m.is_file() => m.len(),
+        _ => return 0,
+    };
+    let mut magic = [0u8; 2];
+    let mut trailer = [0u8; 4];
+    let gzip = len >= 18 && file.read_exact(&mut magic).is_ok() && magic == [0x1f, 0x8b];
+    let hint = if !gzip {
+        len
+    } else if file.seek(SeekFrom::End(-4)).is_ok() && file.read_exact(&mut trailer).is_ok() {
+        u64::from(u32::from_le_bytes(trailer)).min(len.saturating_mul(20))
+    } else {
+        0
+    };
+    // Back to the start, where the reading begins; a file that cannot
+    // seek back is read as it is, from where it is (then the reading
+    // fails and says so).
+    match file.seek(SeekFrom::Start(0)) {
+        Ok(_) => hint,
+        Err(_) => 0,
+    }
+}
+
+/// [`read_from`] with the zone of Slurm accounting times and the text's
+/// length if known ([`text_len_hint`]; 0 when not).
 fn read_from_zoned<R: BufRead>(
     mut reader: R,
     name: &str,
     opts: &ReadOptions,
     zone: &SacctZone,
+    text_len: u64,
 ) -> Result<SwfLog, SwfError> {
+    let mut text_len = text_len;
     let magic = match reader.fill_buf() {
-        Ok(buf) => Magic::of(buf),
+        Ok(buf) => {
+            // Text held in memory is all in the buffer: its length.
+            text_len = text_len.max(buf.len() as u64);
+            Magic::of(buf)
+        }
         Err(e) => {
             return Err(SwfError::Io {
                 file: name.to_string(),
@@ -338,32 +390,31 @@ fn read_from_zoned<R: BufRead>(
         }
     };
     match magic {
-        Magic::Gzip => read_hashed(GzMembers::new(reader), name, opts, true, zone),
+        Magic::Gzip => read_hashed(GzMembers::new(reader), name, opts, true, zone, text_len),
         Magic::Other { what, command } => Err(SwfError::Compressed {
             file: name.to_string(),
             what,
             command,
         }),
-        Magic::Text => read_hashed(reader, name, opts, false, zone),
+        Magic::Text => read_hashed(reader, name, opts, false, zone, text_len),
     }
 }
 
 /// Reads the text of `source` line by line ([`read_lines`]), hashing every
-/// byte as it goes by, and records the digest in [`SwfLog::sha256`].
+/// byte as it is consumed, and records the digest in [`SwfLog::sha256`].
+/// `text_len` is the text's length if known (bytes; 0 when not).
 fn read_hashed<R: Read>(
     source: R,
     name: &str,
     opts: &ReadOptions,
     gzip: bool,
     zone: &SacctZone,
+    text_len: u64,
 ) -> Result<SwfLog, SwfError> {
-    let mut text = BufReader::with_capacity(
-        BUF_SIZE,
-        Hashing {
-            inner: source,
-            hasher: Sha256::new(),
-        },
-    );
+    let mut text = HashConsumed {
+        inner: BufReader::with_capacity(BUF_SIZE, source),
+        hasher: Some(Sha256::new()),
+    };
     // Slurm accounting (`sacct --parsable2`) is read as a log too.
     let sacct = match text.fill_buf() {
         Ok(buf) => {
@@ -383,9 +434,9 @@ fn read_hashed<R: Read>(
             ..SwfLog::default()
         }
     } else {
-        read_lines(&mut text, name, opts, gzip)?
+        read_lines(&mut text, name, opts, gzip, text_len)?
     };
-    log.sha256 = Some(hex(&text.into_inner().hasher.finalize()));
+    log.sha256 = text.hasher.map(|h| hex(&h.finalize()));
     Ok(log)
 }
 
@@ -401,17 +452,45 @@ pub(crate) fn hex(bytes: &[u8]) -> String {
     s
 }
 
-/// Passes the bytes of `inner` through, hashing them (SHA-256) on the way.
-struct Hashing<R> {
-    inner: R,
-    hasher: Sha256,
+/// A buffered reader that hashes (SHA-256) every byte consumed from it, in
+/// order, while `hasher` is set: read with `read_until` or `read`, the
+/// digest is of exactly the text taken. [`read_chunks`] takes the hasher
+/// away to hash the data section on a thread of its own and gives it back.
+struct HashConsumed<B> {
+    inner: B,
+    hasher: Option<Sha256>,
 }
 
-impl<R: Read> Read for Hashing<R> {
+impl<B: BufRead> Read for HashConsumed<B> {
     fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
-        let n = self.inner.read(out)?;
-        self.hasher.update(&out[..n]);
+        if self.hasher.is_none() {
+            // Large reads go past the buffer, as BufReader's do.
+            return self.inner.read(out);
+        }
+        let buf = self.inner.fill_buf()?;
+        let n = buf.len().min(out.len());
+        out[..n].copy_from_slice(&buf[..n]);
+        self.consume(n);
         Ok(n)
+    }
+}
+
+impl<B: BufRead> BufRead for HashConsumed<B> {
+    fn fill_buf(&mut self) -> io::Result<&[u8]> {
+        self.inner.fill_buf()
+    }
+
+    fn consume(&mut self, n: usize) {
+        if n > 0
+            && let Some(h) = &mut self.hasher
+            // The bytes consumed are the front of the buffer the last
+            // fill_buf returned, still there (a non-empty buffer is
+            // returned again without reading).
+            && let Ok(buf) = self.inner.fill_buf()
+        {
+            h.update(&buf[..n.min(buf.len())]);
+        }
+        self.inner.consume(n);
     }
 }
 
@@ -526,12 +605,17 @@ impl<R: BufRead> io::Read for GzMembers<R> {
     }
 }
 
-/// The line-by-line loop shared by plain and gzip input.
-fn read_lines<R: BufRead>(
-    mut reader: R,
+/// The line-by-line loop shared by plain and gzip input. `text_len` is the
+/// text's length if known (bytes; 0 when not): the jobs are allocated at
+/// once for that much text, instead of growing (each growth copies them,
+/// and the copies' memory is new to the process: page faults, which cost
+/// more than the parsing).
+fn read_lines<B: BufRead>(
+    reader: &mut HashConsumed<B>,
     name: &str,
     opts: &ReadOptions,
     gzip: bool,
+    text_len: u64,
 ) -> Result<SwfLog, SwfError> {
     let mut log = SwfLog {
         name: name.to_string(),
@@ -616,7 +700,8 @@ fn read_lines<R: BufRead>(
                     // Not read as data: a failed read (a cut or corrupt
                     // gzip stream) is the better report, if there is one.
                     let mut lines = 0;
-                    let cut = read_chunks(&mut reader, false, |c| {
+                    reader.hasher = None;
+                    let (cut, _) = read_chunks(reader, false, None, |c| {
                         lines += c.newlines;
                         Ok(())
                     })?;
@@ -633,10 +718,16 @@ fn read_lines<R: BufRead>(
                     });
                 }
             }
+            // At least 64 bytes a line in the archive's logs (93 in most).
+            log.jobs
+                .reserve(usize::try_from(text_len / 64).unwrap_or(0));
+            huge_pages(&mut log.jobs);
             let mut base = line_no;
-            let cut = read_chunks(&mut reader, opts.lenient, |c| {
+            let hasher = reader.hasher.take();
+            let (cut, hasher) = read_chunks(reader, opts.lenient, hasher, |c| {
                 merge_chunk(c, &mut base, name, &mut log, &mut order)
             })?;
+            reader.hasher = hasher;
             if let Some(cut) = cut {
                 // A read that fails (a cut gzip stream): the lines read
                 // whole came first, as a line-by-line read meets them.
@@ -646,7 +737,30 @@ fn read_lines<R: BufRead>(
         }
     }
     log.order = order.finish(&log.jobs);
+    log.jobs.shrink_to_fit();
     Ok(log)
+}
+
+/// Asks Linux to back the spare capacity of `jobs` with huge pages (2 MB)
+/// where it can: tens of MB of job records then cost tens of page faults
+/// instead of thousands. Only advice: nothing changes but the time.
+fn huge_pages(jobs: &mut Vec<JobRecord>) {
+    #[cfg(target_os = "linux")]
+    {
+        const HUGE: usize = 2 << 20;
+        let spare = jobs.spare_capacity_mut();
+        let start = spare.as_mut_ptr() as usize;
+        let end = start + std::mem::size_of_val(spare);
+        let (from, to) = (start.next_multiple_of(HUGE), end / HUGE * HUGE);
+        if to > from {
+            // SAFETY: the range lies within the vector's own allocation,
+            // not yet written; MADV_HUGEPAGE changes neither the mapping
+            // nor its contents, only how the kernel backs it.
+            let _ = unsafe {
+                rustix::mm::madvise(from as *mut _, to - from, rustix::mm::Advice::LinuxHugepage)
+            };
+        }
+    }
 }
 
 /// One line of the data section that is not a job: blank lines are only
@@ -729,90 +843,154 @@ fn parse_chunk(text: &[u8], lenient: bool, c: &mut Chunk) {
     };
 }
 
-/// Reads `reader` to its end in pieces of about 1 MB cut after a line end,
+/// Reads `reader` to its end in pieces of 256 KB cut after a line end,
 /// each parsed ([`parse_chunk`]) on the thread pool (rayon) while this
 /// thread reads the next, so that inflating a `.gz` and parsing overlap,
 /// and hands the parsed pieces to `merge` in order as soon as each is
 /// ready; the memory of a merged piece (its text and its vectors) is used
 /// again for a later one. The last piece is the text after the last line
-/// end, if any.
+/// end, if any. With a `hasher`, the pieces are hashed in order on a thread
+/// of their own, beside the reading and the parsing, and the hasher is
+/// returned with every piece read in it.
 ///
 /// Returns the error of a read that failed, once the pieces of the lines
-/// read whole before it are merged (the rest of the text is dropped).
+/// read whole before it are merged (the rest of the text is dropped, and
+/// the hasher has not seen all of the text).
 ///
 /// # Errors
 /// The first error `merge` returns; the read stops there.
 fn read_chunks<R: Read>(
     reader: &mut R,
     lenient: bool,
+    hasher: Option<Sha256>,
     mut merge: impl FnMut(&mut Chunk) -> Result<(), SwfError>,
-) -> Result<Option<io::Error>, SwfError> {
-    const CHUNK: u64 = 1 << 20;
-    let done: std::sync::Mutex<Vec<(usize, Chunk, Vec<u8>)>> = std::sync::Mutex::new(Vec::new());
+) -> Result<(Option<io::Error>, Option<Sha256>), SwfError> {
+    const CHUNK: usize = 1 << 18;
+    let done: Parsed = Mutex::new(Vec::new());
     let mut pieces = InOrder::default();
     let mut cut = None;
     let mut stopped = Ok(());
-    rayon::in_place_scope(|s| {
-        let done = &done;
-        let mut k = 0;
-        let mut parse = |text: Vec<u8>, mut c: Chunk| {
-            s.spawn(move |_| {
-                parse_chunk(&text, lenient, &mut c);
-                done.lock().expect("no parse panics").push((k, c, text));
-            });
-            k += 1;
-        };
-        let mut carry: Vec<u8> = Vec::new();
-        loop {
-            let mut text = pieces.spare_text.pop().unwrap_or_default();
-            text.append(&mut carry);
-            // The carried text holds no line end: look in what is new only
-            // (a long line costs its length once, not once per piece).
-            let old = text.len();
-            let read = reader.by_ref().take(CHUNK).read_to_end(&mut text);
-            let whole = memchr::memrchr(b'\n', &text[old..]).map_or(0, |i| old + i + 1);
-            let chunk = pieces.spare_chunks.pop().unwrap_or_default();
-            match read {
-                Ok(0) => {
-                    if !text.is_empty() {
-                        parse(text, chunk);
-                    }
-                    break;
+    let hasher = std::thread::scope(|threads| {
+        let (to_hash, hash_queue) = mpsc::channel::<(Arc<Vec<u8>>, usize)>();
+        let hashing = hasher.map(|mut h| {
+            threads.spawn(move || {
+                for (text, len) in hash_queue {
+                    h.update(&text[..len]);
                 }
-                Ok(_) => {
-                    carry = pieces.spare_text.pop().unwrap_or_default();
-                    carry.extend_from_slice(&text[whole..]);
-                    text.truncate(whole);
-                    if !text.is_empty() {
-                        parse(text, chunk);
+                h
+            })
+        });
+        let to_hash = hashing.is_some().then_some(to_hash);
+        rayon::in_place_scope(|s| {
+            let done = &done;
+            let to_hash = &to_hash;
+            // Pieces read and not merged yet, at most: one per thread of
+            // the pool and one more; past that, this thread parses the
+            // piece it read itself. So the reading never runs far ahead of
+            // the parsing, and the memory of a few pieces serves them all
+            // (new memory is page faults, which cost more than parsing).
+            let most = rayon::current_num_threads() + 1;
+            let mut k = 0;
+            // Piece number `k`, its text `text[..len]`, to be parsed.
+            let parse = |k: &mut usize, next: usize, text: Vec<u8>, len: usize, mut c: Chunk| {
+                let text = Arc::new(text);
+                if let Some(tx) = to_hash {
+                    // The receiver lives until the sender is dropped.
+                    let _ = tx.send((Arc::clone(&text), len));
+                }
+                let n = *k;
+                *k += 1;
+                if n - next >= most {
+                    parse_chunk(&text[..len], lenient, &mut c);
+                    done.lock().expect("no parse panics").push((n, c, text));
+                } else {
+                    s.spawn(move |_| {
+                        parse_chunk(&text[..len], lenient, &mut c);
+                        done.lock().expect("no parse panics").push((n, c, text));
+                    });
+                }
+            };
+            // The text after the last line end of a piece, which begins
+            // the next.
+            let mut carry: Vec<u8> = Vec::new();
+            loop {
+                // A piece's memory keeps its length (bytes written before)
+                // from piece to piece: only what was never written is
+                // zeroed, once.
+                let mut text = pieces.spare_text.pop().unwrap_or_default();
+                let want = carry.len() + CHUNK;
+                if text.len() < want {
+                    text.resize(want, 0);
+                }
+                text[..carry.len()].copy_from_slice(&carry);
+                // The carried text holds no line end: look in what is new
+                // only (a long line costs its length once, not once per
+                // piece).
+                let old = carry.len();
+                let mut filled = old;
+                let read = loop {
+                    match reader.read(&mut text[filled..want]) {
+                        Ok(0) => break Ok(()),
+                        Ok(n) => {
+                            filled += n;
+                            if filled == want {
+                                break Ok(());
+                            }
+                        }
+                        Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                        Err(e) => break Err(e),
+                    }
+                };
+                let whole = memchr::memrchr(b'\n', &text[old..filled]).map_or(0, |i| old + i + 1);
+                let chunk = pieces.spare_chunks.pop().unwrap_or_default();
+                match read {
+                    Ok(()) if filled == old => {
+                        if filled > 0 {
+                            parse(&mut k, pieces.next, text, filled, chunk);
+                        }
+                        break;
+                    }
+                    Ok(()) => {
+                        carry.clear();
+                        carry.extend_from_slice(&text[whole..filled]);
+                        if whole > 0 {
+                            parse(&mut k, pieces.next, text, whole, chunk);
+                        } else {
+                            pieces.spare_text.push(text);
+                        }
+                    }
+                    Err(e) => {
+                        if whole > 0 {
+                            parse(&mut k, pieces.next, text, whole, chunk);
+                        }
+                        cut = Some(e);
+                        break;
                     }
                 }
-                Err(e) => {
-                    text.truncate(whole);
-                    if !text.is_empty() {
-                        parse(text, chunk);
-                    }
-                    cut = Some(e);
+                if let Err(e) = pieces.merge_ready(done, &mut merge) {
+                    stopped = Err(e);
                     break;
                 }
             }
-            if let Err(e) = pieces.merge_ready(done, &mut merge) {
-                stopped = Err(e);
-                break;
-            }
-        }
+        });
+        drop(to_hash);
+        hashing.map(|h| h.join().expect("no hashing panics"))
     });
     stopped?;
     pieces.merge_ready(&done, &mut merge)?;
-    Ok(cut)
+    Ok((cut, hasher))
 }
+
+/// Pieces parsed and not yet taken for merging: each one's number, what it
+/// holds and its text.
+type Parsed = Mutex<Vec<(usize, Chunk, Arc<Vec<u8>>)>>;
 
 /// [`read_chunks`]'s parsed pieces on their way to being merged in order,
 /// and the memory of the merged ones.
 #[derive(Default)]
 struct InOrder {
     /// Parsed pieces not merged yet, by number.
-    ready: Vec<Option<(Chunk, Vec<u8>)>>,
+    ready: Vec<Option<(Chunk, Arc<Vec<u8>>)>>,
     /// The number of the next piece to merge.
     next: usize,
     /// Texts and chunks of merged pieces, for the next ones.
@@ -828,7 +1006,7 @@ impl InOrder {
     /// The first error `merge` returns.
     fn merge_ready(
         &mut self,
-        done: &std::sync::Mutex<Vec<(usize, Chunk, Vec<u8>)>>,
+        done: &Parsed,
         merge: &mut impl FnMut(&mut Chunk) -> Result<(), SwfError>,
     ) -> Result<(), SwfError> {
         for (k, c, text) in std::mem::take(&mut *done.lock().expect("no parse panics")) {
@@ -837,11 +1015,14 @@ impl InOrder {
             }
             self.ready[k] = Some((c, text));
         }
-        while let Some((mut c, mut text)) = self.ready.get_mut(self.next).and_then(Option::take) {
+        while let Some((mut c, text)) = self.ready.get_mut(self.next).and_then(Option::take) {
             self.next += 1;
             merge(&mut c)?;
-            text.clear();
-            self.spare_text.push(text);
+            // The text's memory is used again once the hasher is done
+            // with it.
+            if let Some(text) = Arc::into_inner(text) {
+                self.spare_text.push(text);
+            }
             self.spare_chunks.push(c);
         }
         Ok(())
