@@ -48,6 +48,11 @@ fn every_line_of_every_real_log_parses_as_the_nom_parsers_parse_it() {
 fn token() -> impl Strategy<Value = String> {
     prop_oneof![
         19 => (-5i64..100_000).prop_map(|v| v.to_string()),
+        // Every length of digits, 1 to 20, either sign.
+        2 => (any::<u64>(), 0u32..20, any::<bool>()).prop_map(|(v, digits, negative)| {
+            let v = v % 10u64.pow(digits).max(1) + u64::from(digits > 0) * 10u64.pow(digits.saturating_sub(1));
+            format!("{}{v}", if negative { "-" } else { "" })
+        }),
         1 => prop::sample::select(vec![
             "-1", "+7", "-0", "+0", "0", "00012", "-", "+", "+-3", "--1", "1.5", "-0.25",
             "5.", ".5", "1e3", "inf", "NaN", "x", "12a", "9007199254740991",
