@@ -11,6 +11,7 @@
 mod gym;
 
 use std::path::{Path, PathBuf};
+use std::sync::mpsc;
 use std::time::Duration;
 
 use clap::Parser;
@@ -105,10 +106,11 @@ fn swf_error(py: Python<'_>, e: &SwfError, message: String) -> PyErr {
 }
 
 /// Runs `work` on its own thread with the interpreter's lock released,
-/// checking for `KeyboardInterrupt` every 50 ms: an interrupt asks the run
-/// to stop as a first Ctrl-C does (it finishes the runs under way and
-/// commits nothing half-written), then is raised. A panic in `work` is
-/// raised as `SwftoolError`.
+/// returning as soon as it is done and checking for `KeyboardInterrupt`
+/// every 50 ms meanwhile: an interrupt asks the run to stop as a first
+/// Ctrl-C does (it finishes the runs under way and commits nothing
+/// half-written), then is raised. A panic in `work` is raised as
+/// `SwftoolError`.
 fn run_detached<T: Send>(
     py: Python<'_>,
     work: impl FnOnce() -> anyhow::Result<T> + Send,
@@ -116,15 +118,28 @@ fn run_detached<T: Send>(
     swftool::interrupt::clear();
     let mut interrupted: Option<PyErr> = None;
     let outcome = std::thread::scope(|s| {
-        let handle = s.spawn(work);
-        while !handle.is_finished() {
+        // The work says it is done (or, panicking, drops the sender).
+        let (done, mut wait) = mpsc::channel::<()>();
+        let handle = s.spawn(move || {
+            let out = work();
+            let _ = done.send(());
+            out
+        });
+        loop {
+            let (waited, back) = py.detach(move || {
+                let waited = wait.recv_timeout(Duration::from_millis(50));
+                (waited, wait)
+            });
+            wait = back;
+            if !matches!(waited, Err(mpsc::RecvTimeoutError::Timeout)) {
+                break;
+            }
             if interrupted.is_none()
                 && let Err(e) = py.check_signals()
             {
                 swftool::interrupt::request();
                 interrupted = Some(e);
             }
-            py.detach(|| std::thread::sleep(Duration::from_millis(50)));
         }
         handle.join()
     });
