@@ -43,33 +43,68 @@ pub enum JobColumn {
 
 /// The 18 columns of [`JOB_COLUMNS`] as plain vectors of length
 /// `jobs.len()`, `-1` kept (the Python package makes it null, as
-/// [`jobs_frame`] does). Made on the thread pool.
+/// [`jobs_frame`] does). Made on the thread pool, block by block of jobs:
+/// each block's records are read once, while in cache, and written to the
+/// 18 columns (18 passes over the records, one per column, read them 18
+/// times from memory); the columns' memory is zeroed by the kernel as the
+/// pool's threads first write it.
 pub fn job_columns(jobs: &[JobRecord]) -> Vec<JobColumn> {
     use rayon::prelude::*;
+    /// Jobs per block (144 bytes each: 576 KB, within a core's cache).
+    const BLOCK: usize = 4096;
+    let n = jobs.len();
+    // The 12 count and id fields, then the 6 times, each in field order.
+    let mut ints: Vec<Vec<i64>> = (0..12).map(|_| vec![0; n]).collect();
+    let mut floats: Vec<Vec<f64>> = (0..6).map(|_| vec![0.0; n]).collect();
+    {
+        let mut int_blocks: Vec<_> = ints.iter_mut().map(|c| c.chunks_mut(BLOCK)).collect();
+        let mut float_blocks: Vec<_> = floats.iter_mut().map(|c| c.chunks_mut(BLOCK)).collect();
+        let blocks: Vec<_> = jobs
+            .chunks(BLOCK)
+            .map(|js| {
+                let i: Vec<&mut [i64]> = int_blocks
+                    .iter_mut()
+                    .map(|c| c.next().expect("as many blocks as jobs"))
+                    .collect();
+                let f: Vec<&mut [f64]> = float_blocks
+                    .iter_mut()
+                    .map(|c| c.next().expect("as many blocks as jobs"))
+                    .collect();
+                (js, i, f)
+            })
+            .collect();
+        blocks.into_par_iter().for_each(|(js, mut i, mut f)| {
+            for (k, j) in js.iter().enumerate() {
+                i[0][k] = j.job_number;
+                f[0][k] = j.submit_time;
+                f[1][k] = j.wait_time;
+                f[2][k] = j.run_time;
+                i[1][k] = j.allocated_processors;
+                f[3][k] = j.average_cpu_time;
+                i[2][k] = j.used_memory;
+                i[3][k] = j.requested_processors;
+                f[4][k] = j.requested_time;
+                i[4][k] = j.requested_memory;
+                i[5][k] = j.status;
+                i[6][k] = j.user_id;
+                i[7][k] = j.group_id;
+                i[8][k] = j.executable_number;
+                i[9][k] = j.queue_number;
+                i[10][k] = j.partition_number;
+                i[11][k] = j.preceding_job_number;
+                f[5][k] = j.think_time;
+            }
+        });
+    }
+    // Back in field order: fields 2, 3, 4, 6, 9 and 18 are the times.
+    const TIMES: [usize; 6] = [1, 2, 3, 5, 8, 17];
+    let (mut ints, mut floats) = (ints.into_iter(), floats.into_iter());
     (0..JOB_COLUMNS.len())
-        .into_par_iter()
         .map(|k| {
-            let ints = |f: fn(&JobRecord) -> i64| JobColumn::Int(jobs.iter().map(f).collect());
-            let floats = |f: fn(&JobRecord) -> f64| JobColumn::Float(jobs.iter().map(f).collect());
-            match k {
-                0 => ints(|j| j.job_number),
-                1 => floats(|j| j.submit_time),
-                2 => floats(|j| j.wait_time),
-                3 => floats(|j| j.run_time),
-                4 => ints(|j| j.allocated_processors),
-                5 => floats(|j| j.average_cpu_time),
-                6 => ints(|j| j.used_memory),
-                7 => ints(|j| j.requested_processors),
-                8 => floats(|j| j.requested_time),
-                9 => ints(|j| j.requested_memory),
-                10 => ints(|j| j.status),
-                11 => ints(|j| j.user_id),
-                12 => ints(|j| j.group_id),
-                13 => ints(|j| j.executable_number),
-                14 => ints(|j| j.queue_number),
-                15 => ints(|j| j.partition_number),
-                16 => ints(|j| j.preceding_job_number),
-                _ => floats(|j| j.think_time),
+            if TIMES.contains(&k) {
+                JobColumn::Float(floats.next().expect("six times"))
+            } else {
+                JobColumn::Int(ints.next().expect("twelve counts and ids"))
             }
         })
         .collect()
@@ -104,6 +139,30 @@ pub fn jobs_frame(jobs: &[JobRecord]) -> PolarsResult<DataFrame> {
 mod tests {
     use super::*;
     use crate::swf::parser::job_line;
+
+    #[test]
+    fn columns_hold_every_field_of_every_job_in_field_order() {
+        // More jobs than a block, each field different from the others.
+        let jobs: Vec<JobRecord> = (0..10_000i64)
+            .map(|n| {
+                let f = |k: i64| n * 100 + k;
+                let line: Vec<String> = (1..=18).map(|k| f(k).to_string()).collect();
+                job_line(line.join(" ").as_bytes()).unwrap()
+            })
+            .collect();
+        let columns = job_columns(&jobs);
+        assert_eq!(columns.len(), 18);
+        for (k, c) in columns.iter().enumerate() {
+            let want: Vec<i64> = (0..10_000i64).map(|n| n * 100 + k as i64 + 1).collect();
+            let got: Vec<i64> = match c {
+                JobColumn::Int(v) => v.clone(),
+                JobColumn::Float(v) => v.iter().map(|&x| x as i64).collect(),
+            };
+            assert_eq!(got, want, "column {}", JOB_COLUMNS[k]);
+            let time = matches!(c, JobColumn::Float(_));
+            assert_eq!(time, [1, 2, 3, 5, 8, 17].contains(&k), "{}", JOB_COLUMNS[k]);
+        }
+    }
 
     #[test]
     fn unknown_fields_are_null_and_the_rest_kept() {
