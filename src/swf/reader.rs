@@ -719,8 +719,10 @@ fn read_lines<B: BufRead>(
                 }
             }
             // At least 64 bytes a line in the archive's logs (93 in most).
-            log.jobs
-                .reserve(usize::try_from(text_len / 64).unwrap_or(0));
+            // Only a hint: memory refused now is asked for as it is needed.
+            let _ = log
+                .jobs
+                .try_reserve(usize::try_from(text_len / 64).unwrap_or(0));
             huge_pages(&mut log.jobs);
             let mut base = line_no;
             let hasher = reader.hasher.take();
