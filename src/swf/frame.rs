@@ -45,9 +45,9 @@ pub enum JobColumn {
 /// `jobs.len()`, `-1` kept (the Python package makes it null, as
 /// [`jobs_frame`] does). Made on the thread pool, block by block of jobs:
 /// each block's records are read once, while in cache, and written to the
-/// 18 columns (18 passes over the records, one per column, read them 18
-/// times from memory); the columns' memory is zeroed by the kernel as the
-/// pool's threads first write it.
+/// 18 columns (rather than a pass over all the records per column, which
+/// reads them from memory 18 times); the columns' memory is zeroed by the
+/// kernel as the pool's threads first write it.
 pub fn job_columns(jobs: &[JobRecord]) -> Vec<JobColumn> {
     use rayon::prelude::*;
     /// Jobs per block (144 bytes each: 576 KB, within a core's cache).
