@@ -348,7 +348,7 @@ fn text_len_hint(file: &mut File) -> u64 {
     };
     let mut magic = [0u8; 2];
     let mut trailer = [0u8; 4];
-    let gzip = len >= 18 && file.read_exact(&mut magic).is_ok() && magic == [0x1f, 0x8b];
+    let gzip = len >= 18 && file.read_exact(&mut magic).is_ok() && Magic::of(&magic) == Magic::Gzip;
     let hint = if !gzip {
         len
     } else if file.seek(SeekFrom::End(-4)).is_ok() && file.read_exact(&mut trailer).is_ok() {
@@ -902,14 +902,14 @@ fn read_chunks<R: Read>(
                 }
                 let n = *k;
                 *k += 1;
-                if n - next >= most {
+                let work = move || {
                     parse_chunk(&text[..len], lenient, &mut c);
                     done.lock().expect("no parse panics").push((n, c, text));
+                };
+                if n - next >= most {
+                    work();
                 } else {
-                    s.spawn(move |_| {
-                        parse_chunk(&text[..len], lenient, &mut c);
-                        done.lock().expect("no parse panics").push((n, c, text));
-                    });
+                    s.spawn(move |_| work());
                 }
             };
             // The text after the last line end of a piece, which begins
