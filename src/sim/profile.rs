@@ -29,6 +29,19 @@ pub struct Profile {
 /// Breakpoints per block of the summaries that let a scan skip ahead.
 pub const BLOCK: usize = 16;
 
+/// Units counted as free on top of the profile over a stretch of time:
+/// `(from, until, k)`, k more on `[from, until)` (s) — the job's own block
+/// when it looks for an earlier start ([`Profile::earliest_before`]).
+type Extra = (f64, f64, i64);
+
+/// The units `extra` adds at time `t` (s).
+fn extra_at(extra: Option<Extra>, t: f64) -> i64 {
+    match extra {
+        Some((a, b, k)) if t >= a && t < b => k,
+        _ => 0,
+    }
+}
+
 impl Profile {
     /// A profile starting at `now` with `free_now` units free, gaining
     /// `size` units at each `(end, size)` of `releases` (any order).
@@ -202,34 +215,24 @@ impl Profile {
     /// `limit`: its cost is the breakpoints before `limit` (and the windows
     /// checked from them).
     pub fn earliest_before(&self, duration: f64, size: i64, limit: f64, own: f64) -> Option<f64> {
-        // The own block's breakpoints: [a, b) are the steps it covers.
-        let a = self.time.partition_point(|&x| x < own);
-        let b = self.time.partition_point(|&x| x < own + duration);
-        self.first_window(duration, size, limit, Some((a, b, size)))
+        self.first_window(duration, size, limit, Some((own, own + duration, size)))
     }
 
     /// The first breakpoint before `limit` from which the free units
-    /// (plus `extra` = (a, b, k): k more on breakpoints a..b) stay ≥
-    /// `size` for `duration` s: one scan, a failed window resuming after
-    /// the breakpoint that broke it (skipping blocks when block skipping
-    /// is on).
+    /// (plus `extra`) stay ≥ `size` for `duration` s: one scan, a failed
+    /// window resuming after the breakpoint that broke it (skipping blocks
+    /// when block skipping is on).
     fn first_window(
         &self,
         duration: f64,
         size: i64,
         limit: f64,
-        extra: Option<(usize, usize, i64)>,
+        extra: Option<Extra>,
     ) -> Option<f64> {
         if self.skipping {
             return self.first_window_bounded(duration, size, limit, extra).0;
         }
-        let free_at = |j: usize| {
-            self.free[j]
-                + match extra {
-                    Some((a, b, k)) if j >= a && j < b => k,
-                    _ => 0,
-                }
-        };
+        let free_at = |j: usize| self.free[j] + extra_at(extra, self.time[j]);
         let n = self.time.len();
         let mut i = 0;
         'candidates: while i < n && self.time[i] < limit {
@@ -263,24 +266,19 @@ impl Profile {
         duration: f64,
         size: i64,
         limit: f64,
-        extra: Option<(usize, usize, i64)>,
+        extra: Option<Extra>,
     ) -> (Option<f64>, i64) {
-        let last = self.time.partition_point(|&x| x < limit);
-        let adj = |j: usize| match extra {
-            Some((a, b, k)) if j >= a && j < b => k,
-            _ => 0,
-        };
         let mut seen = i64::MIN;
         let mut i = 0;
         loop {
-            let Some(c) = self.first_at_least(i, last, size, extra, &mut seen) else {
+            let Some(c) = self.first_at_least(i, limit, size, extra, &mut seen) else {
                 return (None, seen);
             };
             let start = self.time[c];
             match self.first_below(c + 1, start + duration, size, extra) {
                 None => return (Some(start), seen),
                 Some(j) => {
-                    seen = seen.max(self.free[j] + adj(j));
+                    seen = seen.max(self.free[j] + extra_at(extra, self.time[j]));
                     i = j + 1;
                 }
             }
@@ -301,9 +299,7 @@ impl Profile {
         limit: f64,
         own: f64,
     ) -> Result<f64, i64> {
-        let a = self.time.partition_point(|&x| x < own);
-        let b = self.time.partition_point(|&x| x < own + duration);
-        let extra = Some((a, b, size));
+        let extra = Some((own, own + duration, size));
         if !self.skipping {
             return self
                 .first_window(duration, size, limit, extra)
@@ -315,129 +311,101 @@ impl Profile {
         }
     }
 
-    /// The first breakpoint in `from..to` whose free units (plus `extra`
-    /// on its range) are at least `size`.
+    /// The first breakpoint from `from` on and before `end` (s) whose
+    /// free units (plus `extra`) are at least `size`; `seen` rises to at
+    /// least the free units (plus `extra`) of every breakpoint passed.
     fn first_at_least(
         &self,
         from: usize,
-        to: usize,
+        end: f64,
         size: i64,
-        extra: Option<(usize, usize, i64)>,
+        extra: Option<Extra>,
         seen: &mut i64,
     ) -> Option<usize> {
-        let plain = |from: usize, to: usize, seen: &mut i64| {
-            self.scan::<false>(
-                from,
-                to,
-                f64::INFINITY,
-                |f| f >= size,
-                |hi, _| hi < size,
-                (seen, 0),
-            )
-        };
-        match extra {
-            Some((a, b, k)) if a < b && from < to => plain(from, to.min(a), seen)
-                .or_else(|| {
-                    self.scan::<false>(
-                        from.max(a),
-                        to.min(b),
-                        f64::INFINITY,
-                        |f| f + k >= size,
-                        |hi, _| hi + k < size,
-                        (seen, k),
-                    )
-                })
-                .or_else(|| plain(from.max(b), to, seen)),
-            _ => plain(from, to, seen),
-        }
+        self.phased(from, end, extra, |from, end, k| {
+            self.scan(from, end, |f| f >= size, |hi, _| hi < size, k, seen)
+        })
     }
 
     /// The first breakpoint from `from` on and before `end` (s) whose
-    /// free units (plus `extra` on its range) are below `size`. The scan
-    /// stops at the first breakpoint at or after `end`: what a window
-    /// starting at `from` covers costs its length, never a search.
-    fn first_below(
+    /// free units (plus `extra`) are below `size`. The scan stops at the
+    /// first breakpoint at or after `end`: a window costs what it covers,
+    /// never a search for its last breakpoint.
+    fn first_below(&self, from: usize, end: f64, size: i64, extra: Option<Extra>) -> Option<usize> {
+        let mut unused = 0;
+        self.phased(from, end, extra, |from, end, k| {
+            self.scan(from, end, |f| f < size, |_, lo| lo >= size, k, &mut unused)
+        })
+    }
+
+    /// Runs `scan(from, end, k)` over the breakpoints from `from` on and
+    /// before `end` in up to three stretches: before `extra`'s start (k =
+    /// 0), within it (k = its units) and after it (k = 0), each resuming
+    /// where the last stopped; the first hit of any.
+    fn phased(
         &self,
         from: usize,
         end: f64,
-        size: i64,
-        extra: Option<(usize, usize, i64)>,
+        extra: Option<Extra>,
+        mut scan: impl FnMut(usize, f64, i64) -> Result<usize, usize>,
     ) -> Option<usize> {
-        let to = self.time.len();
-        let mut unused = 0;
-        let mut plain = |from: usize, to: usize| {
-            self.scan::<true>(
-                from,
-                to,
-                end,
-                |f| f < size,
-                |_, lo| lo >= size,
-                (&mut unused, 0),
-            )
+        let Some((a, b, k)) = extra else {
+            return scan(from, end, 0).ok();
         };
-        match extra {
-            Some((a, b, k)) if a < b && from < to => {
-                if let Some(j) = plain(from, to.min(a)) {
-                    return Some(j);
-                }
-                let mut unused = 0;
-                if let Some(j) = self.scan::<true>(
-                    from.max(a),
-                    to.min(b),
-                    end,
-                    |f| f + k < size,
-                    |_, lo| lo + k >= size,
-                    (&mut unused, k),
-                ) {
-                    return Some(j);
-                }
-                plain(from.max(b), to)
-            }
-            _ => plain(from, to),
-        }
+        let i = match scan(from, end.min(a), 0) {
+            Ok(j) => return Some(j),
+            Err(i) => i,
+        };
+        let i = match scan(i, end.min(b), k) {
+            Ok(j) => return Some(j),
+            Err(i) => i,
+        };
+        scan(i, end, 0).ok()
     }
 
-    /// The first breakpoint in `from..to` whose free count passes `hit`,
-    /// skipping the rest of each whole block whose (max, min) `skip` says
-    /// holds none; `seen` rises to at least the free count + `adj` of every
-    /// breakpoint passed (a skipped block counts its max). With `TIMED`,
-    /// the scan also ends, finding none, at the first breakpoint at or
-    /// after `end` (s).
-    fn scan<const TIMED: bool>(
+    /// The first breakpoint from `from` on and before `end` (s) whose free
+    /// units + `k` pass `hit`, or `Err` with the index at which the scan
+    /// stopped (the first breakpoint at or after `end`, or the length).
+    /// A whole block of [`BLOCK`] breakpoints that lies before `end` is
+    /// skipped at once when its (max, min) + `k` pass `skip` (none in it
+    /// can hit). `seen` rises to at least the free units + `k` of every
+    /// breakpoint passed (a skipped block counts its max).
+    fn scan(
         &self,
         from: usize,
-        to: usize,
         end: f64,
         hit: impl Fn(i64) -> bool,
         skip: impl Fn(i64, i64) -> bool,
-        (seen, adj): (&mut i64, i64),
-    ) -> Option<usize> {
+        k: i64,
+        seen: &mut i64,
+    ) -> Result<usize, usize> {
+        let n = self.time.len();
         let mut i = from;
-        while i < to {
-            if TIMED && self.time[i] >= end {
-                return None;
-            }
+        while i < n && self.time[i] < end {
             let b = i / BLOCK;
-            let stop = ((b + 1) * BLOCK).min(to);
+            let stop = (b + 1) * BLOCK;
             if let Some(&(hi, lo)) = self.blocks.get(b)
-                && skip(hi, lo)
+                && self.time[stop - 1] < end
+                && skip(hi + k, lo + k)
             {
-                *seen = (*seen).max(hi + adj);
+                *seen = (*seen).max(hi + k);
                 i = stop;
                 continue;
             }
+            let stop = stop.min(n);
             while i < stop {
-                if TIMED && self.time[i] >= end {
-                    return None;
+                if self.time[i] >= end {
+                    return Err(i);
                 }
-                if hit(self.free[i]) {
-                    return Some(i);
+                let f = self.free[i] + k;
+                if hit(f) {
+                    return Ok(i);
                 }
-                *seen = (*seen).max(self.free[i] + adj);
+                *seen = (*seen).max(f);
                 i += 1;
             }
         }
-        None
+        Err(i)
     }
 
     /// Whether more units are taken than exist at some time (a free count
