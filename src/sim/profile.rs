@@ -118,16 +118,25 @@ impl Profile {
         }
     }
 
-    /// Summarizes again the blocks holding breakpoints `from..to` (the
-    /// only ones an update that inserted no breakpoint changed), when block
-    /// skipping is on.
-    fn summarize_range(&mut self, from: usize, to: usize) {
+    /// Updates the summaries after `size` units were taken on breakpoints
+    /// `from..to` and no breakpoint was inserted (a moved reservation's old
+    /// block, units given back up to the very end the profile holds), when
+    /// block skipping is on: a block wholly inside moves by `size` (its
+    /// largest and smallest fall together), a block the range only
+    /// touches is summarized again.
+    fn summarize_taken(&mut self, from: usize, to: usize, size: i64) {
         if !self.skipping || from >= to {
             return;
         }
         // Whole blocks only: a partial last block has no summary.
         let end = ((to - 1) / BLOCK + 1).min(self.blocks.len());
         for b in from / BLOCK..end {
+            if b * BLOCK >= from && (b + 1) * BLOCK <= to {
+                let (hi, lo) = &mut self.blocks[b];
+                *hi -= size;
+                *lo -= size;
+                continue;
+            }
             let chunk = &self.free[b * BLOCK..(b + 1) * BLOCK];
             let hi = chunk.iter().copied().fold(i64::MIN, i64::max);
             let lo = chunk.iter().copied().fold(i64::MAX, i64::min);
@@ -484,7 +493,7 @@ impl Profile {
             // another block, only the blocks over a..b changed (a moved
             // reservation's old block, units given back up to the very
             // end the profile holds).
-            self.summarize_range(a, b);
+            self.summarize_taken(a, b, size);
         } else {
             self.summarize_from(a);
         }
