@@ -137,11 +137,20 @@ impl Profile {
                 *lo -= size;
                 continue;
             }
-            let chunk = &self.free[b * BLOCK..(b + 1) * BLOCK];
-            let hi = chunk.iter().copied().fold(i64::MIN, i64::max);
-            let lo = chunk.iter().copied().fold(i64::MAX, i64::min);
-            self.blocks[b] = (hi, lo);
+            self.summarize_block(b);
         }
+    }
+
+    /// Summarizes block `b` again, if it has a summary (a whole block
+    /// with block skipping on).
+    fn summarize_block(&mut self, b: usize) {
+        if b >= self.blocks.len() {
+            return;
+        }
+        let chunk = &self.free[b * BLOCK..(b + 1) * BLOCK];
+        let hi = chunk.iter().copied().fold(i64::MIN, i64::max);
+        let lo = chunk.iter().copied().fold(i64::MAX, i64::min);
+        self.blocks[b] = (hi, lo);
     }
 
     /// Moves the clock on to `now` (s; not before the current clock): the
@@ -150,14 +159,27 @@ impl Profile {
     /// builds at `now` from the same releases and blocks (as a step
     /// function; a breakpoint where nothing changes may remain, which no
     /// query notices).
+    ///
+    /// With block skipping on, only whole blocks are dropped, so the
+    /// summaries of the rest stay as they are; the few breakpoints before
+    /// `now` left in the first block become copies of the step holding
+    /// `now` (the same time, the same free units: steps of no length,
+    /// which every query and update treats as that one step).
     pub fn advance(&mut self, now: f64) {
         let i = self.index_at(now);
-        if i > 0 {
-            self.time.drain(..i);
-            self.free.drain(..i);
+        let drop = if self.skipping { i / BLOCK * BLOCK } else { i };
+        if drop > 0 {
+            self.time.drain(..drop);
+            self.free.drain(..drop);
+            self.blocks.drain(..(drop / BLOCK).min(self.blocks.len()));
         }
-        self.time[0] = now;
-        self.summarize_from(0);
+        let i = i - drop;
+        self.time[..=i].fill(now);
+        if i > 0 {
+            let f = self.free[i];
+            self.free[..i].fill(f);
+            self.summarize_block(0);
+        }
     }
 
     /// The step function as (time, free units from then on), from the
@@ -459,15 +481,20 @@ impl Profile {
     }
 
     // Index of a breakpoint at exactly `t`, inserted if absent (t ≥ clock).
+    // The first of several breakpoints at `t` (copies left by `advance`),
+    // so that an update from `t` on changes every one of them alike.
     fn split_at(&mut self, t: f64) -> usize {
-        let i = self.index_at(t);
-        if self.time[i] == t {
-            return i;
+        let a = self.time.partition_point(|&x| x < t).max(1);
+        if self.time[a - 1] == t {
+            return a - 1;
         }
-        self.time.insert(i + 1, t);
-        let f = self.free[i];
-        self.free.insert(i + 1, f);
-        i + 1
+        if a < self.time.len() && self.time[a] == t {
+            return a;
+        }
+        self.time.insert(a, t);
+        let f = self.free[a - 1];
+        self.free.insert(a, f);
+        a
     }
 
     /// Takes `size` units over `[start, start + duration)` (s); a negative
@@ -606,6 +633,8 @@ mod tests {
             running in proptest::collection::vec((1u32..300, 1i64..8, 0u32..300), 1..40),
             blocks in proptest::collection::vec((0u32..400, 1u32..100, 1i64..6), 0..30),
             later in 0u32..300,
+            skip in proptest::bool::ANY,
+            queries in proptest::collection::vec((0u32..200, 0i64..101), 1..10),
         ) {
             // running: (predicted end, size, actual end); 100 units.
             let now = f64::from(later);
@@ -613,6 +642,7 @@ mod tests {
             let mut kept = Profile::new(0.0, 100 - busy, running.iter().map(|&(e, k, _)| (f64::from(e), k)));
             let block = |&(t, d, k): &(u32, u32, i64)| (f64::from(t), f64::from(d), k);
             kept.reserve_all(blocks.iter().map(block));
+            kept.set_block_skipping(skip);
             // at `now`: jobs whose actual end has come are gone
             kept.advance(now);
             let mut free_now = 100;
@@ -638,6 +668,18 @@ mod tests {
                 prop_assert_eq!(free_at(&kept, t), free_at(&fresh, t), "at {}", t);
             }
             prop_assert_eq!(kept.time[0], now);
+            prop_assert_eq!(kept.free_now(), fresh.free_now());
+            // Copies of the clock's step left by `advance` answer as one step.
+            for &(d, k) in &queries {
+                let d = f64::from(d);
+                prop_assert_eq!(kept.earliest(d, k), fresh.earliest(d, k));
+                prop_assert_eq!(kept.fits(now, d, k), fresh.fits(now, d, k));
+            }
+            for (b, &(hi, lo)) in kept.blocks.iter().enumerate() {
+                let chunk = &kept.free[b * BLOCK..(b + 1) * BLOCK];
+                prop_assert_eq!(hi, *chunk.iter().max().unwrap());
+                prop_assert_eq!(lo, *chunk.iter().min().unwrap());
+            }
         }
     }
 
