@@ -161,7 +161,7 @@ pub fn rebuild_pass(
 #[derive(Debug, Default)]
 struct MayFit {
     /// (places from the end of the queue, estimate s, size) of the jobs not
-    /// yet ruled out, in queue order; `None` before the first check.
+    /// yet ruled out, by estimate; `None` before the first check.
     jobs: Option<Vec<(usize, f64, i64)>>,
     /// (time s, least free units over the breakpoints up to it), made
     /// at each check.
@@ -185,16 +185,18 @@ impl MayFit {
         if profile.steps().next().is_none_or(|(t, _)| t != now) {
             return true; // not a profile from now: no claim
         }
-        // By their distance from the end of the queue, which `rest` ends.
+        // By their distance from the end of the queue, which `rest` ends;
+        // sorted by estimate, so that one sweep matches them to the
+        // profile's breakpoints.
         let candidates = self.jobs.get_or_insert_with(|| {
-            rest.iter()
+            let mut c: Vec<_> = rest
+                .iter()
                 .enumerate()
                 .map(|(k, &i)| (rest.len() - k, jobs[i].estimate, i64::from(jobs[i].size)))
-                .collect()
+                .collect();
+            c.sort_by(|a, b| a.1.total_cmp(&b.1));
+            c
         });
-        // Only the jobs still after the one passed over.
-        let first = candidates.partition_point(|c| c.0 > rest.len());
-        candidates.drain(..first);
         self.least.clear();
         let mut least = i64::MAX;
         for (t, f) in profile.steps() {
@@ -203,13 +205,17 @@ impl MayFit {
         }
         let least = &self.least;
         // The least free units over the breakpoints the window [now,
-        // now + estimate) holds: the first, and every later one before its end.
-        let fits = |&(_, est, size): &(usize, f64, i64)| {
+        // now + estimate) holds: the first, and every later one before its
+        // end; `k` moves on as the estimates grow.
+        let mut k = 0;
+        candidates.retain(|&(place, est, size)| {
             let end = now + est;
-            let k = least[1..].partition_point(|&(t, _)| t < end);
-            size <= least[k].1
-        };
-        candidates.retain(fits);
+            while k + 1 < least.len() && least[k + 1].0 < end {
+                k += 1;
+            }
+            // Only the jobs still after the one passed over.
+            place <= rest.len() && size <= least[k].1
+        });
         !candidates.is_empty()
     }
 }
