@@ -210,7 +210,12 @@ impl Profile {
 
     /// Whether `size` units are free over `[start, start + duration)`.
     pub fn fits(&self, start: f64, duration: f64, size: i64) -> bool {
-        let mut i = self.index_at(start);
+        // Most often from the clock: the first step, found without a search.
+        let mut i = if self.time.get(1).is_none_or(|&t1| start < t1) {
+            0
+        } else {
+            self.index_at(start)
+        };
         if self.skipping {
             // The step holding `start` counts even for a window of 0 s.
             return self.free[i] >= size
@@ -233,7 +238,30 @@ impl Profile {
     /// The earliest start ≥ the clock at which `size` units are free for
     /// `duration` s. Always found when `size` ≤ what is free at the end.
     pub fn earliest(&self, duration: f64, size: i64) -> Option<f64> {
-        self.first_window(duration, size, f64::INFINITY, None)
+        if self.skipping {
+            return self.first_window(duration, size, f64::INFINITY, None);
+        }
+        // first_window's scan with no limit and no own block: the pass of
+        // a scheduler that places one reservation after another (Catalina).
+        let n = self.time.len().min(self.free.len()); // equal: one bound to check
+        let (time, free) = (&self.time[..n], &self.free[..n]);
+        let mut i = 0;
+        while i < n {
+            if free[i] < size {
+                i += 1;
+                continue;
+            }
+            let end = time[i] + duration;
+            let mut j = i + 1;
+            while j < n && time[j] < end && free[j] >= size {
+                j += 1;
+            }
+            if j == n || time[j] >= end {
+                return Some(time[i]);
+            }
+            i = j + 1;
+        }
+        None
     }
 
     /// The earliest start ≥ the clock and < `limit` (s) at which `size`
