@@ -241,8 +241,44 @@ impl Profile {
         if self.skipping {
             return self.first_window(duration, size, f64::INFINITY, None);
         }
-        // first_window's scan with no limit and no own block: the pass of
-        // a scheduler that places one reservation after another (Catalina).
+        self.earliest_index(duration, size)
+            .map(|(i, _)| self.time[i])
+    }
+
+    /// [`earliest`](Self::earliest), and the units taken there at once
+    /// (as [`reserve`](Self::reserve) at the start found): the start, s,
+    /// or `None` (nothing taken). A scheduler placing one reservation after
+    /// another (Catalina) saves the searches for the block's breakpoints:
+    /// the scan that found the window knows them.
+    pub fn place(&mut self, duration: f64, size: i64) -> Option<f64> {
+        if self.skipping {
+            let t = self.earliest(duration, size)?;
+            self.reserve(t, duration, size);
+            return Some(t);
+        }
+        // Without block skipping no two breakpoints share a time (nothing
+        // makes copies), so `i` is where `reserve` would start.
+        let (i, j) = self.earliest_index(duration, size)?;
+        let t = self.time[i];
+        let end = t + duration;
+        if end <= t {
+            return Some(t); // a window of no length takes nothing
+        }
+        if j == self.time.len() || self.time[j] != end {
+            self.time.insert(j, end);
+            let f = self.free[j - 1];
+            self.free.insert(j, f);
+        }
+        for f in &mut self.free[i..j] {
+            *f -= size;
+        }
+        Some(t)
+    }
+
+    /// `first_window`'s scan with no limit and no own block, without
+    /// block skipping: the breakpoint the window starts at, and the first
+    /// breakpoint at or after its end (or the length).
+    fn earliest_index(&self, duration: f64, size: i64) -> Option<(usize, usize)> {
         let n = self.time.len().min(self.free.len()); // equal: one bound to check
         let (time, free) = (&self.time[..n], &self.free[..n]);
         let mut i = 0;
@@ -257,7 +293,7 @@ impl Profile {
                 j += 1;
             }
             if j == n || time[j] >= end {
-                return Some(time[i]);
+                return Some((i, j));
             }
             i = j + 1;
         }
@@ -643,6 +679,31 @@ mod tests {
                 check_blocks(&q);
             }
             check_blocks(&p);
+        }
+    }
+
+    proptest! {
+        /// `place` is `earliest` then `reserve` there: the same start, the
+        /// same breakpoints and free units after, job after job.
+        #[test]
+        fn place_is_earliest_then_reserve(
+            releases in proptest::collection::vec((0u32..400, 1i64..20), 0..60),
+            jobs in proptest::collection::vec((0u32..150, 0i64..40), 1..40),
+            skip in proptest::bool::ANY,
+        ) {
+            let mut placed = Profile::new(0.0, 10, releases.iter().map(|&(t, k)| (f64::from(t), k)));
+            placed.set_block_skipping(skip);
+            let mut reserved = placed.clone();
+            for &(d, k) in &jobs {
+                let d = f64::from(d);
+                let want = reserved.earliest(d, k);
+                if let Some(t) = want {
+                    reserved.reserve(t, d, k);
+                }
+                prop_assert_eq!(placed.place(d, k), want);
+                prop_assert_eq!(&placed.time, &reserved.time);
+                prop_assert_eq!(&placed.free, &reserved.free);
+            }
         }
     }
 

@@ -174,8 +174,7 @@ impl Backfill {
                             spare.set_block_skipping(true);
                             std::mem::take(&mut spare)
                         });
-                        if let Some(t) = p.earliest(est, size) {
-                            p.reserve(t, est, size);
+                        if let Some(t) = p.place(est, size) {
                             self.reservation[i] = Some(t);
                             self.bound[i] = (i64::MAX, 0);
                             self.stale[i] = false;

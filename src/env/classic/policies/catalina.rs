@@ -149,9 +149,7 @@ pub fn rebuild_pass(
             break;
         }
         let p = profile.get_or_insert_with(|| machine.profile(now));
-        if let Some(t) = p.earliest(est, size) {
-            p.reserve(t, est, size);
-        }
+        p.place(est, size);
     }
     *queue = keep;
 }
