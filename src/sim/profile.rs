@@ -14,8 +14,11 @@
 /// runs of [`BLOCK`] breakpoints at once by their largest and smallest
 /// free counts, so a scan over a busy stretch costs about its length /
 /// `BLOCK` rather than its length; what they answer is exactly what a scan
-/// of every breakpoint answers (tested against one). Every update then
-/// summarizes the blocks again from the first breakpoint it changed on.
+/// of every breakpoint answers (tested against one). An update moves the
+/// summaries of the blocks wholly inside what it took by the units taken
+/// and summarizes again the blocks at its ends, or every block from the
+/// first breakpoint it inserted on (an insertion shifts the blocks after
+/// it).
 #[derive(Debug, Clone, Default)]
 pub struct Profile {
     time: Vec<f64>,
@@ -238,9 +241,6 @@ impl Profile {
     /// The earliest start ≥ the clock at which `size` units are free for
     /// `duration` s. Always found when `size` ≤ what is free at the end.
     pub fn earliest(&self, duration: f64, size: i64) -> Option<f64> {
-        if self.skipping {
-            return self.first_window(duration, size, f64::INFINITY, None);
-        }
         self.earliest_index(duration, size)
             .map(|(i, _)| self.time[i])
     }
@@ -251,20 +251,16 @@ impl Profile {
     /// another (Catalina) saves the searches for the block's breakpoints:
     /// the scan that found the window knows them.
     pub fn place(&mut self, duration: f64, size: i64) -> Option<f64> {
-        if self.skipping {
-            let t = self.earliest(duration, size)?;
-            self.reserve(t, duration, size);
-            return Some(t);
-        }
-        // Without block skipping no two breakpoints share a time (nothing
-        // makes copies), so `i` is where `reserve` would start.
+        // The scan finds the first of the copies of the clock's step that
+        // `advance` may leave (they are alike), as `reserve` starts there.
         let (i, j) = self.earliest_index(duration, size)?;
         let t = self.time[i];
         let end = t + duration;
         if end <= t {
             return Some(t); // a window of no length takes nothing
         }
-        if j == self.time.len() || self.time[j] != end {
+        let inserted = j == self.time.len() || self.time[j] != end;
+        if inserted {
             self.time.insert(j, end);
             let f = self.free[j - 1];
             self.free.insert(j, f);
@@ -272,13 +268,42 @@ impl Profile {
         for f in &mut self.free[i..j] {
             *f -= size;
         }
+        // The blocks before `j` kept their breakpoints; those from `j` on
+        // shifted by the insertion.
+        self.summarize_taken(i, j, size);
+        if inserted {
+            self.summarize_from(j);
+        }
         Some(t)
     }
 
-    /// `first_window`'s scan with no limit and no own block, without
-    /// block skipping: the breakpoint the window starts at, and the first
-    /// breakpoint at or after its end (or the length).
+    /// The earliest window from the clock for `size` units and `duration`
+    /// s, with no limit and no own block: the breakpoint it starts at, and
+    /// the first breakpoint at or after its end (or the length). One scan,
+    /// a failed window resuming after the breakpoint that broke it,
+    /// skipping whole blocks when block skipping is on.
     fn earliest_index(&self, duration: f64, size: i64) -> Option<(usize, usize)> {
+        if self.skipping {
+            let mut unused = 0;
+            let mut i = 0;
+            loop {
+                let c = self
+                    .scan(
+                        i,
+                        f64::INFINITY,
+                        |f| f >= size,
+                        |hi, _| hi < size,
+                        0,
+                        &mut unused,
+                    )
+                    .ok()?;
+                let end = self.time[c] + duration;
+                match self.scan(c + 1, end, |f| f < size, |_, lo| lo >= size, 0, &mut unused) {
+                    Ok(j) => i = j + 1,
+                    Err(j) => return Some((c, j)),
+                }
+            }
+        }
         let n = self.time.len().min(self.free.len()); // equal: one bound to check
         let (time, free) = (&self.time[..n], &self.free[..n]);
         let mut i = 0;
@@ -690,9 +715,12 @@ mod tests {
             releases in proptest::collection::vec((0u32..400, 1i64..20), 0..60),
             jobs in proptest::collection::vec((0u32..150, 0i64..40), 1..40),
             skip in proptest::bool::ANY,
+            later in 0u32..200,
         ) {
             let mut placed = Profile::new(0.0, 10, releases.iter().map(|&(t, k)| (f64::from(t), k)));
             placed.set_block_skipping(skip);
+            // copies of the clock's step, with block skipping on
+            placed.advance(f64::from(later));
             let mut reserved = placed.clone();
             for &(d, k) in &jobs {
                 let d = f64::from(d);
