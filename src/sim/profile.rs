@@ -224,7 +224,7 @@ impl Profile {
             return self.free[i] >= size
                 && self
                     .first_below(i + 1, start + duration, size, None)
-                    .is_none();
+                    .is_err();
         }
         let end = start + duration;
         loop {
@@ -284,25 +284,9 @@ impl Profile {
     /// skipping whole blocks when block skipping is on.
     fn earliest_index(&self, duration: f64, size: i64) -> Option<(usize, usize)> {
         if self.skipping {
-            let mut unused = 0;
-            let mut i = 0;
-            loop {
-                let c = self
-                    .scan(
-                        i,
-                        f64::INFINITY,
-                        |f| f >= size,
-                        |hi, _| hi < size,
-                        0,
-                        &mut unused,
-                    )
-                    .ok()?;
-                let end = self.time[c] + duration;
-                match self.scan(c + 1, end, |f| f < size, |_, lo| lo >= size, 0, &mut unused) {
-                    Ok(j) => i = j + 1,
-                    Err(j) => return Some((c, j)),
-                }
-            }
+            return self
+                .first_window_bounded(duration, size, f64::INFINITY, None)
+                .0;
         }
         let n = self.time.len().min(self.free.len()); // equal: one bound to check
         let (time, free) = (&self.time[..n], &self.free[..n]);
@@ -350,7 +334,8 @@ impl Profile {
         extra: Option<Extra>,
     ) -> Option<f64> {
         if self.skipping {
-            return self.first_window_bounded(duration, size, limit, extra).0;
+            let found = self.first_window_bounded(duration, size, limit, extra).0;
+            return found.map(|(c, _)| self.time[c]);
         }
         let free_at = |j: usize| self.free[j] + extra_at(extra, self.time[j]);
         let n = self.time.len();
@@ -380,14 +365,16 @@ impl Profile {
     /// the clock, has at some instant at most that many units free (plus
     /// `extra`). A failed window starting at a breakpoint, or anywhere in
     /// its step, holds the breakpoint that broke it; one starting where
-    /// fewer than `size` are free holds that step.
+    /// fewer than `size` are free holds that step. What it found is the
+    /// window's first breakpoint and the first at or after its end (or the
+    /// length).
     fn first_window_bounded(
         &self,
         duration: f64,
         size: i64,
         limit: f64,
         extra: Option<Extra>,
-    ) -> (Option<f64>, i64) {
+    ) -> (Option<(usize, usize)>, i64) {
         let mut seen = i64::MIN;
         let mut i = 0;
         loop {
@@ -396,8 +383,8 @@ impl Profile {
             };
             let start = self.time[c];
             match self.first_below(c + 1, start + duration, size, extra) {
-                None => return (Some(start), seen),
-                Some(j) => {
+                Err(end) => return (Some((c, end)), seen),
+                Ok(j) => {
                     seen = seen.max(self.free[j] + extra_at(extra, self.time[j]));
                     i = j + 1;
                 }
@@ -426,7 +413,7 @@ impl Profile {
                 .ok_or(size - 1);
         }
         match self.first_window_bounded(duration, size, limit, extra) {
-            (Some(t), _) => Ok(t),
+            (Some((c, _)), _) => Ok(self.time[c]),
             (None, seen) => Err(seen.min(size - 1)),
         }
     }
@@ -445,13 +432,21 @@ impl Profile {
         self.phased(from, end, extra, |from, end, k| {
             self.scan(from, end, |f| f >= size, |hi, _| hi < size, k, seen)
         })
+        .ok()
     }
 
     /// The first breakpoint from `from` on and before `end` (s) whose
-    /// free units (plus `extra`) are below `size`. The scan stops at the
-    /// first breakpoint at or after `end`: a window costs what it covers,
-    /// never a search for its last breakpoint.
-    fn first_below(&self, from: usize, end: f64, size: i64, extra: Option<Extra>) -> Option<usize> {
+    /// free units (plus `extra`) are below `size`, or `Err` with the first
+    /// breakpoint at or after `end` (or the length). The scan stops there:
+    /// a window costs what it covers, never a search for its last
+    /// breakpoint.
+    fn first_below(
+        &self,
+        from: usize,
+        end: f64,
+        size: i64,
+        extra: Option<Extra>,
+    ) -> Result<usize, usize> {
         let mut unused = 0;
         self.phased(from, end, extra, |from, end, k| {
             self.scan(from, end, |f| f < size, |_, lo| lo >= size, k, &mut unused)
@@ -461,26 +456,28 @@ impl Profile {
     /// Runs `scan(from, end, k)` over the breakpoints from `from` on and
     /// before `end` in up to three stretches: before `extra`'s start (k =
     /// 0), within it (k = its units) and after it (k = 0), each resuming
-    /// where the last stopped; the first hit of any.
+    /// where the last stopped; the first hit of any, or `Err` with where
+    /// the last stretch stopped.
     fn phased(
         &self,
         from: usize,
         end: f64,
         extra: Option<Extra>,
         mut scan: impl FnMut(usize, f64, i64) -> Result<usize, usize>,
-    ) -> Option<usize> {
+    ) -> Result<usize, usize> {
         let Some((a, b, k)) = extra else {
-            return scan(from, end, 0).ok();
+            return scan(from, end, 0);
         };
+        // A hit ends the search; a stretch that ran out hands on its stop.
         let i = match scan(from, end.min(a), 0) {
-            Ok(j) => return Some(j),
+            Ok(j) => return Ok(j),
             Err(i) => i,
         };
         let i = match scan(i, end.min(b), k) {
-            Ok(j) => return Some(j),
+            Ok(j) => return Ok(j),
             Err(i) => i,
         };
-        scan(i, end, 0).ok()
+        scan(i, end, 0)
     }
 
     /// The first breakpoint from `from` on and before `end` (s) whose free
