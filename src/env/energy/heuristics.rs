@@ -12,8 +12,17 @@
 //! polled environment only idle machines are, each for one task, starting
 //! now.
 //!
-//! Four shortcuts skip work without changing a choice:
+//! Five shortcuts skip work without changing a choice:
 //!
+//! - a task that completes after its utility reached zero even at the
+//!   earliest completion any of its choices can have at that point of the
+//!   event is skipped without trying the machine types one by one: Random
+//!   and the ordered heuristics keep, per task type, an earliest completion
+//!   made at an earlier point (no later than the current one, as ready
+//!   times only grow and machines only close), made again only when it
+//!   does not settle the question; Min-Min leaves such tasks out of its
+//!   heap and bounds each task's utility by its utility at that
+//!   completion;
 //! - a task none of whose tried choices passes the filter, or, once the
 //!   budget has refused a choice (the engine records only the first
 //!   refusal, [`Context::track_refusal`]), whose every choice certainly
@@ -731,8 +740,13 @@ pub fn random(
         }
         let task = &ctx.scenario.tasks[i];
         let ty = task.task_type;
-        // No choice earns if even the earliest completion is too late.
-        if earliest_of[ty].1 != made {
+        // No choice earns if even the earliest completion is too late. An
+        // earliest completion made before the last assignment is no later
+        // than the current one (ready times only grow, machines only
+        // close): if it is too late, so is the current one, which is made
+        // only otherwise.
+        let too_late = |earliest: f64| earliest - task.arrival > task.utility.last_positive();
+        if earliest_of[ty].1 != made && (ctx.from_scratch || !too_late(earliest_of[ty].0)) {
             let earliest = pool
                 .best
                 .iter()
@@ -741,7 +755,7 @@ pub fn random(
                 .fold(f64::INFINITY, f64::min);
             earliest_of[ty] = (earliest, made);
         }
-        if earliest_of[ty].0 - task.arrival > task.utility.last_positive() {
+        if too_late(earliest_of[ty].0) {
             continue;
         }
         // (The queued environment opens and closes no machine.)
@@ -926,12 +940,21 @@ pub fn ordered(
         let mask = passing.of(ctx, ty, mt);
         (0..tries).find(|&p| has(mask, p))
     };
+    // Per task type, no later than the earliest completion of its first
+    // passing P-state over the types with an open machine (each on its
+    // first machine): a task late at it is late on every type, its turn
+    // is skipped. Made by a turn that found every type late; ready times
+    // only grow and machines only close, so it stays a lower bound.
+    let mut earliest_of = vec![f64::NAN; s.matrices.task_types()];
     for i in list {
         if types.is_empty() {
             break;
         }
         let task = &s.tasks[i];
         let ty = task.task_type;
+        if !ctx.from_scratch && earliest_of[ty] - task.arrival > task.utility.last_positive() {
+            continue;
+        }
         if floors.refuse(ctx, pool, ty, left) {
             continue;
         }
@@ -945,13 +968,19 @@ pub fn ordered(
         // the machines of the type ready when it failed (same outcome).
         let mut chosen = None;
         heads.clear();
+        // The earliest completion over the types tried, while each was late.
+        let mut earliest = f64::INFINITY;
         for (k, &mt) in types.iter().enumerate() {
             // (An invalid type passes no P-state.)
             let Some(p) = pstate(&mut passing, ty, mt) else {
                 continue;
             };
             let m = head(pool, mt);
-            if late(task, pool.ready[m], ctx.scenario.matrices.etc(ty, mt, p)) {
+            let etc = ctx.scenario.matrices.etc(ty, mt, p);
+            if let Some(etc) = etc {
+                earliest = earliest.min(pool.ready[m] + etc);
+            }
+            if late(task, pool.ready[m], etc) {
                 continue;
             }
             match evaluate(ctx, pool, left, (i, m, p), &mut out.refused, Need::Positive) {
@@ -961,6 +990,7 @@ pub fn ordered(
                 }
                 Err(Miss::Type | Miss::Late) => {}
                 Err(_) => {
+                    earliest = f64::NAN;
                     sort(pool, &mut by_ready, &mut sorted, mt);
                     let after = passed_over(pool, &by_ready[mt], 0);
                     if after < by_ready[mt].len() {
@@ -975,6 +1005,10 @@ pub fn ordered(
                     break;
                 }
             }
+        }
+        if chosen.is_none() && !earliest.is_nan() {
+            // Every type was late (or refused by the filter).
+            earliest_of[ty] = earliest;
         }
         while chosen.is_none()
             && let Some(h) = (0..heads.len()).min_by(|&a, &b| {
@@ -1188,6 +1222,28 @@ fn least_open(ctx: &Context<'_>, pool: &Machines<'_>, o: Objective, ty: usize) -
     least
 }
 
+/// The earliest completion, s, of any choice of task type `ty` at this
+/// event: over the machine types with an open machine, the earliest ready
+/// time plus the least ETC among the P-states that pass (infinite: none).
+/// Ready times only grow and machines only close within the event, so no
+/// choice completes earlier while it lasts; the sums are the ones
+/// [`late`] and [`evaluate`] make, so a choice's elapsed time is no less
+/// than this one's.
+fn earliest_open(ctx: &Context<'_>, pool: &Machines<'_>, passing: &mut Passing, ty: usize) -> f64 {
+    let m = &ctx.scenario.matrices;
+    let mut earliest = f64::INFINITY;
+    for (mt, open) in pool.best.iter().enumerate() {
+        let Some(machine) = *open else { continue };
+        let mask = passing.of(ctx, ty, mt);
+        for p in (0..P_STATES).filter(|&p| has(mask, p)) {
+            if let Some(etc) = m.etc(ty, mt, p) {
+                earliest = earliest.min(pool.ready[machine] + etc);
+            }
+        }
+    }
+    earliest
+}
+
 /// Max Utility, Max UPT and Max UPE (§III.D, Min-Min after Braun et al.):
 /// every task finds its best passing (machine, P-state); the task whose
 /// best is highest (lowest task index on ties) is assigned; repeat.
@@ -1252,13 +1308,28 @@ pub fn minmin(
         }
     ];
     let mut keys = Vec::with_capacity(if lazy { tasks.len() } else { 0 });
+    // Per task type, its earliest completion on the open machines (NaN:
+    // not computed yet).
+    let mut earliest = vec![f64::NAN; if lazy { least.len() } else { 0 }];
     for (k, &i) in tasks.iter().enumerate() {
         let ty = ctx.scenario.tasks[i].task_type;
         if floors.refuse(ctx, pool, ty, left) {
             continue;
         }
-        caps[k] = utility_cap(ctx, pool, i);
         if lazy {
+            // Every choice completes no earlier than the task type's
+            // earliest completion on the open machines: a task late there
+            // has no choice at this event (its turn in the heap would find
+            // none), and its utility there bounds every choice's.
+            if earliest[ty].is_nan() {
+                earliest[ty] = earliest_open(ctx, pool, &mut passing, ty);
+            }
+            let task = &ctx.scenario.tasks[i];
+            let elapsed = earliest[ty] - task.arrival;
+            if elapsed > task.utility.last_positive() {
+                continue;
+            }
+            caps[k] = (task.utility.value(elapsed) * (1.0 + 1e-12)).min(task.utility.priority());
             // No choice's objective is above it: division is monotone.
             let bound = match o {
                 Objective::Util => caps[k],
@@ -1272,6 +1343,7 @@ pub fn minmin(
             keys.push(Key(bound, Reverse(k)));
             continue;
         }
+        caps[k] = utility_cap(ctx, pool, i);
         let cap = search_cap(ctx, left, i, caps[k]);
         if let Some((v, c)) = best(ctx, pool, left, (o, cap), i, &mut passing, &mut out.refused) {
             cached[k] = Some((c, 0));
