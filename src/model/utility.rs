@@ -363,6 +363,36 @@ impl UtilityFunction {
         self.value(t) > 0.0
     }
 
+    /// The latest completion, s after arrival, whose utility is still at
+    /// least `v` (value units), worked out from the pieces (a logarithm
+    /// per piece at most): exact in real arithmetic, so within the
+    /// rounding of [`value`](Self::value) of the true one, on either side
+    /// of it. A caller that needs a completion whose evaluated utility is
+    /// at least `v` asks for a little more than `v` and evaluates the
+    /// answer. −∞ when even an immediate completion earns less than `v`.
+    pub fn last_at_least(&self, v: f64) -> f64 {
+        let pieces = &self.pieces[..self.len as usize];
+        for (k, p) in pieces.iter().enumerate() {
+            let end = pieces.get(k + 1).map_or(self.span, |q| q.start);
+            if p.level < v {
+                // The function falls below `v` where this piece starts.
+                return if k == 0 {
+                    f64::NEG_INFINITY
+                } else {
+                    p.start.next_down()
+                };
+            }
+            if p.rate > 0.0 {
+                let t = p.start + (p.level / v).ln() / p.rate;
+                if t < end {
+                    return t;
+                }
+            }
+        }
+        // At least `v` up to the span, zero after it.
+        if v > 0.0 { self.span } else { f64::INFINITY }
+    }
+
     /// The priority P: the utility of an immediate completion and the most
     /// the function gives (value units).
     pub fn priority(&self) -> f64 {
@@ -550,6 +580,40 @@ mod tests {
             }
         }
         out
+    }
+
+    /// `last_at_least(v)` is where the function crosses `v`: just before
+    /// it the utility is at least `v`, just after it below (both within a
+    /// relative 1e-9), and asking for a margin more gives a completion
+    /// whose evaluated utility is at least `v` (what the dropping rule's
+    /// certificates rely on), for every class, urgency and level.
+    #[test]
+    fn last_at_least_is_where_the_function_crosses_the_level() {
+        let mut crossings = 0;
+        for priority in [1.0, 8.0] {
+            for f in all_classes(priority) {
+                for k in 1..=200 {
+                    let v = priority * f64::from(k) / 200.0 * 1.01;
+                    let t = f.last_at_least(v);
+                    if t == f64::NEG_INFINITY {
+                        assert!(f.value(0.0) < v, "{f:?} at {v}");
+                        continue;
+                    }
+                    let d = 1e-6 * (1.0 + t.abs());
+                    if t > d {
+                        assert!(f.value(t - d) >= v * (1.0 - 1e-9), "{f:?} {v}: {t}");
+                    }
+                    assert!(f.value(t + d) <= v * (1.0 + 1e-9), "{f:?} {v}: {t}");
+                    let sure = f.last_at_least(v * (1.0 + 1e-9));
+                    if sure > f64::NEG_INFINITY {
+                        assert!(f.value(sure) >= v, "{f:?} {v}: {sure}");
+                    }
+                    crossings += usize::from(t < f.last_positive());
+                }
+            }
+        }
+        // Most levels are crossed inside the span, not at its end.
+        assert!(crossings > 10_000, "{crossings}");
     }
 
     #[test]
