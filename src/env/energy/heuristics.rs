@@ -108,6 +108,9 @@ pub struct ChoiceOrders {
     max_energy: f64,
     /// Per task type and machine type, its valid P-states (bit `p` set).
     valid: Vec<u8>,
+    /// Per task type and machine type, its ETC in P-state 0, s (infinite:
+    /// not valid).
+    etc0: Vec<f64>,
 }
 
 impl ChoiceOrders {
@@ -144,8 +147,12 @@ impl ChoiceOrders {
         let valid = (0..n)
             .flat_map(|i| (0..types).map(move |mt| passing_mask(matrices, None, i, mt)))
             .collect();
+        let etc0 = (0..n)
+            .flat_map(|i| (0..types).map(move |mt| matrices.etc(i, mt, 0).unwrap_or(f64::INFINITY)))
+            .collect();
         ChoiceOrders {
             valid,
+            etc0,
             least_etc,
             max_energy,
             by_eec: (0..n)
@@ -423,6 +430,9 @@ pub struct Machines<'a> {
     /// Per machine type, the open machine of earliest ready time (lowest
     /// id on ties).
     best: Vec<Option<usize>>,
+    /// Per machine type, the ready time of its `best` machine, s (infinite:
+    /// none open).
+    best_ready: Vec<f64>,
     /// No later than any open machine's ready time, s (the earliest when
     /// the pool was made; ready times only grow).
     lo: f64,
@@ -468,6 +478,7 @@ impl<'a> Machines<'a> {
             polled,
             by_type,
             best: vec![None; types],
+            best_ready: vec![f64::INFINITY; types],
             lo,
             hi,
         };
@@ -493,6 +504,7 @@ impl<'a> Machines<'a> {
                 }
                 a + k
             });
+            self.best_ready[t] = self.best[t].map_or(f64::INFINITY, |m| self.ready[m]);
             return;
         }
         let mut best = None;
@@ -505,6 +517,7 @@ impl<'a> Machines<'a> {
             }
         }
         self.best[t] = best;
+        self.best_ready[t] = best.map_or(f64::INFINITY, |m| self.ready[m]);
     }
 
     fn take(&mut self, m: usize, etc: f64) {
@@ -747,11 +760,14 @@ pub fn random(
         // only otherwise.
         let too_late = |earliest: f64| earliest - task.arrival > task.utility.last_positive();
         if earliest_of[ty].1 != made && (ctx.from_scratch || !too_late(earliest_of[ty].0)) {
-            let earliest = pool
-                .best
+            // (An infinite ETC or ready time, for an invalid type or one
+            // without an open machine, gives an infinite sum: the minimum
+            // over the others.)
+            let row = &ctx.orders.etc0[ty * pool.best.len()..][..pool.best.len()];
+            let earliest = row
                 .iter()
-                .enumerate()
-                .filter_map(|(mt, m)| Some(pool.ready[(*m)?] + m_all.etc(ty, mt, 0)?))
+                .zip(&pool.best_ready)
+                .map(|(&etc, &ready)| ready + etc)
                 .fold(f64::INFINITY, f64::min);
             earliest_of[ty] = (earliest, made);
         }
@@ -1062,6 +1078,80 @@ fn passed_over(pool: &Machines<'_>, machines: &[usize], at: usize) -> usize {
         .count()
 }
 
+/// [`minmin`]'s keys, highest first. In the polled environment the keys
+/// it starts with are sorted once (nearly every one is passed over, its
+/// task finding no open machine, so one sort costs less than as many heap
+/// pops) and the keys lowered since go in a heap beside them; in the
+/// queued one, where most tops are lowered, all are in the heap and a
+/// lowered top is moved down in place. The top is the higher of the two
+/// fronts; keys are distinct (task index), so the order is a max-heap's.
+struct Keys {
+    /// The keys first given, highest first, from `at` on.
+    sorted: Vec<Key>,
+    at: usize,
+    /// The keys given since.
+    lowered: BinaryHeap<Key>,
+}
+
+impl Keys {
+    /// `keys`, sorted once if `sort`, else in the heap.
+    fn new(mut keys: Vec<Key>, sort: bool) -> Self {
+        if !sort {
+            return Keys {
+                sorted: Vec::new(),
+                at: 0,
+                lowered: BinaryHeap::from(keys),
+            };
+        }
+        keys.sort_unstable_by(|a, b| b.cmp(a));
+        Keys {
+            sorted: keys,
+            at: 0,
+            lowered: BinaryHeap::new(),
+        }
+    }
+
+    /// The highest key, and whether it is the first sorted one.
+    fn top(&self) -> Option<(Key, bool)> {
+        match (self.sorted.get(self.at), self.lowered.peek()) {
+            (Some(&a), Some(&b)) => Some(if a > b { (a, true) } else { (b, false) }),
+            (Some(&a), None) => Some((a, true)),
+            (None, Some(&b)) => Some((b, false)),
+            (None, None) => None,
+        }
+    }
+
+    fn peek(&self) -> Option<Key> {
+        self.top().map(|(k, _)| k)
+    }
+
+    fn pop(&mut self) {
+        match self.top() {
+            Some((_, true)) => self.at += 1,
+            Some((_, false)) => {
+                self.lowered.pop();
+            }
+            None => {}
+        }
+    }
+
+    /// Takes the highest key out and gives `key` (no higher) in its place.
+    fn replace_top(&mut self, key: Key) {
+        match self.top() {
+            Some((_, true)) => {
+                self.at += 1;
+                self.lowered.push(key);
+            }
+            Some((_, false)) => {
+                if let Some(mut top) = self.lowered.peek_mut() {
+                    *top = key;
+                }
+            }
+            None => {}
+        }
+    }
+}
+
 /// A heap key: the objective, then the lower task index first.
 #[derive(Debug, Clone, Copy, PartialEq)]
 struct Key(f64, Reverse<usize>);
@@ -1250,7 +1340,7 @@ fn earliest_open(ctx: &Context<'_>, pool: &Machines<'_>, passing: &mut Passing, 
 ///
 /// Within an event objectives never rise (ready times only grow, machines
 /// only close, the budget only shrinks, utility never increases with
-/// completion), so a max-heap of each task's last computed best is an
+/// completion), so a max-heap ([`Keys`]) of each task's last computed best is an
 /// upper bound. A task's best is still exact if no assignment went to its
 /// machine type since it was computed (other types only got worse; ties
 /// between types go by machine id, which keeps the order of the types) and
@@ -1280,7 +1370,7 @@ pub fn minmin(
     let mut left = ctx.budget_left;
     // Assignments so far per machine type.
     let mut stamp = vec![0u64; pool.best.len()];
-    let mut heap = BinaryHeap::with_capacity(tasks.len());
+    let mut heap = Vec::with_capacity(tasks.len());
     // Per task: its best and the stamp of the best's type when computed
     // (`None`: its key is a bound, or it has no choice).
     let mut cached: Vec<Option<(Choice, u64)>> = vec![None; tasks.len()];
@@ -1351,12 +1441,10 @@ pub fn minmin(
         }
     }
     if lazy {
-        heap = BinaryHeap::from(keys);
+        heap = keys;
     }
-    // A recomputed top gets its new key in place (one sift down) rather
-    // than being popped and pushed back; keys are distinct (task index), so
-    // the order of the tasks taken is the same.
-    while let Some(&Key(_, Reverse(k))) = heap.peek() {
+    let mut heap = Keys::new(heap, pool.polled);
+    while let Some(Key(_, Reverse(k))) = heap.peek() {
         if !pool.any_open() {
             break;
         }
@@ -1378,9 +1466,7 @@ pub fn minmin(
                 &mut out.refused,
             ) {
                 Some((v, c)) => {
-                    if let Some(mut top) = heap.peek_mut() {
-                        *top = Key(v, Reverse(k));
-                    }
+                    heap.replace_top(Key(v, Reverse(k)));
                     if heap.peek().is_some_and(|t| t.1 != Reverse(k)) {
                         cached[k] = Some((c, stamp[pool.type_of[c.machine]]));
                         continue;
