@@ -12,7 +12,7 @@
 //! polled environment only idle machines are, each for one task, starting
 //! now.
 //!
-//! Five shortcuts skip work without changing a choice:
+//! Six shortcuts skip work without changing a choice:
 //!
 //! - a task that completes after its utility reached zero even at the
 //!   earliest completion any of its choices can have at that point of the
@@ -38,6 +38,11 @@
 //!   priority, and stop searching sooner ([`minmin`]); only where the
 //!   budget cannot refuse a choice or a refusal need not be reported, as
 //!   the search then evaluates fewer choices;
+//! - under the same condition, Max Utility in the queued environment tries
+//!   a task's machine types in order of their earliest completion and
+//!   stops at the first that completes where the utility function is below
+//!   the best found, with a relative margin of 1e-9 against rounding
+//!   ([`crate::model::utility::UtilityFunction::last_at_least`]);
 //! - under the same condition, held for the whole event, the three put a
 //!   task in their heap with a bound on its objective and find its best
 //!   choice only when the bound reaches the top ([`minmin`]).
@@ -1202,6 +1207,59 @@ fn best(
     let task = &ctx.scenario.tasks[i];
     let ty = task.task_type;
     let mut out: Option<(f64, Choice)> = None;
+    if o == Objective::Util && !pool.polled && pool.best.len() <= 16 && prunes(ctx, left) {
+        // (Queued: every machine type is open. Polled, with a few open
+        // types, trying each costs less.)
+        // The types in order of their earliest completion (the first
+        // passing P-state on the earliest-ready machine), lowest type on
+        // ties. Utility never rises with completion: once a choice earns
+        // u, a type that completes when the function is below u · (1 −
+        // 1e-9) cannot reach it, even evaluated (its rounding is far
+        // smaller), nor can any later one; the search stops there.
+        let m_all = &ctx.scenario.matrices;
+        let mut done = [f64::INFINITY; 16];
+        for (mt, &m) in pool.best.iter().enumerate() {
+            let Some(m) = m else { continue };
+            let mask = passing.of(ctx, ty, mt);
+            if let Some(p) = (0..P_STATES).find(|&p| has(mask, p))
+                && let Some(etc) = m_all.etc(ty, mt, p)
+            {
+                done[mt] = pool.ready[m] + etc;
+            }
+        }
+        let done = &mut done[..pool.best.len()];
+        // No choice completing this long after arrival can win (s).
+        let mut stop = f64::INFINITY;
+        loop {
+            let (mut next, mut earliest) = (None, f64::INFINITY);
+            for (mt, &d) in done.iter().enumerate() {
+                if d < earliest {
+                    (next, earliest) = (Some(mt), d);
+                }
+            }
+            let Some(mt) = next else { break };
+            if earliest - task.arrival > stop {
+                break;
+            }
+            done[mt] = f64::INFINITY;
+            let Some(m) = pool.best[mt] else { continue };
+            let mask = passing.of(ctx, ty, mt);
+            for p in (0..P_STATES).filter(|&p| has(mask, p)) {
+                match evaluate(ctx, pool, left, (i, m, p), refused, Need::Utility(None)) {
+                    Ok(c) => {
+                        if better(c.utility, &c, &out) {
+                            out = Some((c.utility, c));
+                            stop = task.utility.last_at_least(c.utility * (1.0 - 1e-9));
+                        }
+                        break;
+                    }
+                    Err(Miss::Late) => break,
+                    Err(_) => {}
+                }
+            }
+        }
+        return out;
+    }
     if o == Objective::Util {
         for (mt, &m) in pool.best.iter().enumerate() {
             let Some(m) = m else { continue };
@@ -1281,11 +1339,20 @@ fn utility_cap(ctx: &Context<'_>, pool: &Machines<'_>, i: usize) -> f64 {
 /// other choices, so a refusal would be met at others; with the priority
 /// the choices evaluated are those of the tests' from-scratch reference.
 fn search_cap(ctx: &Context<'_>, left: f64, i: usize, cap: f64) -> f64 {
-    if ctx.from_scratch || (ctx.track_refusal && left < ctx.orders.max_energy) {
-        ctx.scenario.tasks[i].utility.priority()
-    } else {
+    if prunes(ctx, left) {
         cap
+    } else {
+        ctx.scenario.tasks[i].utility.priority()
     }
+}
+
+/// Whether a search for a task's best choice may leave out choices that
+/// cannot win: no choice can be refused by the budget (`left`, J, covers
+/// the most energy any choice takes) or a refusal need not be reported.
+/// Otherwise it evaluates the choices of the tests' from-scratch
+/// reference, so that a refusal is met where the reference meets it.
+fn prunes(ctx: &Context<'_>, left: f64) -> bool {
+    !ctx.from_scratch && !(ctx.track_refusal && left < ctx.orders.max_energy)
 }
 
 /// The least ETC (s, for Max UPT) or EEC (J, for Max UPE) of task type
