@@ -1352,7 +1352,7 @@ fn search_cap(ctx: &Context<'_>, left: f64, i: usize, cap: f64) -> f64 {
 /// Otherwise it evaluates the choices of the tests' from-scratch
 /// reference, so that a refusal is met where the reference meets it.
 fn prunes(ctx: &Context<'_>, left: f64) -> bool {
-    !ctx.from_scratch && !(ctx.track_refusal && left < ctx.orders.max_energy)
+    !(ctx.from_scratch || (ctx.track_refusal && left < ctx.orders.max_energy))
 }
 
 /// The least ETC (s, for Max UPT) or EEC (J, for Max UPE) of task type
