@@ -95,7 +95,8 @@ pub struct Context<'a> {
 }
 
 /// Per task type, its valid (machine type, P-state) pairs by ascending EEC
-/// and by ascending ETC (ties by machine type, then P-state): in these
+/// and by ascending ETC (ties by machine type, then P-state), each with its
+/// EEC (J) or ETC (s), as [`evaluate`] computes them: in these
 /// orders the bounds of Max UPE and Max UPT, a bound on the task's utility
 /// (its priority, or its utility at its earliest completion: [`minmin`])
 /// over the EEC or the ETC, only fall, so a search can stop at the first
@@ -105,8 +106,8 @@ pub struct Context<'a> {
 /// energy any choice can take in the counted day.
 #[derive(Debug, Clone)]
 pub struct ChoiceOrders {
-    by_eec: Vec<Vec<(usize, usize)>>,
-    by_etc: Vec<Vec<(usize, usize)>>,
+    by_eec: Vec<Vec<(usize, usize, f64)>>,
+    by_etc: Vec<Vec<(usize, usize, f64)>>,
     /// Per task type, its least ETC, s (infinite: no valid choice).
     least_etc: Vec<f64>,
     /// No choice's energy in the counted day exceeds it, J.
@@ -122,11 +123,11 @@ impl ChoiceOrders {
     /// The orders of `matrices`.
     pub fn new(matrices: &super::Matrices) -> Self {
         let sorted = |i: usize, key: &dyn Fn(usize, usize) -> f64| {
-            let mut v: Vec<(usize, usize)> = (0..matrices.machine_types.len())
+            let mut v: Vec<(usize, usize, f64)> = (0..matrices.machine_types.len())
                 .filter(|&mt| matrices.valid(i, mt))
-                .flat_map(|mt| (0..P_STATES).map(move |p| (mt, p)))
+                .flat_map(|mt| (0..P_STATES).map(move |p| (mt, p, key(mt, p))))
                 .collect();
-            v.sort_by(|a, b| key(a.0, a.1).total_cmp(&key(b.0, b.1)).then(a.cmp(b)));
+            v.sort_by(|a, b| a.2.total_cmp(&b.2).then((a.0, a.1).cmp(&(b.0, b.1))));
             v
         };
         let n = matrices.task_types();
@@ -1286,7 +1287,16 @@ fn best(
     } else {
         &ctx.orders.by_etc[ty]
     };
-    for &(mt, p) in list {
+    // Where a refusal need not be met where the reference meets it, the
+    // bound is tested first: the choice, and every later one, cannot win.
+    let early = prunes(ctx, left);
+    for &(mt, p, x) in list {
+        if early
+            && let Some((w, _)) = &out
+            && cap / x < *w
+        {
+            break;
+        }
         let Some(m) = pool.best[mt] else { continue };
         if !has(passing.of(ctx, ty, mt), p) {
             // The filter refuses it.
