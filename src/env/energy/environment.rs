@@ -449,10 +449,10 @@ mod tests {
     use std::sync::Arc;
 
     use super::budget_for;
-    use crate::env::energy::RunConfig;
     use crate::env::energy::engine::{EnergyRun, simulate, simulate_from_scratch};
     use crate::env::energy::params::EnergyArgs;
     use crate::env::energy::workload::{SyntheticParams, synthetic};
+    use crate::env::energy::{EnergyScenario, RunConfig};
     use crate::env::energy::{Filter, HEURISTICS, Management};
 
     /// A run as text, its wall-clock times left out: every figure to the
@@ -465,6 +465,26 @@ mod tests {
                 ..run.clone()
             }
         )
+    }
+
+    /// Every heuristic's run of `s` under `cfg`, each checked equal to the
+    /// rules evaluated from scratch (`what` names the case in a failure).
+    fn same_as_from_scratch(s: &EnergyScenario, cfg: &RunConfig, what: &str) -> Vec<EnergyRun> {
+        HEURISTICS
+            .iter()
+            .map(|h| {
+                let run = simulate(s, h.policy, cfg);
+                let reference = simulate_from_scratch(s, h.policy, cfg);
+                assert!(
+                    fingerprint(&run) == fingerprint(&reference),
+                    "{} {} {} {what}: the runs differ",
+                    h.name,
+                    cfg.management.name(),
+                    cfg.filter
+                );
+                run
+            })
+            .collect()
     }
 
     /// Every heuristic in every management setting, under the calibrated
@@ -492,15 +512,7 @@ mod tests {
                         budget: Some(budget * fraction),
                         ..base
                     };
-                    for h in HEURISTICS.iter() {
-                        let run = simulate(&s, h.policy, &cfg);
-                        let reference = simulate_from_scratch(&s, h.policy, &cfg);
-                        assert!(
-                            fingerprint(&run) == fingerprint(&reference),
-                            "{} {} {filter} × {fraction}: the runs differ",
-                            h.name,
-                            management.name()
-                        );
+                    for run in same_as_from_scratch(&s, &cfg, &format!("× {fraction}")) {
                         exhausted += usize::from(run.exhausted_at.is_some());
                     }
                 }
@@ -535,15 +547,7 @@ mod tests {
                     budget,
                     ..base
                 };
-                for h in HEURISTICS.iter() {
-                    let run = simulate(&s, h.policy, &cfg);
-                    let reference = simulate_from_scratch(&s, h.policy, &cfg);
-                    assert!(
-                        fingerprint(&run) == fingerprint(&reference),
-                        "{} {} {filter}: the runs differ",
-                        h.name,
-                        management.name()
-                    );
+                for run in same_as_from_scratch(&s, &cfg, "oversubscribed") {
                     dropped += run.events.iter().map(|e| e.dropped).sum::<u32>();
                 }
             }

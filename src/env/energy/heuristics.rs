@@ -1244,19 +1244,11 @@ fn best(
             }
             done[mt] = f64::INFINITY;
             let Some(m) = pool.best[mt] else { continue };
-            let mask = passing.of(ctx, ty, mt);
-            for p in (0..P_STATES).filter(|&p| has(mask, p)) {
-                match evaluate(ctx, pool, left, (i, m, p), refused, Need::Utility(None)) {
-                    Ok(c) => {
-                        if better(c.utility, &c, &out) {
-                            out = Some((c.utility, c));
-                            stop = task.utility.last_at_least(c.utility * (1.0 - 1e-9));
-                        }
-                        break;
-                    }
-                    Err(Miss::Late) => break,
-                    Err(_) => {}
-                }
+            if let Some(c) = utility_on(ctx, pool, left, (i, mt, m), passing, refused)
+                && better(c.utility, &c, &out)
+            {
+                out = Some((c.utility, c));
+                stop = task.utility.last_at_least(c.utility * (1.0 - 1e-9));
             }
         }
         return out;
@@ -1264,20 +1256,10 @@ fn best(
     if o == Objective::Util {
         for (mt, &m) in pool.best.iter().enumerate() {
             let Some(m) = m else { continue };
-            // A slower P-state earns no more: the first that passes is the
-            // type's best. (An invalid type passes none.)
-            let mask = passing.of(ctx, ty, mt);
-            for p in (0..P_STATES).filter(|&p| has(mask, p)) {
-                match evaluate(ctx, pool, left, (i, m, p), refused, Need::Utility(None)) {
-                    Ok(c) => {
-                        if better(c.utility, &c, &out) {
-                            out = Some((c.utility, c));
-                        }
-                        break;
-                    }
-                    Err(Miss::Late) => break,
-                    Err(_) => {}
-                }
+            if let Some(c) = utility_on(ctx, pool, left, (i, mt, m), passing, refused)
+                && better(c.utility, &c, &out)
+            {
+                out = Some((c.utility, c));
             }
         }
         return out;
@@ -1323,6 +1305,28 @@ fn best(
         }
     }
     out
+}
+
+/// Max Utility's best choice of task `i` on machine `m` (of type `mt`):
+/// a slower P-state earns no more, so it is the first P-state that passes
+/// (`None`: none does; an invalid type passes none).
+fn utility_on(
+    ctx: &Context<'_>,
+    pool: &Machines<'_>,
+    left: f64,
+    (i, mt, m): (usize, usize, usize),
+    passing: &mut Passing,
+    refused: &mut bool,
+) -> Option<Choice> {
+    let mask = passing.of(ctx, ctx.scenario.tasks[i].task_type, mt);
+    for p in (0..P_STATES).filter(|&p| has(mask, p)) {
+        match evaluate(ctx, pool, left, (i, m, p), refused, Need::Utility(None)) {
+            Ok(c) => return Some(c),
+            Err(Miss::Late) => return None,
+            Err(_) => {}
+        }
+    }
+    None
 }
 
 /// A bound on the utility of any choice of task `i` at this event: its
