@@ -63,7 +63,7 @@ const STEPS: u32 = 8;
 /// types it may run on, type `mt` being available from `type_avail[mt]`
 /// (infinite where none may run): the time at which the dropping rule
 /// evaluates every task of that type. `etc0` holds the P-state-0 ETCs
-/// ([`etc0`]).
+/// ([`super::Matrices::etc_table`]).
 fn earliest_completions(etc0: &[f64], type_avail: &[f64], out: &mut Vec<f64>) {
     out.clear();
     // An infinite ETC (invalid pair) gives an infinite sum: the minimum of
@@ -74,17 +74,6 @@ fn earliest_completions(etc0: &[f64], type_avail: &[f64], out: &mut Vec<f64>) {
             .map(|(&etc, &a)| a + etc)
             .fold(f64::INFINITY, f64::min)
     }));
-}
-
-/// The P-state-0 ETCs of `s`, s, task type by task type (one row of
-/// machine types each; infinite where the task type may not run).
-fn etc0(s: &EnergyScenario) -> Vec<f64> {
-    let m = &s.matrices;
-    (0..m.task_types())
-        .flat_map(|ty| {
-            (0..m.machine_types.len()).map(move |mt| m.etc(ty, mt, 0).unwrap_or(f64::INFINITY))
-        })
-        .collect()
 }
 
 /// The dropping rule's state across mapping events: one certificate per
@@ -99,7 +88,7 @@ pub struct Dropping {
     until: Vec<(f64, u32)>,
     /// The drop threshold, value units.
     threshold: f64,
-    /// [`etc0`] of the scenario.
+    /// The scenario's P-state-0 ETCs ([`super::Matrices::etc_table`]).
     etc0: Vec<f64>,
     /// Scratch: the earliest completion per task type at this event.
     done: Vec<f64>,
@@ -117,7 +106,7 @@ impl Dropping {
                 .map(|t| (f64::NEG_INFINITY, t.task_type as u32))
                 .collect(),
             threshold,
-            etc0: etc0(s),
+            etc0: s.matrices.etc_table(0),
             done: Vec::new(),
         }
     }

@@ -153,12 +153,9 @@ impl ChoiceOrders {
         let valid = (0..n)
             .flat_map(|i| (0..types).map(move |mt| passing_mask(matrices, None, i, mt)))
             .collect();
-        let etc0 = (0..n)
-            .flat_map(|i| (0..types).map(move |mt| matrices.etc(i, mt, 0).unwrap_or(f64::INFINITY)))
-            .collect();
         ChoiceOrders {
             valid,
-            etc0,
+            etc0: matrices.etc_table(0),
             least_etc,
             max_energy,
             by_eec: (0..n)
@@ -1342,8 +1339,14 @@ fn utility_cap(ctx: &Context<'_>, pool: &Machines<'_>, i: usize) -> f64 {
     if !pool.lo.is_finite() || !least_etc.is_finite() {
         return priority;
     }
-    let elapsed = pool.lo + least_etc - task.arrival;
-    (task.utility.value(elapsed) * (1.0 + 1e-12)).min(priority)
+    cap_at(task, pool.lo + least_etc - task.arrival)
+}
+
+/// `task`'s utility `elapsed` seconds after arrival raised by a relative
+/// 1e-12 against the rounding of the exponential, never above its
+/// priority: a bound on any completion no earlier.
+fn cap_at(task: &EnergyTask, elapsed: f64) -> f64 {
+    (task.utility.value(elapsed) * (1.0 + 1e-12)).min(task.utility.priority())
 }
 
 /// The utility bound Max UPT and Max UPE prune with: the task's `cap`
@@ -1500,7 +1503,7 @@ pub fn minmin(
             if elapsed > task.utility.last_positive() {
                 continue;
             }
-            caps[k] = (task.utility.value(elapsed) * (1.0 + 1e-12)).min(task.utility.priority());
+            caps[k] = cap_at(task, elapsed);
             // No choice's objective is above it: division is monotone.
             let bound = match o {
                 Objective::Util => caps[k],

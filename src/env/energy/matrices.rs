@@ -178,6 +178,18 @@ impl Matrices {
         self.power[self.cell(i, m, p)].map(|d| d + self.static_power_w)
     }
 
+    /// The ETCs in P-state `p`, s, as one table: task type by task type,
+    /// one entry per machine type (task types × machine types entries),
+    /// infinite where the task type may not run.
+    pub fn etc_table(&self, p: usize) -> Vec<f64> {
+        (0..self.task_types())
+            .flat_map(|i| {
+                (0..self.machine_types.len())
+                    .map(move |m| self.etc(i, m, p).unwrap_or(f64::INFINITY))
+            })
+            .collect()
+    }
+
     /// Expected energy to compute, EEC = ETC · APC, J (`None` where the
     /// task type may not run).
     pub fn eec(&self, i: usize, m: usize, p: usize) -> Option<f64> {
