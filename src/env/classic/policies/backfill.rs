@@ -82,6 +82,7 @@ pub struct Backfill {
     /// `i64::MAX` when unknown), and `freed` at that scan. While the units
     /// gained since cannot lift that to its size, it cannot move.
     bound: Vec<(i64, u64)>,
+    turn: Vec<u64>,
     /// The next queue, built during a pass (kept to reuse its memory).
     keep: Vec<usize>,
     /// The last pass's profile at its end, kept for the next pass (exact
@@ -90,8 +91,24 @@ pub struct Backfill {
     /// Whether `spare` is the exact profile at the end of the last pass:
     /// the running jobs and every reservation held, all blocks in it.
     kept: bool,
-    /// The reservations held, gathered at each pass (memory reused).
-    held: Vec<(f64, usize)>,
+    /// The reservations held, by current start then queue order: kept
+    /// from pass to pass while the queue keeps its order.
+    held: Vec<Held>,
+    /// Each job's place in queue order (by job index): numbered as it joins
+    /// the queue, or again in order when the queue was reordered.
+    rank: Vec<u64>,
+    /// The next number of `rank`.
+    next_rank: u64,
+    /// The queue as the last pass left it.
+    left: Vec<usize>,
+}
+
+/// A reservation held: its start (s), its job's [`Backfill::rank`], the job.
+type Held = (f64, u64, usize);
+
+/// Order of [`Backfill::held`]: by start, then queue order.
+fn by_start(a: &Held, b: &Held) -> std::cmp::Ordering {
+    a.0.total_cmp(&b.0).then(a.1.cmp(&b.1))
 }
 
 impl Backfill {
@@ -105,10 +122,14 @@ impl Backfill {
             left_until: f64::NEG_INFINITY,
             freed: 0,
             bound: Vec::new(),
+            turn: Vec::new(),
             keep: Vec::new(),
             spare: Profile::default(),
             kept: false,
             held: Vec::new(),
+            rank: Vec::new(),
+            next_rank: 0,
+            left: Vec::new(),
         }
     }
 }
@@ -137,14 +158,68 @@ impl Backfill {
         if self.reservation.len() != jobs.len() {
             self.reservation = vec![None; jobs.len()];
             self.bound = vec![(i64::MAX, 0); jobs.len()];
+            self.turn = vec![0; jobs.len()];
+            self.rank = vec![0; jobs.len()];
+        }
+        // The queue the last pass left, then the jobs submitted since: the
+        // reservations held stay as they were gathered. Otherwise (the
+        // queue was reordered from outside) they are gathered again.
+        let old = self.left.len();
+        let kept_order = queue.len() >= old && queue[..old] == self.left[..];
+        let fresh = if kept_order { old } else { 0 };
+        for &i in &queue[fresh..] {
+            self.rank[i] = self.next_rank;
+            self.next_rank += 1;
+        }
+        if !kept_order {
+            self.held.clear();
+            self.held.extend(
+                queue
+                    .iter()
+                    .filter_map(|&i| self.reservation[i].map(|r| (r, self.rank[i], i))),
+            );
+            self.held.sort_by(by_start);
         }
         let ends = machine.unplanned_since(self.seen);
         self.seen = machine.unplanned_ends();
-        let mut profile = (self.holders > 0).then(|| self.held_profile(queue, now, machine, ends));
+        let mut profile = (self.holders > 0).then(|| self.held_profile(now, machine, ends));
         let mut spare = std::mem::take(&mut self.spare);
         let mut keep = std::mem::take(&mut self.keep);
         keep.clear();
-        for (qi, &i) in queue.iter().enumerate() {
+        // When every job the last pass left holds a reservation (always, under
+        // Conservative), those jobs only start when their reservation is due:
+        // the first reservations by start. They start in queue order, and the
+        // loop below goes on from the jobs submitted since.
+        let from = if kept_order && !stop_at_head && old > 0 && self.held.len() == old {
+            let due = self.held.partition_point(|h| h.0 <= now);
+            if due == 0 {
+                keep.extend_from_slice(&queue[..old]);
+            } else {
+                let mut starting: Vec<(u64, usize)> = self
+                    .held
+                    .drain(..due)
+                    .map(|(_, rank, i)| (rank, i))
+                    .collect();
+                starting.sort_unstable();
+                for &(_, i) in &starting {
+                    self.reservation[i] = None;
+                    self.holders -= 1;
+                    machine.start(i, now, Vec::new());
+                }
+                head_started = self.reservation[queue[0]].is_none();
+                keep.extend(
+                    queue[..old]
+                        .iter()
+                        .filter(|&&i| self.reservation[i].is_some()),
+                );
+            }
+            old
+        } else {
+            0
+        };
+        // Reservations that started from the loop, or were placed in it.
+        let (mut left_held, mut placed) = (false, false);
+        for (qi, &i) in queue.iter().enumerate().skip(from) {
             // Nothing more can start, and no reservation is left to give.
             if machine.free() == 0 && self.holders >= self.depth {
                 keep.extend_from_slice(&queue[qi..]);
@@ -157,6 +232,7 @@ impl Backfill {
                     // Due: its block in the profile becomes the running job's.
                     self.reservation[i] = None;
                     self.holders -= 1;
+                    left_held = true;
                     machine.start(i, now, Vec::new());
                     true
                 }
@@ -181,6 +257,8 @@ impl Backfill {
                             self.reservation[i] = Some(t);
                             self.bound[i] = (i64::MAX, 0);
                             self.holders += 1;
+                            self.held.push((t, self.rank[i], i));
+                            placed = true;
                             machine.record_reservation(i, t);
                         }
                     }
@@ -197,7 +275,16 @@ impl Backfill {
                 }
             }
         }
+        if left_held {
+            let reservation = &self.reservation;
+            self.held.retain(|h| reservation[h.2].is_some());
+        }
+        if placed {
+            self.held.sort_by(by_start);
+        }
         self.keep = std::mem::replace(queue, keep);
+        self.left.clear();
+        self.left.extend_from_slice(queue);
         // Every start of this pass after the profile was made is in it.
         self.kept = profile.is_some();
         self.spare = profile.unwrap_or(spare);
@@ -223,7 +310,6 @@ impl Backfill {
     /// fit, and the scan finds the start a full scan would find, or none.
     fn held_profile(
         &mut self,
-        queue: &[usize],
         now: f64,
         machine: &MachineState<'_>,
         ends: &[UnplannedEnd],
@@ -236,15 +322,9 @@ impl Backfill {
             .sum::<u64>();
         // Units freed by `ends`, at most until this time.
         let freed_until = ends.iter().fold(f64::NEG_INFINITY, |a, e| a.max(e.horizon));
-        // Reservations in submit (queue) order.
+        // Reservations by current start, then queue order.
         let mut held = std::mem::take(&mut self.held);
-        held.clear();
-        held.extend(
-            queue
-                .iter()
-                .filter_map(|&i| self.reservation[i].map(|r| (r, i))),
-        );
-        let block = |&(r, i): &(f64, usize)| (r, jobs[i].estimate, i64::from(jobs[i].size));
+        let block = |&(r, _, i): &Held| (r, jobs[i].estimate, i64::from(jobs[i].size));
         let mut p = std::mem::take(&mut self.spare);
         if self.kept && !machine.overrun(now) && ends.iter().all(|e| e.at < e.planned) {
             p.advance(now);
@@ -271,35 +351,36 @@ impl Backfill {
             }
         }
         let replace = p.overcommitted() || held.iter().any(|h| h.0 < now);
-        if replace || changed {
-            // By current start, then submit order.
-            held.sort_by(|a, b| a.0.total_cmp(&b.0));
-        }
         if replace {
             // A running job outran its estimate: place every reservation
             // again, in order, at its earliest start.
             machine.profile_into(now, &mut p);
             p.set_block_skipping(true);
-            for &(r, i) in &held {
+            for h in &mut held {
+                let (r, _, i) = *h;
                 let (est, size) = (jobs[i].estimate, i64::from(jobs[i].size));
                 let t = p.earliest(est, size).unwrap_or(r);
                 p.reserve(t, est, size);
                 self.reservation[i] = Some(t);
                 self.bound[i] = (i64::MAX, 0);
+                h.0 = t;
             }
+            held.sort_by(by_start);
             self.left_until = f64::NEG_INFINITY;
         } else if changed {
             // Compression: each to its earliest start no later than its own,
             // looked for only where units can have been freed.
             let mut until = self.left_until.max(freed_until);
             let mut left_until = f64::NEG_INFINITY;
-            for &(r, i) in &held {
+            for h in &mut held {
+                let (r, _, i) = *h;
                 let (est, size) = (jobs[i].estimate, i64::from(jobs[i].size));
                 if r <= now {
                     continue; // due now: it cannot start earlier
                 }
                 let (bound, at) = self.bound[i];
                 let gained = i64::try_from(self.freed - at).unwrap_or(i64::MAX);
+                let last_turn = std::mem::replace(&mut self.turn[i], self.freed);
                 if bound.saturating_add(gained) < size {
                     // Too few units gained anywhere to open a window.
                     continue;
@@ -313,6 +394,7 @@ impl Backfill {
                         p.reserve(r, est, -size);
                         p.reserve(t, est, size);
                         self.reservation[i] = Some(t);
+                        h.0 = t;
                         self.freed += u64::from(jobs[i].size);
                         self.bound[i] = (i64::MAX, 0);
                         until = until.max(r + est);
@@ -320,11 +402,17 @@ impl Backfill {
                     }
                     // Every start before r was looked at.
                     Err(b) if limit == r => self.bound[i] = (b, self.freed),
+                    Err(b) if bound != i64::MAX => {
+                        let since_last = i64::try_from(last_turn - at).unwrap_or(i64::MAX);
+                        let b = b.min(bound.saturating_add(gained));
+                        self.bound[i] = (b.max(bound.saturating_add(since_last)), self.freed);
+                    }
                     Err(_) => {}
                 }
             }
             self.left_until = left_until;
             if left_until > f64::NEG_INFINITY {
+                held.sort_by(by_start);
                 p.compact();
             }
         }
