@@ -53,6 +53,7 @@
 //! rebuilds and scans everything at every pass (tests/it/env_d_promise.rs).
 
 use super::{MachineState, Scheduler};
+use crate::env::classic::ClassicJob;
 use crate::env::classic::engine::UnplannedEnd;
 use crate::sim::profile::Profile;
 
@@ -76,13 +77,6 @@ pub struct Backfill {
     /// compression moved (its size): at no instant has the profile gained
     /// more since any earlier count.
     freed: u64,
-    /// For each job holding a reservation whose last scan of every start
-    /// before it found nothing: the most units free, at some instant, in every
-    /// window before its reservation then ([`Profile::earliest_before_bounded`];
-    /// `i64::MAX` when unknown), and `freed` at that scan. While the units
-    /// gained since cannot lift that to its size, it cannot move.
-    bound: Vec<(i64, u64)>,
-    turn: Vec<u64>,
     /// The next queue, built during a pass (kept to reuse its memory).
     keep: Vec<usize>,
     /// The last pass's profile at its end, kept for the next pass (exact
@@ -104,11 +98,49 @@ pub struct Backfill {
 }
 
 /// A reservation held: its start (s), its job's [`Backfill::rank`], the job.
-type Held = (f64, u64, usize);
+#[derive(Debug, Clone, Copy)]
+struct Held {
+    /// Its start, s.
+    start: f64,
+    /// Its job's [`Backfill::rank`].
+    rank: u64,
+    /// The job.
+    job: usize,
+    /// The job's estimate, s.
+    estimate: f64,
+    /// The job's size, units.
+    size: i64,
+    /// The most units free, at some instant, in every window before its
+    /// start, counting its own block ([`Profile::earliest_before_bounded`];
+    /// `i64::MAX` when unknown): while the units gained since `at`
+    /// cannot lift that to its size, it cannot move.
+    bound: i64,
+    /// [`Backfill::freed`] when `bound` was found.
+    at: u64,
+    /// [`Backfill::freed`] at its last turn in a compression: the windows
+    /// a compression does not scan have gained nothing since.
+    turn: u64,
+}
+
+impl Held {
+    /// A new reservation of job `i` at `start` (s), its bound unknown.
+    fn new(start: f64, rank: u64, i: usize, job: &ClassicJob) -> Held {
+        Held {
+            start,
+            rank,
+            job: i,
+            estimate: job.estimate,
+            size: i64::from(job.size),
+            bound: i64::MAX,
+            at: 0,
+            turn: 0,
+        }
+    }
+}
 
 /// Order of [`Backfill::held`]: by start, then queue order.
 fn by_start(a: &Held, b: &Held) -> std::cmp::Ordering {
-    a.0.total_cmp(&b.0).then(a.1.cmp(&b.1))
+    a.start.total_cmp(&b.start).then(a.rank.cmp(&b.rank))
 }
 
 impl Backfill {
@@ -121,8 +153,6 @@ impl Backfill {
             seen: 0,
             left_until: f64::NEG_INFINITY,
             freed: 0,
-            bound: Vec::new(),
-            turn: Vec::new(),
             keep: Vec::new(),
             spare: Profile::default(),
             kept: false,
@@ -157,8 +187,6 @@ impl Backfill {
         let mut head_started = false;
         if self.reservation.len() != jobs.len() {
             self.reservation = vec![None; jobs.len()];
-            self.bound = vec![(i64::MAX, 0); jobs.len()];
-            self.turn = vec![0; jobs.len()];
             self.rank = vec![0; jobs.len()];
         }
         // The queue the last pass left, then the jobs submitted since: the
@@ -173,11 +201,9 @@ impl Backfill {
         }
         if !kept_order {
             self.held.clear();
-            self.held.extend(
-                queue
-                    .iter()
-                    .filter_map(|&i| self.reservation[i].map(|r| (r, self.rank[i], i))),
-            );
+            self.held.extend(queue.iter().filter_map(|&i| {
+                self.reservation[i].map(|r| Held::new(r, self.rank[i], i, &jobs[i]))
+            }));
             self.held.sort_by(by_start);
         }
         let ends = machine.unplanned_since(self.seen);
@@ -191,15 +217,12 @@ impl Backfill {
         // the first reservations by start. They start in queue order, and the
         // loop below goes on from the jobs submitted since.
         let from = if kept_order && !stop_at_head && old > 0 && self.held.len() == old {
-            let due = self.held.partition_point(|h| h.0 <= now);
+            let due = self.held.partition_point(|h| h.start <= now);
             if due == 0 {
                 keep.extend_from_slice(&queue[..old]);
             } else {
-                let mut starting: Vec<(u64, usize)> = self
-                    .held
-                    .drain(..due)
-                    .map(|(_, rank, i)| (rank, i))
-                    .collect();
+                let mut starting: Vec<(u64, usize)> =
+                    self.held.drain(..due).map(|h| (h.rank, h.job)).collect();
                 starting.sort_unstable();
                 for &(_, i) in &starting {
                     self.reservation[i] = None;
@@ -255,9 +278,8 @@ impl Backfill {
                         });
                         if let Some(t) = p.place(est, size) {
                             self.reservation[i] = Some(t);
-                            self.bound[i] = (i64::MAX, 0);
                             self.holders += 1;
-                            self.held.push((t, self.rank[i], i));
+                            self.held.push(Held::new(t, self.rank[i], i, &jobs[i]));
                             placed = true;
                             machine.record_reservation(i, t);
                         }
@@ -277,7 +299,7 @@ impl Backfill {
         }
         if left_held {
             let reservation = &self.reservation;
-            self.held.retain(|h| reservation[h.2].is_some());
+            self.held.retain(|h| reservation[h.job].is_some());
         }
         if placed {
             self.held.sort_by(by_start);
@@ -324,7 +346,7 @@ impl Backfill {
         let freed_until = ends.iter().fold(f64::NEG_INFINITY, |a, e| a.max(e.horizon));
         // Reservations by current start, then queue order.
         let mut held = std::mem::take(&mut self.held);
-        let block = |&(r, _, i): &Held| (r, jobs[i].estimate, i64::from(jobs[i].size));
+        let block = |h: &Held| (h.start, h.estimate, h.size);
         let mut p = std::mem::take(&mut self.spare);
         if self.kept && !machine.overrun(now) && ends.iter().all(|e| e.at < e.planned) {
             p.advance(now);
@@ -350,20 +372,18 @@ impl Backfill {
                 p.reserve_all(held.iter().map(block));
             }
         }
-        let replace = p.overcommitted() || held.iter().any(|h| h.0 < now);
+        let replace = p.overcommitted() || held.iter().any(|h| h.start < now);
         if replace {
             // A running job outran its estimate: place every reservation
             // again, in order, at its earliest start.
             machine.profile_into(now, &mut p);
             p.set_block_skipping(true);
             for h in &mut held {
-                let (r, _, i) = *h;
-                let (est, size) = (jobs[i].estimate, i64::from(jobs[i].size));
-                let t = p.earliest(est, size).unwrap_or(r);
+                let (est, size) = (h.estimate, h.size);
+                let t = p.earliest(est, size).unwrap_or(h.start);
                 p.reserve(t, est, size);
-                self.reservation[i] = Some(t);
-                self.bound[i] = (i64::MAX, 0);
-                h.0 = t;
+                self.reservation[h.job] = Some(t);
+                *h = Held::new(t, h.rank, h.job, &jobs[h.job]);
             }
             held.sort_by(by_start);
             self.left_until = f64::NEG_INFINITY;
@@ -373,14 +393,13 @@ impl Backfill {
             let mut until = self.left_until.max(freed_until);
             let mut left_until = f64::NEG_INFINITY;
             for h in &mut held {
-                let (r, _, i) = *h;
-                let (est, size) = (jobs[i].estimate, i64::from(jobs[i].size));
+                let (r, est, size) = (h.start, h.estimate, h.size);
                 if r <= now {
                     continue; // due now: it cannot start earlier
                 }
-                let (bound, at) = self.bound[i];
+                let (bound, at) = (h.bound, h.at);
                 let gained = i64::try_from(self.freed - at).unwrap_or(i64::MAX);
-                let last_turn = std::mem::replace(&mut self.turn[i], self.freed);
+                let last_turn = std::mem::replace(&mut h.turn, self.freed);
                 if bound.saturating_add(gained) < size {
                     // Too few units gained anywhere to open a window.
                     continue;
@@ -393,19 +412,20 @@ impl Backfill {
                     Ok(t) => {
                         p.reserve(r, est, -size);
                         p.reserve(t, est, size);
-                        self.reservation[i] = Some(t);
-                        h.0 = t;
-                        self.freed += u64::from(jobs[i].size);
-                        self.bound[i] = (i64::MAX, 0);
+                        self.reservation[h.job] = Some(t);
+                        self.freed += size.unsigned_abs();
+                        *h = Held::new(t, h.rank, h.job, &jobs[h.job]);
                         until = until.max(r + est);
                         left_until = left_until.max(r + est);
                     }
                     // Every start before r was looked at.
-                    Err(b) if limit == r => self.bound[i] = (b, self.freed),
+                    Err(b) if limit == r => (h.bound, h.at) = (b, self.freed),
+                    // Every start from `limit` on was closed at its last
+                    // turn and has gained nothing since: its bound then.
                     Err(b) if bound != i64::MAX => {
                         let since_last = i64::try_from(last_turn - at).unwrap_or(i64::MAX);
                         let b = b.min(bound.saturating_add(gained));
-                        self.bound[i] = (b.max(bound.saturating_add(since_last)), self.freed);
+                        (h.bound, h.at) = (b.max(bound.saturating_add(since_last)), self.freed);
                     }
                     Err(_) => {}
                 }
