@@ -30,7 +30,7 @@ pub struct Profile {
 }
 
 /// Breakpoints per block of the summaries that let a scan skip ahead.
-pub const BLOCK: usize = 16;
+pub const BLOCK: usize = 8;
 
 /// Units counted as free on top of the profile over a stretch of time:
 /// `(from, until, k)`, k more on `[from, until)` (s) — the job's own block
@@ -618,16 +618,21 @@ impl Profile {
     pub fn reserve_until(&mut self, start: f64, end: f64, size: i64) {
         let n = self.time.len();
         let a = self.split_at(start);
+        let start_was_there = self.time.len() == n;
         let b = self.split_at(end);
         for f in &mut self.free[a..b] {
             *f -= size;
         }
-        if self.time.len() == n {
-            // Both ends were breakpoints already: no breakpoint moved to
-            // another block, only the blocks over a..b changed (a moved
-            // reservation's old block, units given back up to the very
-            // end the profile holds).
+        if start_was_there {
+            // No breakpoint moved to another block before `b`: the blocks
+            // over a..b changed by the units taken (a moved reservation's
+            // old block, units given back up to the very end the profile
+            // holds, a job starting on a step that already was one) ...
             self.summarize_taken(a, b, size);
+            if self.time.len() > n {
+                // ... and those from the one inserted at `b` on shifted.
+                self.summarize_from(b);
+            }
         } else {
             self.summarize_from(a);
         }
