@@ -306,7 +306,7 @@ impl Profile {
     fn earliest_index(&self, duration: f64, size: i64) -> Option<(usize, usize)> {
         if self.skipping {
             return self
-                .first_window_bounded(duration, size, f64::INFINITY, None)
+                .first_window_bounded(duration, size, f64::INFINITY, None, 0)
                 .0;
         }
         let n = self.time.len().min(self.free.len()); // equal: one bound to check
@@ -340,10 +340,10 @@ impl Profile {
     /// `limit`: its cost is the breakpoints before `limit` (and the windows
     /// checked from them).
     pub fn earliest_before(&self, duration: f64, size: i64, limit: f64, own: f64) -> Option<f64> {
-        self.first_window(duration, size, limit, Some((own, own + duration, size)))
+        self.first_window(duration, size, limit, Some((own, own + duration, size)), 0)
     }
 
-    /// The first breakpoint before `limit` from which the free units
+    /// The first breakpoint from `from` on and before `limit` from which the free units
     /// (plus `extra`) stay ≥ `size` for `duration` s: one scan, a failed
     /// window resuming after the breakpoint that broke it (skipping blocks
     /// when block skipping is on).
@@ -353,14 +353,17 @@ impl Profile {
         size: i64,
         limit: f64,
         extra: Option<Extra>,
+        from: usize,
     ) -> Option<f64> {
         if self.skipping {
-            let found = self.first_window_bounded(duration, size, limit, extra).0;
+            let found = self
+                .first_window_bounded(duration, size, limit, extra, from)
+                .0;
             return found.map(|(c, _)| self.time[c]);
         }
         let free_at = |j: usize| self.free[j] + extra_at(extra, self.time[j]);
         let n = self.time.len();
-        let mut i = 0;
+        let mut i = from;
         'candidates: while i < n && self.time[i] < limit {
             if free_at(i) < size {
                 i += 1;
@@ -388,16 +391,18 @@ impl Profile {
     /// its step, holds the breakpoint that broke it; one starting where
     /// fewer than `size` are free holds that step. What it found is the
     /// window's first breakpoint and the first at or after its end (or the
-    /// length).
+    /// length). Only windows from breakpoint `from` on are looked at (and
+    /// bounded).
     fn first_window_bounded(
         &self,
         duration: f64,
         size: i64,
         limit: f64,
         extra: Option<Extra>,
+        from: usize,
     ) -> (Option<(usize, usize)>, i64) {
         let mut seen = i64::MIN;
-        let mut i = 0;
+        let mut i = from;
         loop {
             let Some(c) = self.first_at_least(i, limit, size, extra, &mut seen) else {
                 return (None, seen);
@@ -427,13 +432,35 @@ impl Profile {
         limit: f64,
         own: f64,
     ) -> Result<f64, i64> {
+        self.earliest_before_bounded_from(duration, size, limit, own, f64::NEG_INFINITY)
+    }
+
+    /// [`earliest_before_bounded`](Self::earliest_before_bounded) looking
+    /// only at the starts from `not_before` (s) on, for a caller that knows
+    /// no earlier start fits (a compression that just found every start
+    /// before `not_before` closed to a job no larger and no longer: a window
+    /// that fits this job would fit that one, the own blocks counted); the
+    /// bound covers those starts only.
+    pub fn earliest_before_bounded_from(
+        &self,
+        duration: f64,
+        size: i64,
+        limit: f64,
+        own: f64,
+        not_before: f64,
+    ) -> Result<f64, i64> {
         let extra = Some((own, own + duration, size));
+        let from = if not_before > self.time[0] {
+            self.time.partition_point(|&x| x < not_before)
+        } else {
+            0
+        };
         if !self.skipping {
             return self
-                .first_window(duration, size, limit, extra)
+                .first_window(duration, size, limit, extra, from)
                 .ok_or(size - 1);
         }
-        match self.first_window_bounded(duration, size, limit, extra) {
+        match self.first_window_bounded(duration, size, limit, extra, from) {
             (Some((c, _)), _) => Ok(self.time[c]),
             (None, seen) => Err(seen.min(size - 1)),
         }
@@ -721,6 +748,19 @@ mod tests {
                             .unwrap();
                         prop_assert!(low <= bound, "window at {} has {} > {}", q.time[i], low, bound);
                     }
+                }
+                // From a later start on: the same as the other scan, and
+                // the full answer when that is not earlier.
+                let not_before = f64::from(advance) + limit / 3.0;
+                let from = q.earliest_before_bounded_from(d, k, limit, own, not_before);
+                prop_assert_eq!(
+                    from.ok(),
+                    other_q.earliest_before_bounded_from(d, k, limit, own, not_before).ok()
+                );
+                match q.earliest_before(d, k, limit, own) {
+                    Some(t) if t >= not_before => prop_assert_eq!(from.ok(), Some(t)),
+                    None => prop_assert!(from.is_err()),
+                    Some(_) => prop_assert!(from.is_err() || from.ok() >= Some(not_before)),
                 }
                 let start = f64::from(advance) + limit / 4.0;
                 prop_assert_eq!(p.fits(start, d, k), other.fits(start, d, k));

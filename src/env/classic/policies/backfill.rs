@@ -138,6 +138,43 @@ impl Held {
     }
 }
 
+/// The last reservations a compression found closed (every start before
+/// theirs fits them nowhere), as (size, estimate s, start s). A job no
+/// larger and no longer than one of them, later in the compression's
+/// order (so starting no earlier), cannot start before it either: its
+/// window would fit that job, whose own block covers any part of the
+/// window inside this job's own block. They stay closed when a later
+/// reservation moves: the units it gives back come after their start,
+/// inside their own blocks as far as their windows reach.
+#[derive(Debug, Default)]
+struct Closed {
+    /// A ring of the last [`Closed::KEPT`]; unused slots hold size
+    /// `i64::MAX`, which bounds nothing.
+    slots: [(i64, f64, f64); Closed::KEPT],
+    /// Reservations pushed (the next slot is this modulo `KEPT`).
+    count: usize,
+}
+
+impl Closed {
+    /// Reservations kept: on Curie the last 8 skip about two scans in
+    /// three.
+    const KEPT: usize = 8;
+
+    fn push(&mut self, size: i64, estimate: f64, start: f64) {
+        self.slots[self.count % Self::KEPT] = (size, estimate, start);
+        self.count += 1;
+    }
+
+    /// The latest start (s) before which every start is closed to a job
+    /// of `size` units for `estimate` s (−∞ when none is known).
+    fn until(&self, size: i64, estimate: f64) -> f64 {
+        self.slots[..self.count.min(Self::KEPT)]
+            .iter()
+            .filter(|&&(s, e, _)| s <= size && e <= estimate)
+            .fold(f64::NEG_INFINITY, |u, &(_, _, t)| u.max(t))
+    }
+}
+
 /// Order of [`Backfill::held`]: by start, then queue order.
 fn by_start(a: &Held, b: &Held) -> std::cmp::Ordering {
     a.start.total_cmp(&b.start).then(a.rank.cmp(&b.rank))
@@ -392,6 +429,7 @@ impl Backfill {
             // looked for only where units can have been freed.
             let mut until = self.left_until.max(freed_until);
             let mut left_until = f64::NEG_INFINITY;
+            let mut closed = Closed::default();
             for h in &mut held {
                 let (r, est, size) = (h.start, h.estimate, h.size);
                 if r <= now {
@@ -402,13 +440,26 @@ impl Backfill {
                 let last_turn = std::mem::replace(&mut h.turn, self.freed);
                 if bound.saturating_add(gained) < size {
                     // Too few units gained anywhere to open a window.
+                    closed.push(size, est, r);
                     continue;
                 }
                 let limit = r.min(until);
                 if limit <= now {
+                    closed.push(size, est, r);
                     continue; // nothing freed before it
                 }
-                match p.earliest_before_bounded(est, size, limit, r) {
+                // Every start before `from` is closed to a job no larger and
+                // no longer, so to this one.
+                let from = closed.until(size, est);
+                if from >= limit {
+                    closed.push(size, est, r);
+                    continue;
+                }
+                let found = p.earliest_before_bounded_from(est, size, limit, r, from);
+                if found.is_err() {
+                    closed.push(size, est, r);
+                }
+                match found {
                     Ok(t) => {
                         p.reserve(r, est, -size);
                         p.reserve(t, est, size);
@@ -418,6 +469,8 @@ impl Backfill {
                         until = until.max(r + est);
                         left_until = left_until.max(r + est);
                     }
+                    // The bound covers the starts from `from` only.
+                    Err(_) if from > now => {}
                     // Every start before r was looked at.
                     Err(b) if limit == r => (h.bound, h.at) = (b, self.freed),
                     // Every start from `limit` on was closed at its last
