@@ -343,8 +343,9 @@ impl Profile {
         self.first_window(duration, size, limit, Some((own, own + duration, size)), 0)
     }
 
-    /// The first breakpoint from `from` on and before `limit` from which the free units
-    /// (plus `extra`) stay ≥ `size` for `duration` s: one scan, a failed
+    /// The first breakpoint from `from` on and before `limit` from which
+    /// the free units (plus `extra`) stay ≥ `size` for `duration` s: one
+    /// scan, a failed
     /// window resuming after the breakpoint that broke it (skipping blocks
     /// when block skipping is on).
     fn first_window(

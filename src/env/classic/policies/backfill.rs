@@ -49,8 +49,14 @@
 //! sizes of the jobs that ended early and of the reservations that moved)
 //! cannot lift k to its size ([`Profile::earliest_before_bounded`]): no
 //! window can open then, so the skip leaves every window before it as
-//! closed as a scan would have found it. Tested against a reference that
-//! rebuilds and scans everything at every pass (tests/it/env_d_promise.rs).
+//! closed as a scan would have found it. Nor is a reservation scanned
+//! before the start of one no larger and no shorter that the same
+//! compression found closed earlier (`Closed`): a window that fits it
+//! would fit that one. The reservations are kept by start from pass to
+//! pass while the queue keeps its order, and when every waiting job holds
+//! one a pass only starts the due ones and serves the jobs submitted
+//! since. Tested against a reference that rebuilds and scans everything
+//! at every pass (tests/it/env_d_promise.rs).
 
 use super::{MachineState, Scheduler};
 use crate::env::classic::ClassicJob;
@@ -97,7 +103,7 @@ pub struct Backfill {
     left: Vec<usize>,
 }
 
-/// A reservation held: its start (s), its job's [`Backfill::rank`], the job.
+/// A reservation held, with what a compression needs of its job.
 #[derive(Debug, Clone, Copy)]
 struct Held {
     /// Its start, s.
@@ -148,8 +154,8 @@ impl Held {
 /// inside their own blocks as far as their windows reach.
 #[derive(Debug, Default)]
 struct Closed {
-    /// A ring of the last [`Closed::KEPT`]; unused slots hold size
-    /// `i64::MAX`, which bounds nothing.
+    /// A ring of the last [`Closed::KEPT`] (the first `count` slots
+    /// while fewer were pushed).
     slots: [(i64, f64, f64); Closed::KEPT],
     /// Reservations pushed (the next slot is this modulo `KEPT`).
     count: usize,
