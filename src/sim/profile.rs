@@ -345,9 +345,8 @@ impl Profile {
 
     /// The first breakpoint from `from` on and before `limit` from which
     /// the free units (plus `extra`) stay ≥ `size` for `duration` s: one
-    /// scan, a failed
-    /// window resuming after the breakpoint that broke it (skipping blocks
-    /// when block skipping is on).
+    /// scan, a failed window resuming after the breakpoint that broke it
+    /// (skipping blocks when block skipping is on).
     fn first_window(
         &self,
         duration: f64,
