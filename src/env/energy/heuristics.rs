@@ -117,6 +117,13 @@ pub struct ChoiceOrders {
     /// Per task type and machine type, its ETC in P-state 0, s (infinite:
     /// not valid).
     etc0: Vec<f64>,
+    /// Per task type and machine type, its EEC in each P-state, J, as
+    /// [`evaluate`] computes it (infinite: not valid): the filter's test
+    /// without the matrices' lookups ([`Passing`]).
+    eec: Vec<[f64; P_STATES]>,
+    /// Per task type, its least EEC over its valid choices in P-state 0,
+    /// and in any P-state, J (infinite: no valid choice).
+    least_eec: Vec<[f64; 2]>,
 }
 
 impl ChoiceOrders {
@@ -151,10 +158,32 @@ impl ChoiceOrders {
             })
             .fold(0.0, f64::max);
         let valid = (0..n)
-            .flat_map(|i| (0..types).map(move |mt| passing_mask(matrices, None, i, mt)))
+            .flat_map(|i| (0..types).map(move |mt| valid_mask(matrices, i, mt)))
+            .collect();
+        let eec: Vec<[f64; P_STATES]> = (0..n)
+            .flat_map(|i| {
+                (0..types).map(move |mt| {
+                    std::array::from_fn(|p| {
+                        match (matrices.etc(i, mt, p), matrices.apc(i, mt, p)) {
+                            (Some(etc), Some(apc)) => etc * apc,
+                            _ => f64::INFINITY,
+                        }
+                    })
+                })
+            })
+            .collect();
+        let least_eec = eec
+            .chunks(types.max(1))
+            .map(|row| {
+                let p0 = row.iter().map(|e| e[0]).fold(f64::INFINITY, f64::min);
+                let all = row.iter().flatten().copied().fold(f64::INFINITY, f64::min);
+                [p0, all]
+            })
             .collect();
         ChoiceOrders {
             valid,
+            eec,
+            least_eec,
             etc0: matrices.etc_table(0),
             least_etc,
             max_energy,
@@ -339,9 +368,10 @@ impl EnergyFloors {
     /// Whether a valid (machine type, P-state) among those tried passes
     /// the filter: exactly when [`EnergyFloors::compute`] is finite.
     fn any_passes(&self, ctx: &Context<'_>, ty: usize) -> bool {
-        let m = &ctx.scenario.matrices;
-        let tried = (1u8 << self.tries) - 1;
-        (0..m.machine_types.len()).any(|mt| passing_mask(m, ctx.e_bud, ty, mt) & tried != 0)
+        // Some valid choice has !(EEC > e_bud) exactly when the least one
+        // has (EECs are finite): the test of [`Passing::of`].
+        let least = ctx.orders.least_eec[ty][usize::from(self.tries > 1)];
+        least.is_finite() && !ctx.e_bud.is_some_and(|b| least > b)
     }
 
     fn compute(&self, ctx: &Context<'_>, lo: f64, ty: usize) -> f64 {
@@ -394,26 +424,33 @@ impl Passing {
         Passing { masks, types }
     }
 
-    /// The mask of task type `ty` on machine type `mt`.
+    /// The mask of task type `ty` on machine type `mt`: the valid P-states
+    /// whose EEC is not above e_bud, with the test and arithmetic of
+    /// [`evaluate`] (EEC = ETC · APC).
     fn of(&mut self, ctx: &Context<'_>, ty: usize, mt: usize) -> u8 {
         let mask = &mut self.masks[ty * self.types + mt];
         if *mask == UNKNOWN {
-            *mask = passing_mask(&ctx.scenario.matrices, ctx.e_bud, ty, mt);
+            let cell = ty * self.types + mt;
+            *mask = ctx.orders.valid[cell];
+            if let Some(b) = ctx.e_bud {
+                let eec = &ctx.orders.eec[cell];
+                for (p, &e) in eec.iter().enumerate() {
+                    if e > b {
+                        *mask &= !(1 << p);
+                    }
+                }
+            }
         }
         *mask
     }
 }
 
-/// Which P-states of task type `ty` on machine type `mt` are valid and have
-/// an EEC within `e_bud` (bit `p` set), with the test and arithmetic of
-/// `evaluate`.
-fn passing_mask(m: &super::Matrices, e_bud: Option<f64>, ty: usize, mt: usize) -> u8 {
+/// Which P-states of task type `ty` on machine type `mt` are valid (bit
+/// `p` set).
+fn valid_mask(m: &super::Matrices, ty: usize, mt: usize) -> u8 {
     (0..P_STATES).fold(0u8, |mask, p| {
-        let passes = match (m.etc(ty, mt, p), m.apc(ty, mt, p)) {
-            (Some(etc), Some(apc)) => !e_bud.is_some_and(|b| etc * apc > b),
-            _ => false,
-        };
-        mask | (u8::from(passes) << p)
+        let valid = m.etc(ty, mt, p).is_some() && m.apc(ty, mt, p).is_some();
+        mask | (u8::from(valid) << p)
     })
 }
 
@@ -530,7 +567,12 @@ impl<'a> Machines<'a> {
             self.ready[m] += etc;
             self.hi = self.hi.max(self.ready[m]);
         }
-        self.refresh(self.type_of[m]);
+        // Another machine of the type stays its best: it was ready no later
+        // (lower id on ties) and still is.
+        let t = self.type_of[m];
+        if self.best[t] == Some(m) {
+            self.refresh(t);
+        }
     }
 
     fn any_open(&self) -> bool {
@@ -1612,6 +1654,71 @@ mod tests {
                 });
                 assert_eq!(got, want, "lcfs {lcfs}");
             }
+        }
+    }
+
+    /// The filter's masks and `any_passes`, made from the EECs kept in
+    /// [`ChoiceOrders`], are the matrices' rule (valid, and ETC · APC not
+    /// above e_bud), for shares across the range of EECs, at their exact
+    /// values and one ulp either side, with and without static power.
+    #[test]
+    fn passing_masks_are_the_matrices_rule() {
+        let mut s = scenario(5);
+        for static_w in [0.0, 50.0] {
+            s.matrices.set_static_power(static_w);
+            let orders = ChoiceOrders::new(&s.matrices);
+            let task_order = TaskOrder::new(&s);
+            let m = &s.matrices;
+            let types = m.machine_types.len();
+            let mut shares = vec![None, Some(0.0), Some(f64::INFINITY), Some(f64::NAN)];
+            for ty in (0..m.task_types()).step_by(7) {
+                for mt in 0..types {
+                    for p in 0..P_STATES {
+                        if let Some(e) = m.eec(ty, mt, p) {
+                            shares.extend([e.next_down(), e, e.next_up()].map(Some));
+                        }
+                    }
+                }
+            }
+            let mut differs = 0;
+            for &e_bud in &shares {
+                let ctx = Context {
+                    scenario: &s,
+                    now: 0.0,
+                    e_bud,
+                    budget_left: 0.0,
+                    orders: &orders,
+                    track_refusal: false,
+                    task_order: &task_order,
+                    from_scratch: false,
+                };
+                let mut passing = Passing::new(&ctx);
+                for ty in 0..m.task_types() {
+                    let mut any = [false; 2];
+                    for mt in 0..types {
+                        let want = (0..P_STATES).fold(0u8, |mask, p| {
+                            let passes = match (m.etc(ty, mt, p), m.apc(ty, mt, p)) {
+                                (Some(etc), Some(apc)) => !e_bud.is_some_and(|b| etc * apc > b),
+                                _ => false,
+                            };
+                            mask | (u8::from(passes) << p)
+                        });
+                        assert_eq!(passing.of(&ctx, ty, mt), want, "{ty} {mt} {e_bud:?}");
+                        any[0] |= want & 1 != 0;
+                        any[1] |= want != 0;
+                        differs += usize::from(want != orders.valid[ty * types + mt]);
+                    }
+                    for (k, tries) in [1, P_STATES].into_iter().enumerate() {
+                        let floors = EnergyFloors::new(m.task_types(), tries);
+                        assert_eq!(
+                            floors.any_passes(&ctx, ty),
+                            any[k],
+                            "{ty} {tries} {e_bud:?}"
+                        );
+                    }
+                }
+            }
+            assert!(differs > 1000, "{differs}");
         }
     }
 
