@@ -12,7 +12,7 @@
 //! polled environment only idle machines are, each for one task, starting
 //! now.
 //!
-//! Six shortcuts skip work without changing a choice:
+//! Seven shortcuts skip work without changing a choice:
 //!
 //! - a task that completes after its utility reached zero even at the
 //!   earliest completion any of its choices can have at that point of the
@@ -45,9 +45,12 @@
 //!   ([`crate::model::utility::UtilityFunction::last_at_least`]);
 //! - under the same condition, held for the whole event, the three put a
 //!   task in their heap with a bound on its objective and find its best
-//!   choice only when the bound reaches the top ([`minmin`]).
+//!   choice only when the bound reaches the top ([`minmin`]);
+//! - in the polled environment, the three end the event once no task in
+//!   their heap may run on a machine still idle (each assignment takes one
+//!   out of the pool): the tasks left would find no choice.
 //!
-//! All four are off in the tests' from-scratch reference
+//! All of them are off in the tests' from-scratch reference
 //! (`engine::simulate_from_scratch`), which the tests compare run for run.
 
 use std::cmp::{Ordering, Reverse};
@@ -124,6 +127,9 @@ pub struct ChoiceOrders {
     /// Per task type, its least EEC over its valid choices in P-state 0,
     /// and in any P-state, J (infinite: no valid choice).
     least_eec: Vec<[f64; 2]>,
+    /// Per task type, the machine types it may run on (bit `mt` set; 0
+    /// for every task type where there are more than 64 machine types).
+    valid_types: Vec<u64>,
 }
 
 impl ChoiceOrders {
@@ -180,8 +186,16 @@ impl ChoiceOrders {
                 [p0, all]
             })
             .collect();
+        let valid_types = (0..n)
+            .map(|i| {
+                (0..types)
+                    .filter(|&mt| types <= 64 && matrices.valid(i, mt))
+                    .fold(0u64, |mask, mt| mask | 1 << mt)
+            })
+            .collect();
         ChoiceOrders {
             valid,
+            valid_types,
             eec,
             least_eec,
             etc0: matrices.etc_table(0),
@@ -657,6 +671,7 @@ enum Need {
 /// ready time against the filter, the `left` joules of the budget (a
 /// refusal sets `refused`) and a utility above zero, finding out about its
 /// utility what `need` says.
+#[inline(always)]
 fn evaluate(
     ctx: &Context<'_>,
     pool: &Machines<'_>,
@@ -1123,76 +1138,32 @@ fn passed_over(pool: &Machines<'_>, machines: &[usize], at: usize) -> usize {
         .count()
 }
 
-/// [`minmin`]'s keys, highest first. In the polled environment the keys
-/// it starts with are sorted once (nearly every one is passed over, its
-/// task finding no open machine, so one sort costs less than as many heap
-/// pops) and the keys lowered since go in a heap beside them; in the
-/// queued one, where most tops are lowered, all are in the heap and a
-/// lowered top is moved down in place. The top is the higher of the two
-/// fronts; keys are distinct (task index), so the order is a max-heap's.
+/// [`minmin`]'s keys, highest first: a max-heap whose top can be lowered
+/// in place (in the queued environment most tops are). Keys are distinct
+/// (task index).
 struct Keys {
-    /// The keys first given, highest first, from `at` on.
-    sorted: Vec<Key>,
-    at: usize,
-    /// The keys given since.
-    lowered: BinaryHeap<Key>,
+    heap: BinaryHeap<Key>,
 }
 
 impl Keys {
-    /// `keys`, sorted once if `sort`, else in the heap.
-    fn new(mut keys: Vec<Key>, sort: bool) -> Self {
-        if !sort {
-            return Keys {
-                sorted: Vec::new(),
-                at: 0,
-                lowered: BinaryHeap::from(keys),
-            };
-        }
-        keys.sort_unstable_by(|a, b| b.cmp(a));
+    fn new(keys: Vec<Key>) -> Self {
         Keys {
-            sorted: keys,
-            at: 0,
-            lowered: BinaryHeap::new(),
-        }
-    }
-
-    /// The highest key, and whether it is the first sorted one.
-    fn top(&self) -> Option<(Key, bool)> {
-        match (self.sorted.get(self.at), self.lowered.peek()) {
-            (Some(&a), Some(&b)) => Some(if a > b { (a, true) } else { (b, false) }),
-            (Some(&a), None) => Some((a, true)),
-            (None, Some(&b)) => Some((b, false)),
-            (None, None) => None,
+            heap: BinaryHeap::from(keys),
         }
     }
 
     fn peek(&self) -> Option<Key> {
-        self.top().map(|(k, _)| k)
+        self.heap.peek().copied()
     }
 
     fn pop(&mut self) {
-        match self.top() {
-            Some((_, true)) => self.at += 1,
-            Some((_, false)) => {
-                self.lowered.pop();
-            }
-            None => {}
-        }
+        self.heap.pop();
     }
 
     /// Takes the highest key out and gives `key` (no higher) in its place.
     fn replace_top(&mut self, key: Key) {
-        match self.top() {
-            Some((_, true)) => {
-                self.at += 1;
-                self.lowered.push(key);
-            }
-            Some((_, false)) => {
-                if let Some(mut top) = self.lowered.peek_mut() {
-                    *top = key;
-                }
-            }
-            None => {}
+        if let Some(mut top) = self.heap.peek_mut() {
+            *top = key;
         }
     }
 }
@@ -1482,7 +1453,9 @@ fn earliest_open(ctx: &Context<'_>, pool: &Machines<'_>, passing: &mut Passing, 
 /// ETC (Max UPT) or EEC (Max UPE) on the machine types with an open
 /// machine, or that utility itself (Max Utility). Its best is computed
 /// when the bound reaches the top, so most tasks of the polled
-/// environment, with few idle machines, are never evaluated.
+/// environment, with few idle machines, are never evaluated. There the
+/// event also ends once no task with a key may run on an idle machine
+/// left (`Openness`; its tasks would find no choice).
 pub fn minmin(
     ctx: &Context<'_>,
     tasks: &[usize],
@@ -1569,12 +1542,19 @@ pub fn minmin(
     if lazy {
         heap = keys;
     }
-    let mut heap = Keys::new(heap, pool.polled);
+    let mut open = Openness::new(ctx, pool, tasks, &heap);
+    let mut heap = Keys::new(heap);
     while let Some(Key(_, Reverse(k))) = heap.peek() {
-        if !pool.any_open() {
+        if !pool.any_open() || open.live == 0 {
             break;
         }
         let i = tasks[k];
+        if open.closed(ctx, i) {
+            // Its search would find no open machine: no choice.
+            heap.pop();
+            open.leaves(ctx, i);
+            continue;
+        }
         let exact =
             cached[k].filter(|(c, at)| stamp[pool.type_of[c.machine]] == *at && c.energy <= left);
         let c = if let Some((c, _)) = exact {
@@ -1602,14 +1582,91 @@ pub fn minmin(
                 }
                 None => {
                     heap.pop();
+                    open.leaves(ctx, i);
                     continue;
                 }
             }
         };
-        stamp[pool.type_of[c.machine]] += 1;
+        open.leaves(ctx, i);
+        let mt = pool.type_of[c.machine];
+        stamp[mt] += 1;
         record(&mut out, pool, &mut left, i, c);
+        open.update(ctx, pool, mt);
     }
     out
+}
+
+/// [`minmin`]'s count of the tasks with a key whose task type may still run
+/// on an open machine, in the polled environment, where assignments close
+/// machines. A task of a type with no open machine of a valid type finds
+/// no choice (its search skips every closed type, evaluates nothing and
+/// reports no refusal): its turn is taken without a search, and the event
+/// ends once no other task holds a key. Off (`live` never reaches 0) in the
+/// queued environment, which closes no machine, in the tests' from-scratch
+/// reference and with more than 64 machine types.
+struct Openness {
+    on: bool,
+    /// The machine types with an open machine (bit `mt`).
+    open_types: u64,
+    /// Per task type, how many of its tasks hold a key.
+    holding: Vec<usize>,
+    /// How many tasks hold a key and have an open machine of a valid type.
+    live: usize,
+}
+
+impl Openness {
+    fn new(ctx: &Context<'_>, pool: &Machines<'_>, tasks: &[usize], keys: &[Key]) -> Self {
+        let on = pool.polled && !ctx.from_scratch && pool.best.len() <= 64;
+        let mut open = Openness {
+            on,
+            open_types: 0,
+            holding: Vec::new(),
+            live: usize::MAX,
+        };
+        if on {
+            open.holding = vec![0; ctx.scenario.matrices.task_types()];
+            for Key(_, Reverse(k)) in keys {
+                open.holding[ctx.scenario.tasks[tasks[*k]].task_type] += 1;
+            }
+            open.open_types = (0..pool.best.len())
+                .filter(|&mt| pool.best[mt].is_some())
+                .fold(0, |mask, mt| mask | 1 << mt);
+            open.count(ctx);
+        }
+        open
+    }
+
+    fn count(&mut self, ctx: &Context<'_>) {
+        self.live = (self.holding.iter().enumerate())
+            .filter(|&(ty, _)| ctx.orders.valid_types[ty] & self.open_types != 0)
+            .map(|(_, &n)| n)
+            .sum();
+    }
+
+    /// Whether task `i`'s type has no open machine of a valid type.
+    fn closed(&self, ctx: &Context<'_>, i: usize) -> bool {
+        let ty = ctx.scenario.tasks[i].task_type;
+        self.on && ctx.orders.valid_types[ty] & self.open_types == 0
+    }
+
+    /// Task `i` gives up its key.
+    fn leaves(&mut self, ctx: &Context<'_>, i: usize) {
+        if self.on {
+            let ty = ctx.scenario.tasks[i].task_type;
+            self.holding[ty] -= 1;
+            if ctx.orders.valid_types[ty] & self.open_types != 0 {
+                self.live -= 1;
+            }
+        }
+    }
+
+    /// An assignment went to a machine of type `mt`.
+    fn update(&mut self, ctx: &Context<'_>, pool: &Machines<'_>, mt: usize) {
+        if self.on && pool.best[mt].is_none() {
+            self.open_types &= !(1 << mt);
+            self.count(ctx);
+        }
+    }
 }
 
 #[cfg(test)]
@@ -1720,6 +1777,76 @@ mod tests {
             }
             assert!(differs > 1000, "{differs}");
         }
+    }
+
+    /// Min-Min with its shortcuts (bounds in the heap, energy floors, the
+    /// end of the event once no task with a key has an open machine of a
+    /// type it may run on) makes the from-scratch reference's assignments
+    /// and refusal, for the three objectives, on random sets of tasks and
+    /// pools: polled with a few idle machines (often of the special types
+    /// only, which most tasks may not use) and queued, with and without a
+    /// filter, with a budget that does or does not bind.
+    #[test]
+    fn minmin_makes_the_from_scratch_choices() {
+        let s = scenario(8);
+        let orders = ChoiceOrders::new(&s.matrices);
+        let task_order = TaskOrder::new(&s);
+        let type_of = s.matrices.machine_type_of();
+        let types = s.matrices.machine_types.len();
+        let mut rng = stream(8, 3);
+        let (mut assigned, mut closed_early) = (0, 0);
+        for round in 0..600 {
+            let now = rng.random_range(3.0 * 3600.0..20.0 * 3600.0);
+            let polled = round % 3 != 0;
+            // Idle machines: a few, all of the special types in some rounds.
+            let special_only = round % 4 == 1;
+            let q = [0.02, 0.08, 0.3][round % 3];
+            let ready: Vec<(f64, bool)> = (0..type_of.len())
+                .map(|m| {
+                    let special = s.matrices.machine_types[type_of[m]].special;
+                    let open = rng.random_bool(q) && (special || !special_only);
+                    if polled {
+                        (now, open)
+                    } else {
+                        (now + rng.random_range(0.0..3000.0), true)
+                    }
+                })
+                .collect();
+            let tasks: Vec<usize> = (0..s.tasks.len())
+                .filter(|&i| s.tasks[i].arrival <= now && rng.random_bool(0.1))
+                .collect();
+            let e_bud = [None, Some(rng.random_range(2e4..2e5))][round % 2];
+            let budget_left = [f64::INFINITY, rng.random_range(0.0..4e6)][(round / 2) % 2];
+            for o in [Objective::Util, Objective::Upt, Objective::Upe] {
+                let mut outcomes = Vec::new();
+                for (from_scratch, track_refusal) in [(false, round % 5 != 0), (true, true)] {
+                    let ctx = Context {
+                        scenario: &s,
+                        now,
+                        e_bud,
+                        budget_left,
+                        orders: &orders,
+                        track_refusal,
+                        task_order: &task_order,
+                        from_scratch,
+                    };
+                    let mut pool = Machines::new(&type_of, types, polled, |m| ready[m]);
+                    let out = minmin(&ctx, &tasks, &mut pool, o);
+                    closed_early += usize::from(polled && !from_scratch && pool.any_open());
+                    outcomes.push((out.assignments, out.refused, track_refusal));
+                }
+                let (got, want) = (&outcomes[0], &outcomes[1]);
+                assert_eq!(got.0, want.0, "round {round} {o:?}");
+                if got.2 {
+                    assert_eq!(got.1, want.1, "round {round} {o:?}");
+                }
+                assigned += want.0.len();
+            }
+        }
+        assert!(
+            assigned > 5000 && closed_early > 100,
+            "{assigned} {closed_early}"
+        );
     }
 
     /// An energy floor is never above the energy an evaluation computes
