@@ -328,6 +328,9 @@ struct EnergyFloors {
     hi: f64,
     /// The heuristic evaluates P-states 0 to `tries` − 1 only.
     tries: usize,
+    /// It evaluates, on each machine type, only the first of those that
+    /// passes the filter (the ordered heuristics).
+    first_only: bool,
 }
 
 /// How far past the pool's latest ready time the energy floors are made
@@ -343,6 +346,17 @@ impl EnergyFloors {
             passes: vec![None; task_types],
             hi: f64::NEG_INFINITY,
             tries,
+            first_only: false,
+        }
+    }
+
+    /// For a heuristic that evaluates, on each machine type, only the first
+    /// P-state below `tries` that passes the filter: its bound is over
+    /// those choices only (no lower than over all).
+    fn first_passing(task_types: usize, tries: usize) -> Self {
+        EnergyFloors {
+            first_only: true,
+            ..Self::new(task_types, tries)
         }
     }
 
@@ -406,6 +420,9 @@ impl EnergyFloors {
                 let slack = 1e-12 * (hi.abs() + lo.abs() + etc + w0.abs() + w1.abs());
                 let bound = (apc * (time - slack) * (1.0 - 1e-12)).max(0.0);
                 floor = floor.min(bound);
+                if self.first_only {
+                    break;
+                }
             }
         }
         floor
@@ -998,7 +1015,7 @@ pub fn ordered(
     };
     let mut out = Outcome::default();
     let mut left = ctx.budget_left;
-    let mut floors = EnergyFloors::new(s.matrices.task_types(), tries);
+    let mut floors = EnergyFloors::first_passing(s.matrices.task_types(), tries);
     let mut passing = Passing::new(ctx);
     // The machine types with an open machine, by their first machine.
     let head =
@@ -1862,8 +1879,9 @@ mod tests {
         let types = s.matrices.machine_types.len();
         let (w0, w1) = s.window;
         let mut rng = stream(6, 2);
-        // Choices evaluated, and bounds that exclude a choice at once.
-        let (mut checked, mut positive) = (0, 0);
+        // Choices evaluated, bounds that exclude a choice at once, and
+        // bounds over the first passing P-states above those over all.
+        let (mut checked, mut positive, mut tighter) = (0, 0, 0);
         for round in 0..200 {
             let base = rng.random_range(0.0..w1 + 3600.0);
             let spread = [0.0, 60.0, 5000.0][round % 3];
@@ -1882,8 +1900,12 @@ mod tests {
                 task_order: &task_order,
                 from_scratch: false,
             };
-            for tries in [1, P_STATES] {
-                let mut floors = EnergyFloors::new(s.matrices.task_types(), tries);
+            for (tries, first) in [(1, false), (P_STATES, false), (P_STATES, true)] {
+                let mut floors = if first {
+                    EnergyFloors::first_passing(s.matrices.task_types(), tries)
+                } else {
+                    EnergyFloors::new(s.matrices.task_types(), tries)
+                };
                 for ty in 0..s.matrices.task_types() {
                     floors.refuse(&ctx, &pool, ty, 0.0);
                     let passes = floors.passes[ty].expect("known after refuse");
@@ -1910,17 +1932,33 @@ mod tests {
                             let energy = window_energy(apc, r, r + etc, s.window);
                             assert!(
                                 floor <= energy,
-                                "type {ty} on {mt} P{p} from {r} (day {w0}–{w1}): \\
+                                "type {ty} on {mt} P{p} from {r} (day {w0}–{w1}): \
                                  floor {floor} > energy {energy}"
                             );
+                            if first {
+                                // The only P-state evaluated on the type.
+                                break;
+                            }
                         }
                     }
                     assert_eq!(covered == 0, floor == f64::INFINITY, "type {ty}");
+                    if first {
+                        let all = EnergyFloors {
+                            first_only: false,
+                            ..floors.clone()
+                        };
+                        let all = all.compute(&ctx, pool.lo, ty);
+                        assert!(floor >= all, "type {ty}: {floor} < {all}");
+                        tighter += usize::from(floor > all);
+                    }
                     checked += covered;
                     positive += usize::from(floor > 0.0 && floor.is_finite());
                 }
             }
         }
-        assert!(checked > 100_000 && positive > 1000, "{checked} {positive}");
+        assert!(
+            checked > 100_000 && positive > 1000 && tighter > 1000,
+            "{checked} {positive} {tighter}"
+        );
     }
 }
