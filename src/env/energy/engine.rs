@@ -221,6 +221,7 @@ fn run(scenario: &EnergyScenario, policy: Policy, config: &RunConfig, scratch: b
     let allowance = config.budget.map(|b| b - static_j);
     let mut rng = heuristics::random_stream(s.seed);
     let mut dropping = Dropping::new(s, config.drop_threshold);
+    let mut bounds = heuristics::UtilityBounds::new(s.tasks.len());
     let mut mappable: Vec<usize> = Vec::new();
     // Scratch: the virtual queues' tasks.
     let mut returned: Vec<usize> = Vec::new();
@@ -332,7 +333,7 @@ fn run(scenario: &EnergyScenario, policy: Policy, config: &RunConfig, scratch: b
         let outcome = if hopeless {
             heuristics::Outcome::default()
         } else {
-            heuristics::assign(policy, &ctx, &mappable, &mut pool, &mut rng)
+            heuristics::assign(policy, &ctx, &mappable, &mut pool, &mut rng, &mut bounds)
         };
         let seconds = clock.elapsed().as_secs_f64();
         sum_s += seconds;

@@ -782,18 +782,62 @@ fn record(out: &mut Outcome, pool: &mut Machines<'_>, left: &mut f64, task: usiz
     pool.take(c.machine, c.etc);
 }
 
-/// Runs `policy` on the mappable tasks `tasks` (ascending task index).
+/// Runs `policy` on the mappable tasks `tasks` (ascending task index);
+/// `bounds` carries Min-Min's utility bounds from one event to the next.
 pub fn assign(
     policy: Policy,
     ctx: &Context<'_>,
     tasks: &[usize],
     pool: &mut Machines<'_>,
     rng: &mut ChaCha8Rng,
+    bounds: &mut UtilityBounds,
 ) -> Outcome {
     match policy {
         Policy::Random => random(ctx, tasks, pool, rng),
         Policy::Ordered { order, pstates } => ordered(ctx, tasks, pool, order, pstates),
-        Policy::MinMin(objective) => minmin(ctx, tasks, pool, objective),
+        Policy::MinMin(objective) => minmin(ctx, tasks, pool, objective, bounds),
+    }
+}
+
+/// Per task, a bound on its utility kept across mapping events: its
+/// utility `elapsed` seconds after arrival, raised by a relative 1e-12
+/// against rounding, never above its priority (value units). Utility never
+/// rises with the completion time, so it bounds every completion at least
+/// `elapsed` seconds after arrival, at any later event too. In the polled
+/// environment [`minmin`] takes it in place of the bound at the event's
+/// earliest completion while that is no earlier and at most
+/// [`BOUND_REUSE_S`] later, sparing a utility evaluation per task and
+/// event for the many tasks that never reach the top of its heap; a looser
+/// key can only cost more searches, never change a choice.
+#[derive(Debug, Clone)]
+pub struct UtilityBounds {
+    /// Per task: (elapsed, s; bound, value units); NaN: none yet.
+    bound: Vec<(f64, f64)>,
+}
+
+/// How much later than its own time, s, a kept utility bound is still
+/// taken (about ten mapping events of the paper's minute).
+pub const BOUND_REUSE_S: f64 = 600.0;
+
+impl UtilityBounds {
+    /// None yet, for `tasks` tasks.
+    pub fn new(tasks: usize) -> Self {
+        UtilityBounds {
+            bound: vec![(f64::NAN, f64::NAN); tasks],
+        }
+    }
+
+    /// A bound on task `i`'s utility at any completion `elapsed` seconds or
+    /// more after its arrival: the kept one if it holds there and is
+    /// recent, else its [`cap_at`] there, kept.
+    fn at(&mut self, task: &EnergyTask, i: usize, elapsed: f64) -> f64 {
+        let (at, bound) = self.bound[i];
+        if at <= elapsed && elapsed - at <= BOUND_REUSE_S {
+            return bound;
+        }
+        let bound = cap_at(task, elapsed);
+        self.bound[i] = (elapsed, bound);
+        bound
     }
 }
 
@@ -1478,6 +1522,7 @@ pub fn minmin(
     tasks: &[usize],
     pool: &mut Machines<'_>,
     o: Objective,
+    bounds: &mut UtilityBounds,
 ) -> Outcome {
     let mut out = Outcome::default();
     if !pool.any_open() {
@@ -1535,7 +1580,13 @@ pub fn minmin(
             if elapsed > task.utility.last_positive() {
                 continue;
             }
-            caps[k] = cap_at(task, elapsed);
+            // (Queued, where most tasks are searched anyway, the bound at
+            // this event's earliest completion costs fewer searches.)
+            caps[k] = if pool.polled {
+                bounds.at(task, i, elapsed)
+            } else {
+                cap_at(task, elapsed)
+            };
             // No choice's objective is above it: division is monotone.
             let bound = match o {
                 Objective::Util => caps[k],
@@ -1848,7 +1899,8 @@ mod tests {
                         from_scratch,
                     };
                     let mut pool = Machines::new(&type_of, types, polled, |m| ready[m]);
-                    let out = minmin(&ctx, &tasks, &mut pool, o);
+                    let mut bounds = UtilityBounds::new(s.tasks.len());
+                    let out = minmin(&ctx, &tasks, &mut pool, o, &mut bounds);
                     closed_early += usize::from(polled && !from_scratch && pool.any_open());
                     outcomes.push((out.assignments, out.refused, track_refusal));
                 }
