@@ -48,7 +48,9 @@
 //!   choice only when the bound reaches the top ([`minmin`]);
 //! - in the polled environment, the three end the event once no task in
 //!   their heap may run on a machine still idle (each assignment takes one
-//!   out of the pool): the tasks left would find no choice.
+//!   out of the pool): the tasks left would find no choice; and they keep
+//!   each task's utility bound from one event to the next while it holds
+//!   ([`UtilityBounds`]).
 //!
 //! All of them are off in the tests' from-scratch reference
 //! (`engine::simulate_from_scratch`), which the tests compare run for run.
@@ -339,8 +341,10 @@ struct EnergyFloors {
 const FLOOR_HI_STEP: f64 = 600.0;
 
 impl EnergyFloors {
-    /// For a heuristic that evaluates P-states below `tries` only.
+    /// For a heuristic that evaluates P-states below `tries` only (1: P-state
+    /// 0, or all [`P_STATES`]).
     fn new(task_types: usize, tries: usize) -> Self {
+        debug_assert!(tries == 1 || tries == P_STATES, "{tries}");
         EnergyFloors {
             floor: vec![f64::NAN; task_types],
             passes: vec![None; task_types],
@@ -816,7 +820,7 @@ pub struct UtilityBounds {
 }
 
 /// How much later than its own time, s, a kept utility bound is still
-/// taken (about ten mapping events of the paper's minute).
+/// taken (ten mapping events at the default `--event-interval` of 60 s).
 pub const BOUND_REUSE_S: f64 = 600.0;
 
 impl UtilityBounds {
@@ -1752,6 +1756,42 @@ mod tests {
         synthetic(&params, seed, 0).expect("trial")
     }
 
+    /// A trial and what every event's context borrows from it.
+    struct Fixture {
+        s: EnergyScenario,
+        orders: ChoiceOrders,
+        task_order: TaskOrder,
+        type_of: Vec<usize>,
+        types: usize,
+    }
+
+    impl Fixture {
+        fn of(s: EnergyScenario) -> Self {
+            Fixture {
+                orders: ChoiceOrders::new(&s.matrices),
+                task_order: TaskOrder::new(&s),
+                type_of: s.matrices.machine_type_of(),
+                types: s.matrices.machine_types.len(),
+                s,
+            }
+        }
+
+        /// An event at `now` (s) with the filter's share `e_bud` (J) and
+        /// `budget_left` (J), refusals not tracked, the shortcuts on.
+        fn ctx(&self, now: f64, e_bud: Option<f64>, budget_left: f64) -> Context<'_> {
+            Context {
+                scenario: &self.s,
+                now,
+                e_bud,
+                budget_left,
+                orders: &self.orders,
+                track_refusal: false,
+                task_order: &self.task_order,
+                from_scratch: false,
+            }
+        }
+    }
+
     /// The counting sort by priority class gives the comparison sort's
     /// order (priority, then arrival and index) on random sets of tasks.
     #[test]
@@ -1788,12 +1828,12 @@ mod tests {
     /// values and one ulp either side, with and without static power.
     #[test]
     fn passing_masks_are_the_matrices_rule() {
-        let mut s = scenario(5);
         for static_w in [0.0, 50.0] {
+            let mut s = scenario(5);
             s.matrices.set_static_power(static_w);
-            let orders = ChoiceOrders::new(&s.matrices);
-            let task_order = TaskOrder::new(&s);
-            let m = &s.matrices;
+            let fx = Fixture::of(s);
+            let orders = &fx.orders;
+            let m = &fx.s.matrices;
             let types = m.machine_types.len();
             let mut shares = vec![None, Some(0.0), Some(f64::INFINITY), Some(f64::NAN)];
             for ty in (0..m.task_types()).step_by(7) {
@@ -1807,16 +1847,7 @@ mod tests {
             }
             let mut differs = 0;
             for &e_bud in &shares {
-                let ctx = Context {
-                    scenario: &s,
-                    now: 0.0,
-                    e_bud,
-                    budget_left: 0.0,
-                    orders: &orders,
-                    track_refusal: false,
-                    task_order: &task_order,
-                    from_scratch: false,
-                };
+                let ctx = fx.ctx(0.0, e_bud, 0.0);
                 let mut passing = Passing::new(&ctx);
                 for ty in 0..m.task_types() {
                     let mut any = [false; 2];
@@ -1856,11 +1887,8 @@ mod tests {
     /// filter, with a budget that does or does not bind.
     #[test]
     fn minmin_makes_the_from_scratch_choices() {
-        let s = scenario(8);
-        let orders = ChoiceOrders::new(&s.matrices);
-        let task_order = TaskOrder::new(&s);
-        let type_of = s.matrices.machine_type_of();
-        let types = s.matrices.machine_types.len();
+        let fx = Fixture::of(scenario(8));
+        let (s, type_of, types) = (&fx.s, &fx.type_of, fx.types);
         let mut rng = stream(8, 3);
         let (mut assigned, mut closed_early) = (0, 0);
         for round in 0..600 {
@@ -1889,16 +1917,11 @@ mod tests {
                 let mut outcomes = Vec::new();
                 for (from_scratch, track_refusal) in [(false, round % 5 != 0), (true, true)] {
                     let ctx = Context {
-                        scenario: &s,
-                        now,
-                        e_bud,
-                        budget_left,
-                        orders: &orders,
                         track_refusal,
-                        task_order: &task_order,
                         from_scratch,
+                        ..fx.ctx(now, e_bud, budget_left)
                     };
-                    let mut pool = Machines::new(&type_of, types, polled, |m| ready[m]);
+                    let mut pool = Machines::new(type_of, types, polled, |m| ready[m]);
                     let mut bounds = UtilityBounds::new(s.tasks.len());
                     let out = minmin(&ctx, &tasks, &mut pool, o, &mut bounds);
                     closed_early += usize::from(polled && !from_scratch && pool.any_open());
@@ -1924,11 +1947,8 @@ mod tests {
     /// it is infinite exactly when no covered choice passes the filter.
     #[test]
     fn energy_floors_never_exceed_an_evaluated_energy() {
-        let s = scenario(6);
-        let orders = ChoiceOrders::new(&s.matrices);
-        let task_order = TaskOrder::new(&s);
-        let type_of = s.matrices.machine_type_of();
-        let types = s.matrices.machine_types.len();
+        let fx = Fixture::of(scenario(6));
+        let (s, type_of, types) = (&fx.s, &fx.type_of, fx.types);
         let (w0, w1) = s.window;
         let mut rng = stream(6, 2);
         // Choices evaluated, bounds that exclude a choice at once, and
@@ -1940,18 +1960,9 @@ mod tests {
             let ready: Vec<f64> = (0..type_of.len())
                 .map(|_| base + rng.random_range(0.0..=spread))
                 .collect();
-            let pool = Machines::new(&type_of, types, false, |m| (ready[m], true));
+            let pool = Machines::new(type_of, types, false, |m| (ready[m], true));
             let e_bud = [None, Some(rng.random_range(1e4..2e5))][round % 2];
-            let ctx = Context {
-                scenario: &s,
-                now: base,
-                e_bud,
-                budget_left: 0.0,
-                orders: &orders,
-                track_refusal: false,
-                task_order: &task_order,
-                from_scratch: false,
-            };
+            let ctx = fx.ctx(base, e_bud, 0.0);
             for (tries, first) in [(1, false), (P_STATES, false), (P_STATES, true)] {
                 let mut floors = if first {
                     EnergyFloors::first_passing(s.matrices.task_types(), tries)
