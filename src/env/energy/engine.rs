@@ -221,7 +221,10 @@ fn run(scenario: &EnergyScenario, policy: Policy, config: &RunConfig, scratch: b
     let allowance = config.budget.map(|b| b - static_j);
     let mut rng = heuristics::random_stream(s.seed);
     let mut dropping = Dropping::new(s, config.drop_threshold);
-    let mut bounds = heuristics::UtilityBounds::new(s.tasks.len());
+    // (Only polled Min-Min keeps utility bounds across events.)
+    let keeps_bounds =
+        matches!(policy, Policy::MinMin(_)) && config.management == Management::Polled;
+    let mut bounds = heuristics::UtilityBounds::new(if keeps_bounds { s.tasks.len() } else { 0 });
     let mut mappable: Vec<usize> = Vec::new();
     // Scratch: the virtual queues' tasks.
     let mut returned: Vec<usize> = Vec::new();

@@ -824,7 +824,8 @@ pub struct UtilityBounds {
 pub const BOUND_REUSE_S: f64 = 600.0;
 
 impl UtilityBounds {
-    /// None yet, for `tasks` tasks.
+    /// None yet, for `tasks` tasks (0 for a run that is not polled
+    /// Min-Min, which never asks).
     pub fn new(tasks: usize) -> Self {
         UtilityBounds {
             bound: vec![(f64::NAN, f64::NAN); tasks],
