@@ -30,6 +30,7 @@ mod env_c_scenarios;
 mod env_c_synth;
 mod env_c_trials;
 mod env_d_bad_input;
+mod env_d_catalina;
 mod env_d_classic;
 mod env_d_export;
 mod env_d_fairness;

@@ -29,19 +29,48 @@ use crate::sim::profile::Profile;
 
 /// Catalina's priority order with conservative backfilling, optionally with
 /// suspension preemption.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 pub struct Catalina {
     /// The ten priority weights.
     pub weights: CatalinaWeights,
     /// Suspension preemption and its marks, or `None` for none.
     pub preemption: Option<Preemption>,
+    /// What the last pass left, for the next one to take up.
+    kept: Kept,
+}
+
+/// The end of the last pass without preemption, which the next pass takes
+/// up where the profile of the running jobs has not changed since
+/// ([`Catalina::kept_pass`]).
+#[derive(Debug, Clone, Default)]
+struct Kept {
+    /// The profile at the end of the last pass: the running jobs (those it
+    /// started among them) and the reservations it placed; `None` when it
+    /// placed none.
+    profile: Option<Profile>,
+    /// The reservations the last pass placed, in queue order: (job, start
+    /// s).
+    placed: Vec<(usize, f64)>,
+    /// [`MachineState::unplanned_ends`] at the end of the last pass.
+    seen: u64,
+}
+
+impl Catalina {
+    /// Catalina with these weights and preemption rule, nothing kept yet.
+    pub fn new(weights: CatalinaWeights, preemption: Option<Preemption>) -> Catalina {
+        Catalina {
+            weights,
+            preemption,
+            kept: Kept::default(),
+        }
+    }
 }
 
 impl Scheduler for Catalina {
     fn pass(&mut self, queue: &mut Vec<usize>, now: f64, machine: &mut MachineState<'_>) {
         self.order(queue, now, machine);
         match self.preemption {
-            None => rebuild_pass(machine, queue, now, None, None),
+            None => self.kept_pass(machine, queue, now),
             Some(rule) => {
                 let profile = resume_suspended(machine, now);
                 let preempt = |m: &mut MachineState<'_>, p: usize, now: f64, q: &mut Profile| {
@@ -97,21 +126,54 @@ pub fn rebuild_pass(
     machine: &mut MachineState<'_>,
     queue: &mut Vec<usize>,
     now: f64,
-    mut profile: Option<Profile>,
+    profile: Option<Profile>,
     preempt: Option<(Preempt<'_>, usize)>,
 ) {
+    let start = Resume {
+        from: 0,
+        keep: Vec::with_capacity(queue.len()),
+        profile,
+    };
+    serve(machine, queue, now, start, preempt, &mut Vec::new());
+}
+
+/// Where a pass starts serving the queue: at queue position `from`, the
+/// jobs before it already served (`keep`, those still waiting), with the
+/// profile they left (`None`: the running jobs', built at the first
+/// reservation).
+struct Resume {
+    from: usize,
+    keep: Vec<usize>,
+    profile: Option<Profile>,
+}
+
+/// [`rebuild_pass`] from `start` on: serves `queue[start.from..]` with
+/// its stops, appends each reservation it places to `placed` as (job,
+/// start s), and returns the profile it ends with.
+fn serve(
+    machine: &mut MachineState<'_>,
+    queue: &mut Vec<usize>,
+    now: f64,
+    start: Resume,
+    preempt: Option<(Preempt<'_>, usize)>,
+    placed: &mut Vec<(usize, f64)>,
+) -> Option<Profile> {
+    let Resume {
+        from,
+        mut keep,
+        mut profile,
+    } = start;
     let jobs = machine.jobs();
     // Smallest size among the jobs from each queue position on.
     let mut smallest = vec![i64::MAX; queue.len() + 1];
-    for k in (0..queue.len()).rev() {
+    for k in (from..queue.len()).rev() {
         smallest[k] = smallest[k + 1].min(i64::from(jobs[queue[k]].size));
     }
     let may_stop_from = preempt.map_or(0, |(_, last)| last);
-    let mut keep = Vec::with_capacity(queue.len());
     let mut alive = MayFit::default();
     // Jobs passed over (not started) so far in the pass, plus one.
     let mut passed_over = 1usize;
-    for (qi, &i) in queue.iter().enumerate() {
+    for (qi, &i) in queue.iter().enumerate().skip(from) {
         if qi >= may_stop_from && machine.free() < smallest[qi] {
             keep.extend_from_slice(&queue[qi..]);
             break;
@@ -140,18 +202,20 @@ pub fn rebuild_pass(
         }
         keep.push(i);
         passed_over += 1;
+        let p = profile.get_or_insert_with(|| machine.profile(now));
         if qi >= may_stop_from
             && passed_over.is_power_of_two()
-            && let Some(p) = profile.as_ref()
             && !alive.any_fits_now(p, now, &queue[qi + 1..], jobs)
         {
             keep.extend_from_slice(&queue[qi + 1..]);
             break;
         }
-        let p = profile.get_or_insert_with(|| machine.profile(now));
-        p.place(est, size);
+        if let Some(t) = p.place(est, size) {
+            placed.push((i, t));
+        }
     }
     *queue = keep;
+    profile
 }
 
 /// The jobs left in a pass that may still fit the profile from now (see
@@ -219,6 +283,71 @@ impl MayFit {
 }
 
 impl Catalina {
+    /// A pass without preemption: [`rebuild_pass`] over the queue in
+    /// priority order, taking up the end of the last pass where that gives
+    /// the same starts.
+    ///
+    /// When no job has ended other than at its predicted end and none has
+    /// outrun its estimate since the last pass, the profile of the running
+    /// jobs is the one the last pass ended with: the jobs it started run,
+    /// and every other breakpoint it held lies at its clock or from this
+    /// pass's clock on (a job ending at its predicted end between the two
+    /// would have made a pass then). Its reservations were placed at their
+    /// earliest starts in queue order; so, for the jobs at the head of the
+    /// queue that it placed in the same order, a rebuilt pass places each
+    /// at the same start: the profile before each is the same but for the
+    /// jobs started after it in the last pass, which fitted around its
+    /// reservation. Those reservations due now are starts (the block is
+    /// the same), the others wait as they were; the pass goes on from the
+    /// first job whose place differs (a job submitted since, or one whose
+    /// priority moved), with the reservations placed after it taken back.
+    /// When taking them back would cost more than placing again, or
+    /// anything else changed, the pass is rebuilt from the running jobs.
+    fn kept_pass(&mut self, machine: &mut MachineState<'_>, queue: &mut Vec<usize>, now: f64) {
+        let jobs = machine.jobs();
+        let kept = &mut self.kept;
+        let mut start = Resume {
+            from: 0,
+            keep: Vec::with_capacity(queue.len()),
+            profile: None,
+        };
+        let unchanged = machine.unplanned_ends() == kept.seen
+            && !machine.overrun(now)
+            && kept.placed.iter().all(|&(_, t)| t >= now);
+        let same = queue
+            .iter()
+            .zip(&kept.placed)
+            .take_while(|(i, p)| **i == p.0)
+            .count();
+        let undo = kept.placed.len() - same;
+        match kept.profile.take() {
+            Some(mut p) if unchanged && same > 0 && undo <= same => {
+                for &(i, t) in &kept.placed[same..] {
+                    p.reserve(t, jobs[i].estimate, -i64::from(jobs[i].size));
+                }
+                if undo > 0 {
+                    p.compact();
+                }
+                p.advance(now);
+                kept.placed.truncate(same);
+                kept.placed.retain(|&(i, t)| {
+                    if t <= now {
+                        machine.start(i, now, Vec::new());
+                        false
+                    } else {
+                        start.keep.push(i);
+                        true
+                    }
+                });
+                start.from = same;
+                start.profile = Some(p);
+            }
+            _ => kept.placed.clear(),
+        }
+        kept.profile = serve(machine, queue, now, start, None, &mut kept.placed);
+        kept.seen = machine.unplanned_ends();
+    }
+
     /// Sorts `queue` by descending priority at `now` (ties to the earlier
     /// submit, then the lower job number) and records each job's priority
     /// on the machine (times the preemptor factor for preempting jobs).

@@ -68,10 +68,7 @@ pub fn build(policy: Policy) -> Box<dyn Scheduler> {
         Policy::Catalina {
             weights,
             preemption,
-        } => Box::new(catalina::Catalina {
-            weights,
-            preemption,
-        }),
+        } => Box::new(catalina::Catalina::new(weights, preemption)),
     }
 }
 
