@@ -263,7 +263,7 @@ impl Profile {
     /// `duration` s. Always found when `size` ≤ what is free at the end.
     pub fn earliest(&self, duration: f64, size: i64) -> Option<f64> {
         self.earliest_index(duration, size)
-            .map(|(i, _)| self.time[i])
+            .map(|((i, _), _)| self.time[i])
     }
 
     /// [`earliest`](Self::earliest), and the units taken there at once
@@ -272,13 +272,25 @@ impl Profile {
     /// another (Catalina) saves the searches for the block's breakpoints:
     /// the scan that found the window knows them.
     pub fn place(&mut self, duration: f64, size: i64) -> Option<f64> {
+        self.place_bounded(duration, size).map(|(t, _)| t)
+    }
+
+    /// [`place`](Self::place), with a bound on the windows before the
+    /// start found: `(start s, bound)`, where every window of `duration` s
+    /// starting from the clock to before that start has, at some instant,
+    /// at most `bound` units free (< `size`; `i64::MIN` when the start is
+    /// the clock). A caller that knows how many units the profile has
+    /// gained at most at any instant since (and that it has lost none
+    /// before the start) can tell without a scan that the start is still
+    /// the earliest: while `bound` + those units < `size`.
+    pub fn place_bounded(&mut self, duration: f64, size: i64) -> Option<(f64, i64)> {
         // The scan finds the first of the copies of the clock's step that
         // `advance` may leave (they are alike), as `reserve` starts there.
-        let (i, j) = self.earliest_index(duration, size)?;
+        let ((i, j), bound) = self.earliest_index(duration, size)?;
         let t = self.time[i];
         let end = t + duration;
         if end <= t {
-            return Some(t); // a window of no length takes nothing
+            return Some((t, bound)); // a window of no length takes nothing
         }
         let inserted = j == self.time.len() || self.time[j] != end;
         if inserted {
@@ -295,25 +307,28 @@ impl Profile {
         if inserted {
             self.summarize_from(j);
         }
-        Some(t)
+        Some((t, bound))
     }
 
     /// The earliest window from the clock for `size` units and `duration`
     /// s, with no limit and no own block: the breakpoint it starts at, and
-    /// the first breakpoint at or after its end (or the length). One scan,
-    /// a failed window resuming after the breakpoint that broke it,
-    /// skipping whole blocks when block skipping is on.
-    fn earliest_index(&self, duration: f64, size: i64) -> Option<(usize, usize)> {
+    /// the first breakpoint at or after its end (or the length), with the
+    /// bound of [`place_bounded`](Self::place_bounded). One scan, a failed
+    /// window resuming after the breakpoint that broke it, skipping whole
+    /// blocks when block skipping is on.
+    fn earliest_index(&self, duration: f64, size: i64) -> Option<((usize, usize), i64)> {
         if self.skipping {
-            return self
-                .first_window_bounded(duration, size, f64::INFINITY, None, 0)
-                .0;
+            let (found, seen) = self.first_window_bounded(duration, size, f64::INFINITY, None, 0);
+            return found.map(|w| (w, seen));
         }
         let n = self.time.len().min(self.free.len()); // equal: one bound to check
         let (time, free) = (&self.time[..n], &self.free[..n]);
+        // The most units free at the instant that closed each window so far.
+        let mut seen = i64::MIN;
         let mut i = 0;
         while i < n {
             if free[i] < size {
+                seen = seen.max(free[i]);
                 i += 1;
                 continue;
             }
@@ -323,8 +338,9 @@ impl Profile {
                 j += 1;
             }
             if j == n || time[j] >= end {
-                return Some((i, j));
+                return Some(((i, j), seen));
             }
+            seen = seen.max(free[j]);
             i = j + 1;
         }
         None
@@ -794,6 +810,42 @@ mod tests {
                 prop_assert_eq!(placed.place(d, k), want);
                 prop_assert_eq!(&placed.time, &reserved.time);
                 prop_assert_eq!(&placed.free, &reserved.free);
+            }
+        }
+    }
+
+    proptest! {
+        /// `place_bounded`'s bound: every window starting before the start
+        /// it found — at the clock, at each breakpoint and halfway between
+        /// two — has at some instant at most that many units free, and the
+        /// bound is below the size; `i64::MIN` when the start is the clock.
+        #[test]
+        fn place_bounded_bounds_every_earlier_window(
+            releases in proptest::collection::vec((0u32..400, 1i64..20), 0..60),
+            jobs in proptest::collection::vec((1u32..150, 1i64..40), 1..40),
+            skip in proptest::bool::ANY,
+        ) {
+            let mut p = Profile::new(0.0, 10, releases.iter().map(|&(t, k)| (f64::from(t), k)));
+            p.set_block_skipping(skip);
+            for &(d, k) in &jobs {
+                let d = f64::from(d);
+                let before = p.clone();
+                let Some((t, bound)) = p.place_bounded(d, k) else { continue };
+                if t == before.time[0] {
+                    prop_assert_eq!(bound, i64::MIN);
+                    continue;
+                }
+                prop_assert!(bound < k, "bound {} for size {}", bound, k);
+                let mut starts: Vec<f64> = before.time.iter().copied().filter(|&s| s < t).collect();
+                let mids: Vec<f64> = before.time.windows(2).map(|w| (w[0] + w[1]) / 2.0).filter(|&s| s < t).collect();
+                starts.extend(mids);
+                for s in starts {
+                    let least = std::iter::once(free_at(&before, s))
+                        .chain(before.steps().filter(|&(x, _)| x > s && x < s + d).map(|(_, f)| f))
+                        .min()
+                        .expect("the step holding the start");
+                    prop_assert!(least <= bound, "window at {} has {} free throughout, bound {}", s, least, bound);
+                }
             }
         }
     }

@@ -40,19 +40,36 @@ pub struct Catalina {
 }
 
 /// The end of the last pass without preemption, which the next pass takes
-/// up where the profile of the running jobs has not changed since
-/// ([`Catalina::kept_pass`]).
+/// up where the profile of the running jobs has not changed since but for
+/// early ends ([`Catalina::kept_pass`]).
 #[derive(Debug, Clone, Default)]
 struct Kept {
     /// The profile at the end of the last pass: the running jobs (those it
     /// started among them) and the reservations it placed; `None` when it
     /// placed none.
     profile: Option<Profile>,
-    /// The reservations the last pass placed, in queue order: (job, start
-    /// s).
-    placed: Vec<(usize, f64)>,
+    /// The reservations in that profile, in queue order.
+    placed: Vec<Placed>,
     /// [`MachineState::unplanned_ends`] at the end of the last pass.
     seen: u64,
+    /// Units the profile has gained, in all, since the replay began: the
+    /// sizes of the jobs that ended before their predicted end (at no
+    /// instant has the profile gained more since any earlier count).
+    freed: u64,
+}
+
+/// A reservation placed by a pass without preemption.
+#[derive(Debug, Clone, Copy)]
+struct Placed {
+    /// The job.
+    job: usize,
+    /// Its start, s.
+    start: f64,
+    /// Every window before `start` had, at some instant, at most this
+    /// many units free when it was placed ([`Profile::place_bounded`]).
+    bound: i64,
+    /// [`Kept::freed`] when it was placed.
+    freed: u64,
 }
 
 impl Catalina {
@@ -134,7 +151,7 @@ pub fn rebuild_pass(
         keep: Vec::with_capacity(queue.len()),
         profile,
     };
-    serve(machine, queue, now, start, preempt, &mut Vec::new());
+    serve(machine, queue, now, start, preempt, None);
 }
 
 /// Where a pass starts serving the queue: at queue position `from`, the
@@ -148,15 +165,16 @@ struct Resume {
 }
 
 /// [`rebuild_pass`] from `start` on: serves `queue[start.from..]` with
-/// its stops, appends each reservation it places to `placed` as (job,
-/// start s), and returns the profile it ends with.
+/// its stops, appends each reservation it places to `placed` (if given,
+/// with `freed`, [`Kept::freed`] now), and returns the profile it ends
+/// with.
 fn serve(
     machine: &mut MachineState<'_>,
     queue: &mut Vec<usize>,
     now: f64,
     start: Resume,
     preempt: Option<(Preempt<'_>, usize)>,
-    placed: &mut Vec<(usize, f64)>,
+    mut placed: Option<(&mut Vec<Placed>, u64)>,
 ) -> Option<Profile> {
     let Resume {
         from,
@@ -210,8 +228,20 @@ fn serve(
             keep.extend_from_slice(&queue[qi + 1..]);
             break;
         }
-        if let Some(t) = p.place(est, size) {
-            placed.push((i, t));
+        match placed.as_mut() {
+            Some((placed, freed)) => {
+                if let Some((start, bound)) = p.place_bounded(est, size) {
+                    placed.push(Placed {
+                        job: i,
+                        start,
+                        bound,
+                        freed: *freed,
+                    });
+                }
+            }
+            None => {
+                p.place(est, size);
+            }
         }
     }
     *queue = keep;
@@ -287,55 +317,76 @@ impl Catalina {
     /// priority order, taking up the end of the last pass where that gives
     /// the same starts.
     ///
-    /// When no job has ended other than at its predicted end and none has
-    /// outrun its estimate since the last pass, the profile of the running
-    /// jobs is the one the last pass ended with: the jobs it started run,
-    /// and every other breakpoint it held lies at its clock or from this
-    /// pass's clock on (a job ending at its predicted end between the two
-    /// would have made a pass then). Its reservations were placed at their
-    /// earliest starts in queue order; so, for the jobs at the head of the
-    /// queue that it placed in the same order, a rebuilt pass places each
-    /// at the same start: the profile before each is the same but for the
-    /// jobs started after it in the last pass, which fitted around its
-    /// reservation. Those reservations due now are starts (the block is
-    /// the same), the others wait as they were; the pass goes on from the
-    /// first job whose place differs (a job submitted since, or one whose
-    /// priority moved), with the reservations placed after it taken back.
-    /// When taking them back would cost more than placing again, or
-    /// anything else changed, the pass is rebuilt from the running jobs.
+    /// When no running job has outrun its estimate and every job that
+    /// ended since the last pass ended before its predicted end, the
+    /// profile of the running jobs is the one the last pass ended with,
+    /// the units of those jobs given back from now to their predicted
+    /// ends: the jobs it started run, and every other breakpoint it held
+    /// lies at its clock or from this pass's clock on (a job ending at its
+    /// predicted end between the two would have made a pass then). Its
+    /// reservations were placed at their earliest starts in queue order.
+    /// Take a job at the head of the queue that it placed in the same
+    /// place, after jobs that all keep theirs: the profile before it
+    /// differs from the one it was placed in only by the jobs started
+    /// after it in the last pass (which fitted around its reservation, so
+    /// its start still fits) and by the units given back since. Every
+    /// window before its start had, at some instant, at most `bound` units
+    /// free (`Profile::place_bounded`) and has gained at most the units
+    /// given back since, so while those are fewer than its size less
+    /// `bound`, a rebuilt pass places it at the same start. Those
+    /// reservations due now are starts (the block is the same), the others
+    /// wait as they were; the pass goes on from the first job that may
+    /// move (a job submitted since, one whose priority moved, one that
+    /// enough units were given back for), with the reservations placed
+    /// after it taken back. When taking them back would cost more than
+    /// placing again, or anything else changed, the pass is rebuilt from
+    /// the running jobs.
     fn kept_pass(&mut self, machine: &mut MachineState<'_>, queue: &mut Vec<usize>, now: f64) {
         let jobs = machine.jobs();
         let kept = &mut self.kept;
+        let ends = machine.unplanned_since(kept.seen);
+        kept.freed += ends
+            .iter()
+            .map(|e| u64::from(jobs[e.job].size))
+            .sum::<u64>();
         let mut start = Resume {
             from: 0,
             keep: Vec::with_capacity(queue.len()),
             profile: None,
         };
-        let unchanged = machine.unplanned_ends() == kept.seen
-            && !machine.overrun(now)
-            && kept.placed.iter().all(|&(_, t)| t >= now);
+        let unchanged = !machine.overrun(now)
+            && ends.iter().all(|e| e.at < e.planned)
+            && kept.placed.iter().all(|r| r.start >= now);
+        let freed = kept.freed;
         let same = queue
             .iter()
             .zip(&kept.placed)
-            .take_while(|(i, p)| **i == p.0)
+            .take_while(|&(&i, r)| {
+                let gained = i64::try_from(freed - r.freed).unwrap_or(i64::MAX);
+                i == r.job && r.bound.saturating_add(gained) < i64::from(jobs[i].size)
+            })
             .count();
         let undo = kept.placed.len() - same;
         match kept.profile.take() {
             Some(mut p) if unchanged && same > 0 && undo <= same => {
-                for &(i, t) in &kept.placed[same..] {
-                    p.reserve(t, jobs[i].estimate, -i64::from(jobs[i].size));
+                for r in &kept.placed[same..] {
+                    let j = &jobs[r.job];
+                    p.reserve(r.start, j.estimate, -i64::from(j.size));
                 }
-                if undo > 0 {
+                for e in ends.iter().filter(|e| e.planned > now) {
+                    p.reserve_until(now, e.planned, -i64::from(jobs[e.job].size));
+                }
+                if undo > 0 || !ends.is_empty() {
                     p.compact();
                 }
                 p.advance(now);
                 kept.placed.truncate(same);
-                kept.placed.retain(|&(i, t)| {
-                    if t <= now {
-                        machine.start(i, now, Vec::new());
+                kept.placed.retain(|r| {
+                    if r.start <= now {
+                        machine.start(r.job, now, Vec::new());
                         false
                     } else {
-                        start.keep.push(i);
+                        start.keep.push(r.job);
                         true
                     }
                 });
@@ -344,7 +395,8 @@ impl Catalina {
             }
             _ => kept.placed.clear(),
         }
-        kept.profile = serve(machine, queue, now, start, None, &mut kept.placed);
+        let placed = Some((&mut kept.placed, freed));
+        kept.profile = serve(machine, queue, now, start, None, placed);
         kept.seen = machine.unplanned_ends();
     }
 
