@@ -334,6 +334,23 @@ impl Profile {
             }
             let end = time[i] + duration;
             let mut j = i + 1;
+            // Four breakpoints at a time while none of them ends or breaks
+            // the window (one branch for four), then one at a time.
+            while j + 4 <= n {
+                let (t, f) = (&time[j..j + 4], &free[j..j + 4]);
+                let stop = (t[0] >= end)
+                    | (f[0] < size)
+                    | (t[1] >= end)
+                    | (f[1] < size)
+                    | (t[2] >= end)
+                    | (f[2] < size)
+                    | (t[3] >= end)
+                    | (f[3] < size);
+                if stop {
+                    break;
+                }
+                j += 4;
+            }
             while j < n && time[j] < end && free[j] >= size {
                 j += 1;
             }
