@@ -279,12 +279,15 @@ impl MayFit {
         }
         // By their distance from the end of the queue, which `rest` ends;
         // sorted by estimate, so that one sweep matches them to the
-        // profile's breakpoints.
+        // profile's breakpoints. A job larger than what is free now never
+        // fits now in this pass: left out.
+        let free_now = profile.free_now();
         let candidates = self.jobs.get_or_insert_with(|| {
             let mut c: Vec<_> = rest
                 .iter()
                 .enumerate()
                 .map(|(k, &i)| (rest.len() - k, jobs[i].estimate, i64::from(jobs[i].size)))
+                .filter(|&(_, _, size)| size <= free_now)
                 .collect();
             c.sort_by(|a, b| a.1.total_cmp(&b.1));
             c
