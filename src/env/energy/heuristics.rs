@@ -101,7 +101,7 @@ pub struct Context<'a> {
 
 /// Per task type, its valid (machine type, P-state) pairs by ascending EEC
 /// and by ascending ETC (ties by machine type, then P-state), each with its
-/// EEC (J) or ETC (s), as [`evaluate`] computes them: in these
+/// EEC (J) or ETC (s), as `evaluate` computes them: in these
 /// orders the bounds of Max UPE and Max UPT, a bound on the task's utility
 /// (its priority, or its utility at its earliest completion: [`minmin`])
 /// over the EEC or the ETC, only fall, so a search can stop at the first
@@ -123,7 +123,7 @@ pub struct ChoiceOrders {
     /// not valid).
     etc0: Vec<f64>,
     /// Per task type and machine type, its EEC in each P-state, J, as
-    /// [`evaluate`] computes it (infinite: not valid): the filter's test
+    /// `evaluate` computes it (infinite: not valid): the filter's test
     /// without the matrices' lookups ([`Passing`]).
     eec: Vec<[f64; P_STATES]>,
     /// Per task type, its least EEC over its valid choices in P-state 0,
@@ -461,7 +461,7 @@ impl Passing {
 
     /// The mask of task type `ty` on machine type `mt`: the valid P-states
     /// whose EEC is not above e_bud, with the test and arithmetic of
-    /// [`evaluate`] (EEC = ETC · APC).
+    /// `evaluate` (EEC = ETC · APC).
     fn of(&mut self, ctx: &Context<'_>, ty: usize, mt: usize) -> u8 {
         let mask = &mut self.masks[ty * self.types + mt];
         if *mask == UNKNOWN {
@@ -1503,7 +1503,7 @@ fn earliest_open(ctx: &Context<'_>, pool: &Machines<'_>, passing: &mut Passing, 
 ///
 /// Within an event objectives never rise (ready times only grow, machines
 /// only close, the budget only shrinks, utility never increases with
-/// completion), so a max-heap ([`Keys`]) of each task's last computed best is an
+/// completion), so a max-heap (`Keys`) of each task's last computed best is an
 /// upper bound. A task's best is still exact if no assignment went to its
 /// machine type since it was computed (other types only got worse; ties
 /// between types go by machine id, which keeps the order of the types) and

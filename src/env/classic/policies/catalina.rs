@@ -10,7 +10,10 @@
 //! of that pass: a job whose priority rises overtakes the reservations of
 //! the jobs it now outranks. So Conservative's promise (Mu'alem & Feitelson
 //! 2001: never start later than the first reservation) does not hold for
-//! Catalina, and no reservation is recorded for its jobs.
+//! Catalina, and no reservation is recorded for its jobs. Without
+//! preemption, a pass takes up the last one where a rebuilt pass would
+//! place the same reservations (`Catalina::kept_pass`): the starts, and so
+//! the schedule, are those of a pass rebuilt from scratch.
 //!
 //! With suspension preemption ([`Preemption`]; Margo et al. §3), a pass
 //! first resumes the suspended jobs that can resume, then serves the queue,
