@@ -15,6 +15,20 @@ pub fn classic_job(n: i64, submit: f64, size: u32, run: f64, estimate: f64) -> C
     ClassicJob::example(n, submit, size, run, estimate)
 }
 
+/// Classic jobs numbered from 1, one per (gap to the previous submit s,
+/// processors, run s, estimate s): the generated workloads' shape.
+pub fn classic_jobs(specs: impl IntoIterator<Item = (f64, u32, f64, f64)>) -> Vec<ClassicJob> {
+    let mut t = 0.0;
+    specs
+        .into_iter()
+        .enumerate()
+        .map(|(k, (gap, size, run, estimate))| {
+            t += gap;
+            classic_job(k as i64 + 1, t, size, run, estimate)
+        })
+        .collect()
+}
+
 /// Path of the shared real logs.
 pub fn traces_dir() -> std::path::PathBuf {
     std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/traces")

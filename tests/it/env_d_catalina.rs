@@ -14,7 +14,7 @@ use swftool::env::classic::engine::simulate_with;
 use swftool::env::classic::policies::{MachineState, Scheduler};
 use swftool::env::classic::{self, ClassicJob, Policy};
 
-use crate::common::classic_job as job;
+use crate::common::classic_jobs;
 
 /// Catalina's pass as its module doc states it, rebuilt from scratch.
 struct Reference {
@@ -69,23 +69,16 @@ fn workload(n: usize) -> impl Strategy<Value = (u32, Vec<ClassicJob>)> {
         (
             Just(capacity),
             prop::collection::vec(one, 1..n).prop_map(move |specs| {
-                let mut t = 0.0;
-                specs
-                    .into_iter()
-                    .enumerate()
-                    .map(|(k, (gap, size, run, x, kind))| {
-                        t += f64::from(gap);
-                        let run = f64::from(run);
-                        let x = f64::from(x);
-                        // Outruns its estimate one time in ten.
-                        let estimate = if kind == 0 {
-                            (run - x).max(1.0)
-                        } else {
-                            run + x
-                        };
-                        job(k as i64 + 1, t, size, run, estimate)
-                    })
-                    .collect()
+                classic_jobs(specs.into_iter().map(|(gap, size, run, x, kind)| {
+                    let (run, x) = (f64::from(run), f64::from(x));
+                    // Outruns its estimate one time in ten.
+                    let estimate = if kind == 0 {
+                        (run - x).max(1.0)
+                    } else {
+                        run + x
+                    };
+                    (f64::from(gap), size, run, estimate)
+                }))
             }),
         )
     })

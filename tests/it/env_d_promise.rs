@@ -174,18 +174,11 @@ fn workload(n: usize, overruns: bool) -> impl Strategy<Value = (u32, Vec<Classic
         (
             Just(capacity),
             prop::collection::vec(one, 1..n).prop_map(move |specs| {
-                let mut t = 0.0;
-                specs
-                    .into_iter()
-                    .enumerate()
-                    .map(|(k, (gap, size, run, x))| {
-                        t += f64::from(gap);
-                        let run = f64::from(run);
-                        let x = f64::from(x);
-                        let estimate = if overruns { x.max(1.0) } else { run + x };
-                        job(k as i64 + 1, t, size, run, estimate)
-                    })
-                    .collect()
+                common::classic_jobs(specs.into_iter().map(|(gap, size, run, x)| {
+                    let (run, x) = (f64::from(run), f64::from(x));
+                    let estimate = if overruns { x.max(1.0) } else { run + x };
+                    (f64::from(gap), size, run, estimate)
+                }))
             }),
         )
     })
