@@ -1453,26 +1453,17 @@ fn prunes(ctx: &Context<'_>, left: f64) -> bool {
 
 /// The least ETC (s, for Max UPT) or EEC (J, for Max UPE) of task type
 /// `ty` over its valid choices on the machine types with an open machine
-/// (infinite: none).
+/// (infinite: none): the first such choice in [`ChoiceOrders`]' order by
+/// that key.
 fn least_open(ctx: &Context<'_>, pool: &Machines<'_>, o: Objective, ty: usize) -> f64 {
-    let m = &ctx.scenario.matrices;
-    let mut least = f64::INFINITY;
-    for (mt, open) in pool.best.iter().enumerate() {
-        if open.is_none() {
-            continue;
-        }
-        for p in 0..P_STATES {
-            let x = if o == Objective::Upe {
-                m.eec(ty, mt, p)
-            } else {
-                m.etc(ty, mt, p)
-            };
-            if let Some(x) = x {
-                least = least.min(x);
-            }
-        }
-    }
-    least
+    let list = if o == Objective::Upe {
+        &ctx.orders.by_eec[ty]
+    } else {
+        &ctx.orders.by_etc[ty]
+    };
+    list.iter()
+        .find(|&&(mt, _, _)| pool.best[mt].is_some())
+        .map_or(f64::INFINITY, |&(_, _, x)| x)
 }
 
 /// The earliest completion, s, of any choice of task type `ty` at this
@@ -1482,8 +1473,21 @@ fn least_open(ctx: &Context<'_>, pool: &Machines<'_>, o: Objective, ty: usize) -
 /// choice completes earlier while it lasts; the sums are the ones
 /// [`late`] and [`evaluate`] make, so a choice's elapsed time is no less
 /// than this one's.
+///
+/// Where every open machine has one ready time (the polled environment),
+/// it is that time plus the first ETC in [`ChoiceOrders`]' order by ETC
+/// whose type is open and whose P-state passes: rounding is monotone, so
+/// the least sum is the sum with the least ETC.
 fn earliest_open(ctx: &Context<'_>, pool: &Machines<'_>, passing: &mut Passing, ty: usize) -> f64 {
     let m = &ctx.scenario.matrices;
+    if pool.lo == pool.hi {
+        return ctx.orders.by_etc[ty]
+            .iter()
+            .find(|&&(mt, p, x)| {
+                pool.best[mt].is_some() && x.is_finite() && has(passing.of(ctx, ty, mt), p)
+            })
+            .map_or(f64::INFINITY, |&(_, _, x)| pool.lo + x);
+    }
     let mut earliest = f64::INFINITY;
     for (mt, open) in pool.best.iter().enumerate() {
         let Some(machine) = *open else { continue };
