@@ -55,7 +55,7 @@
 //! All of them are off in the tests' from-scratch reference
 //! (`engine::simulate_from_scratch`), which the tests compare run for run.
 
-use std::cmp::{Ordering, Reverse};
+use std::cmp::Ordering;
 use std::collections::BinaryHeap;
 
 use rand::RngExt;
@@ -501,7 +501,10 @@ pub struct Machines<'a> {
     ready: Vec<f64>,
     open: Vec<bool>,
     polled: bool,
-    by_type: Vec<Vec<usize>>,
+    /// The machines type by type, by id within a type: type `t`'s are
+    /// `by_type[type_start[t]..type_start[t + 1]]`.
+    by_type: Vec<usize>,
+    type_start: Vec<usize>,
     /// Per machine type, the open machine of earliest ready time (lowest
     /// id on ties).
     best: Vec<Option<usize>>,
@@ -533,9 +536,20 @@ impl<'a> Machines<'a> {
         state: impl Fn(usize) -> (f64, bool),
     ) -> Self {
         let (ready, open): (Vec<f64>, Vec<bool>) = (0..type_of.len()).map(state).unzip();
-        let mut by_type = vec![Vec::new(); types];
+        // A counting sort of the machines by type (stable: by id within a
+        // type).
+        let mut type_start = vec![0usize; types + 1];
+        for &t in type_of {
+            type_start[t + 1] += 1;
+        }
+        for t in 0..types {
+            type_start[t + 1] += type_start[t];
+        }
+        let mut by_type = vec![0usize; type_of.len()];
+        let mut next = type_start.clone();
         for (m, &t) in type_of.iter().enumerate() {
-            by_type[t].push(m);
+            by_type[next[t]] = m;
+            next[t] += 1;
         }
         let (lo, hi) = ready
             .iter()
@@ -552,6 +566,7 @@ impl<'a> Machines<'a> {
             open,
             polled,
             by_type,
+            type_start,
             best: vec![None; types],
             best_ready: vec![f64::INFINITY; types],
             lo,
@@ -568,7 +583,7 @@ impl<'a> Machines<'a> {
         // strictly earliest is the earliest, lowest id on ties.
         if self.all_open && self.ids_by_type {
             // The type's machines are the ids from its first to its last.
-            let ms = &self.by_type[t];
+            let ms = self.of_type(t);
             self.best[t] = ms.first().map(|&a| {
                 let ready = &self.ready[a..=ms[ms.len() - 1]];
                 let (mut k, mut earliest) = (0, ready[0]);
@@ -584,7 +599,7 @@ impl<'a> Machines<'a> {
         }
         let mut best = None;
         let mut earliest = f64::INFINITY;
-        for &m in &self.by_type[t] {
+        for &m in self.of_type(t) {
             let r = self.ready[m];
             if self.open[m] && (best.is_none() || r < earliest) {
                 best = Some(m);
@@ -593,6 +608,11 @@ impl<'a> Machines<'a> {
         }
         self.best[t] = best;
         self.best_ready[t] = best.map_or(f64::INFINITY, |m| self.ready[m]);
+    }
+
+    /// The machines of type `t`, by id.
+    fn of_type(&self, t: usize) -> &[usize] {
+        &self.by_type[self.type_start[t]..self.type_start[t + 1]]
     }
 
     fn take(&mut self, m: usize, etc: f64) {
@@ -1054,7 +1074,7 @@ pub fn ordered(
                 sorted[mt] = true;
                 let ms = &mut by_ready[mt];
                 ms.clear();
-                ms.extend(pool.by_type[mt].iter().copied().filter(|&m| pool.open[m]));
+                ms.extend(pool.of_type(mt).iter().copied().filter(|&m| pool.open[m]));
                 ms.sort_by(|&a, &b| cmp(pool, a, b));
             }
         };
@@ -1234,21 +1254,27 @@ impl Keys {
     }
 }
 
-/// A heap key: the objective, then the lower task index first.
-#[derive(Debug, Clone, Copy, PartialEq)]
-struct Key(f64, Reverse<usize>);
+/// A heap key: the objective, then the lower task index first, packed in
+/// one integer whose order is that one (`f64::total_cmp` on the objective,
+/// then the task index reversed), so that comparing two keys is one
+/// integer comparison.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+struct Key(u128);
 
-impl Eq for Key {}
-
-impl Ord for Key {
-    fn cmp(&self, other: &Self) -> Ordering {
-        self.0.total_cmp(&other.0).then(self.1.cmp(&other.1))
+impl Key {
+    /// The key of task `k` (its position in the event's tasks) with
+    /// objective `v`.
+    fn new(v: f64, k: usize) -> Self {
+        // `f64::total_cmp`'s order as an unsigned one: negative values'
+        // other bits flipped (as total_cmp does), then the sign bit.
+        let bits = v.to_bits();
+        let ordered = (bits ^ ((((bits as i64) >> 63) as u64) >> 1)) ^ (1 << 63);
+        Key(u128::from(ordered) << 64 | u128::from(u64::MAX - k as u64))
     }
-}
 
-impl PartialOrd for Key {
-    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
-        Some(self.cmp(other))
+    /// The task's position in the event's tasks.
+    fn task(self) -> usize {
+        (u64::MAX - self.0 as u64) as usize
     }
 }
 
@@ -1542,8 +1568,8 @@ pub fn minmin(
     let mut stamp = vec![0u64; pool.best.len()];
     let mut heap = Vec::with_capacity(tasks.len());
     // Per task: its best and the stamp of the best's type when computed
-    // (`None`: its key is a bound, or it has no choice).
-    let mut cached: Vec<Option<(Choice, u64)>> = vec![None; tasks.len()];
+    // (none: its key is a bound, or it has no choice).
+    let mut cached = Cached::new(tasks.len());
     let mut floors = EnergyFloors::new(ctx.scenario.matrices.task_types(), P_STATES);
     let mut passing = Passing::new(ctx);
     // Per task, a bound on the utility of its choices at this event.
@@ -1557,35 +1583,37 @@ pub fn minmin(
     let max_energy = ctx.orders.max_energy;
     let lazy =
         !ctx.from_scratch && (!ctx.track_refusal || left - most as f64 * max_energy >= max_energy);
-    // Per task type, its least ETC (Max UPT) or EEC (Max UPE) on the
-    // types with an open machine (NaN: not computed yet).
-    let mut least = vec![
-        f64::NAN;
-        if lazy {
-            ctx.scenario.matrices.task_types()
-        } else {
-            0
-        }
-    ];
-    let mut keys = Vec::with_capacity(if lazy { tasks.len() } else { 0 });
-    // Per task type, its earliest completion on the open machines (NaN:
-    // not computed yet).
-    let mut earliest = vec![f64::NAN; if lazy { least.len() } else { 0 }];
+    let types = ctx.scenario.matrices.task_types();
+    // Per task type: its earliest completion on the open machines
+    // (infinite where its tasks are refused: they have no choice) and its
+    // least ETC (Max UPT) or EEC (Max UPE) on the types with an open
+    // machine (NaN: not computed yet).
+    let mut per_type = vec![(f64::NAN, f64::NAN); if lazy { types } else { 0 }];
+    // Per task type, how many of its tasks hold a key (for `Openness`).
+    let mut holding = vec![0usize; types];
     for (k, &i) in tasks.iter().enumerate() {
-        let ty = ctx.scenario.tasks[i].task_type;
-        if floors.refuse(ctx, pool, ty, left) {
-            continue;
-        }
+        let task = &ctx.scenario.tasks[i];
+        let ty = task.task_type;
         if lazy {
             // Every choice completes no earlier than the task type's
             // earliest completion on the open machines: a task late there
             // has no choice at this event (its turn in the heap would find
-            // none), and its utility there bounds every choice's.
-            if earliest[ty].is_nan() {
-                earliest[ty] = earliest_open(ctx, pool, &mut passing, ty);
+            // none), and its utility there bounds every choice's. (Made
+            // once per type: nothing they depend on changes before the
+            // heap is made.)
+            let (earliest, least) = &mut per_type[ty];
+            if earliest.is_nan() {
+                *earliest = if floors.refuse(ctx, pool, ty, left) {
+                    f64::INFINITY
+                } else {
+                    earliest_open(ctx, pool, &mut passing, ty)
+                };
+                *least = match o {
+                    Objective::Util => 1.0,
+                    Objective::Upt | Objective::Upe => least_open(ctx, pool, o, ty),
+                };
             }
-            let task = &ctx.scenario.tasks[i];
-            let elapsed = earliest[ty] - task.arrival;
+            let elapsed = *earliest - task.arrival;
             if elapsed > task.utility.last_positive() {
                 continue;
             }
@@ -1596,32 +1624,30 @@ pub fn minmin(
             } else {
                 cap_at(task, elapsed)
             };
-            // No choice's objective is above it: division is monotone.
+            // No choice's objective is above it: division is monotone
+            // (and Max Utility's key is the cap itself).
             let bound = match o {
                 Objective::Util => caps[k],
-                Objective::Upt | Objective::Upe => {
-                    if least[ty].is_nan() {
-                        least[ty] = least_open(ctx, pool, o, ty);
-                    }
-                    caps[k] / least[ty]
-                }
+                Objective::Upt | Objective::Upe => caps[k] / *least,
             };
-            keys.push(Key(bound, Reverse(k)));
+            heap.push(Key::new(bound, k));
+            holding[ty] += 1;
+            continue;
+        }
+        if floors.refuse(ctx, pool, ty, left) {
             continue;
         }
         caps[k] = utility_cap(ctx, pool, i);
         let cap = search_cap(ctx, left, i, caps[k]);
         if let Some((v, c)) = best(ctx, pool, left, (o, cap), i, &mut passing, &mut out.refused) {
-            cached[k] = Some((c, 0));
-            heap.push(Key(v, Reverse(k)));
+            cached.set(k, (c, 0));
+            heap.push(Key::new(v, k));
+            holding[ty] += 1;
         }
     }
-    if lazy {
-        heap = keys;
-    }
-    let mut open = Openness::new(ctx, pool, tasks, &heap);
+    let mut open = Openness::new(ctx, pool, holding);
     let mut heap = Keys::new(heap);
-    while let Some(Key(_, Reverse(k))) = heap.peek() {
+    while let Some(k) = heap.peek().map(Key::task) {
         if !pool.any_open() || open.live == 0 {
             break;
         }
@@ -1632,8 +1658,8 @@ pub fn minmin(
             open.leaves(ctx, i);
             continue;
         }
-        let exact =
-            cached[k].filter(|(c, at)| stamp[pool.type_of[c.machine]] == *at && c.energy <= left);
+        let exact = (cached.get(k))
+            .filter(|(c, at)| stamp[pool.type_of[c.machine]] == *at && c.energy <= left);
         let c = if let Some((c, _)) = exact {
             // Its key is its objective: the highest.
             heap.pop();
@@ -1649,9 +1675,9 @@ pub fn minmin(
                 &mut out.refused,
             ) {
                 Some((v, c)) => {
-                    heap.replace_top(Key(v, Reverse(k)));
-                    if heap.peek().is_some_and(|t| t.1 != Reverse(k)) {
-                        cached[k] = Some((c, stamp[pool.type_of[c.machine]]));
+                    heap.replace_top(Key::new(v, k));
+                    if heap.peek().is_some_and(|t| t.task() != k) {
+                        cached.set(k, (c, stamp[pool.type_of[c.machine]]));
                         continue;
                     }
                     heap.pop();
@@ -1673,6 +1699,39 @@ pub fn minmin(
     out
 }
 
+/// [`minmin`]'s exact bests: per task (its position in the event's
+/// tasks), its best choice and the assignments to the best's machine type
+/// when it was computed. Few tasks of an event are searched, so the choices
+/// are kept apart from the per-task slots.
+struct Cached {
+    /// Per task, its entry in `entries` (`u32::MAX`: none).
+    slot: Vec<u32>,
+    entries: Vec<(Choice, u64)>,
+}
+
+impl Cached {
+    fn new(tasks: usize) -> Self {
+        Cached {
+            slot: vec![u32::MAX; tasks],
+            entries: Vec::new(),
+        }
+    }
+
+    fn get(&self, k: usize) -> Option<(Choice, u64)> {
+        self.entries.get(self.slot[k] as usize).copied()
+    }
+
+    fn set(&mut self, k: usize, entry: (Choice, u64)) {
+        match self.entries.get_mut(self.slot[k] as usize) {
+            Some(e) => *e = entry,
+            None => {
+                self.slot[k] = self.entries.len() as u32;
+                self.entries.push(entry);
+            }
+        }
+    }
+}
+
 /// [`minmin`]'s count of the tasks with a key whose task type may still run
 /// on an open machine, in the polled environment, where assignments close
 /// machines. A task of a type with no open machine of a valid type finds
@@ -1692,19 +1751,16 @@ struct Openness {
 }
 
 impl Openness {
-    fn new(ctx: &Context<'_>, pool: &Machines<'_>, tasks: &[usize], keys: &[Key]) -> Self {
+    /// From `holding`: per task type, how many of its tasks hold a key.
+    fn new(ctx: &Context<'_>, pool: &Machines<'_>, holding: Vec<usize>) -> Self {
         let on = pool.polled && !ctx.from_scratch && pool.best.len() <= 64;
         let mut open = Openness {
             on,
             open_types: 0,
-            holding: Vec::new(),
+            holding,
             live: usize::MAX,
         };
         if on {
-            open.holding = vec![0; ctx.scenario.matrices.task_types()];
-            for Key(_, Reverse(k)) in keys {
-                open.holding[ctx.scenario.tasks[tasks[*k]].task_type] += 1;
-            }
             open.open_types = (0..pool.best.len())
                 .filter(|&mt| pool.best[mt].is_some())
                 .fold(0, |mask, mt| mask | 1 << mt);
@@ -1793,6 +1849,45 @@ mod tests {
                 track_refusal: false,
                 task_order: &self.task_order,
                 from_scratch: false,
+            }
+        }
+    }
+
+    /// A packed heap key orders as (`f64::total_cmp` on the objective,
+    /// then the lower task first): over signed zeros, infinities,
+    /// subnormals, neighbours in the last place, NaNs and random values.
+    #[test]
+    fn heap_keys_order_as_the_objective_then_the_lower_task() {
+        let mut values = vec![
+            0.0,
+            -0.0,
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+            f64::MIN_POSITIVE,
+            -f64::MIN_POSITIVE,
+            5e-324,
+            -5e-324,
+            1.0,
+            1.0f64.next_up(),
+            1.0f64.next_down(),
+            -1.0,
+            f64::MAX,
+            f64::MIN,
+            f64::NAN,
+            -f64::NAN,
+        ];
+        let mut rng = random_stream(7);
+        values.extend((0..200).map(|_| rng.random_range(-1e3..1e3)));
+        let tasks = [0usize, 1, 2, 1 << 40, usize::MAX >> 1];
+        for &a in &values {
+            for &b in &values {
+                for &i in &tasks {
+                    for &j in &tasks {
+                        let want = a.total_cmp(&b).then(j.cmp(&i));
+                        assert_eq!(Key::new(a, i).cmp(&Key::new(b, j)), want, "{a} {i} {b} {j}");
+                        assert_eq!(Key::new(a, i).task(), i);
+                    }
+                }
             }
         }
     }
