@@ -62,18 +62,24 @@ const STEPS: u32 = 8;
 /// Per task type, the earliest P-state-0 completion (s) over the machine
 /// types it may run on, type `mt` being available from `type_avail[mt]`
 /// (infinite where none may run): the time at which the dropping rule
-/// evaluates every task of that type. `etc0` holds the P-state-0 ETCs
-/// ([`super::Matrices::etc_table`]).
-fn earliest_completions(etc0: &[f64], type_avail: &[f64], out: &mut Vec<f64>) {
+/// evaluates every task of that type. `etc0_by_machine_type` holds the
+/// P-state-0 ETCs machine type by machine type (one entry per task type
+/// each), so that the minimum runs over all task types at once, in the
+/// order of the machine types, as the per-task rule takes it.
+fn earliest_completions(etc0_by_machine_type: &[f64], type_avail: &[f64], out: &mut Vec<f64>) {
+    let task_types = etc0_by_machine_type.len() / type_avail.len().max(1);
     out.clear();
+    out.resize(task_types, f64::INFINITY);
     // An infinite ETC (invalid pair) gives an infinite sum: the minimum of
     // the valid ones, as when the invalid are left out.
-    out.extend(etc0.chunks_exact(type_avail.len()).map(|row| {
-        row.iter()
-            .zip(type_avail)
-            .map(|(&etc, &a)| a + etc)
-            .fold(f64::INFINITY, f64::min)
-    }));
+    for (column, &a) in etc0_by_machine_type
+        .chunks_exact(task_types)
+        .zip(type_avail)
+    {
+        for (done, &etc) in out.iter_mut().zip(column) {
+            *done = done.min(a + etc);
+        }
+    }
 }
 
 /// The dropping rule's state across mapping events: one certificate per
@@ -88,7 +94,8 @@ pub struct Dropping {
     until: Vec<(f64, u32)>,
     /// The drop threshold, value units.
     threshold: f64,
-    /// The scenario's P-state-0 ETCs ([`super::Matrices::etc_table`]).
+    /// The scenario's P-state-0 ETCs ([`super::Matrices::etc_table`])
+    /// machine type by machine type.
     etc0: Vec<f64>,
     /// Scratch: the earliest completion per task type at this event.
     done: Vec<f64>,
@@ -106,7 +113,13 @@ impl Dropping {
                 .map(|t| (f64::NEG_INFINITY, t.task_type as u32))
                 .collect(),
             threshold,
-            etc0: s.matrices.etc_table(0),
+            etc0: {
+                let (rows, types) = (s.matrices.task_types(), s.matrices.machine_types.len());
+                let etc0 = s.matrices.etc_table(0);
+                (0..types * rows)
+                    .map(|k| etc0[(k % rows) * types + k / rows])
+                    .collect()
+            },
             done: Vec::new(),
         }
     }
