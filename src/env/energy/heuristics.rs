@@ -1978,6 +1978,75 @@ mod tests {
         }
     }
 
+    /// `earliest_open` and `least_open`, read from the choices sorted by
+    /// ETC and EEC, are the minima over every open machine type's choices
+    /// (the earliest completion over the P-states that pass the filter,
+    /// the least ETC and EEC over the valid ones): on pools with one ready
+    /// time for every open machine (polled) and with ready times of their
+    /// own (queued), a few or most machines open, with and without a
+    /// filter.
+    #[test]
+    fn earliest_and_least_are_the_minima_over_the_open_types() {
+        let fx = Fixture::of(scenario(6));
+        let (m, type_of, types) = (&fx.s.matrices, &fx.type_of, fx.types);
+        let eecs: Vec<f64> = (0..m.task_types())
+            .flat_map(|ty| (0..types).flat_map(move |mt| (0..P_STATES).map(move |p| (ty, mt, p))))
+            .filter_map(|(ty, mt, p)| m.eec(ty, mt, p))
+            .collect();
+        let mut rng = stream(6, 2);
+        let mut shortcut = 0;
+        for round in 0..300 {
+            let now = rng.random_range(3.0 * 3600.0..20.0 * 3600.0);
+            let uniform = round % 2 == 0;
+            let q = [0.05, 0.3, 0.9][round % 3];
+            let ready: Vec<(f64, bool)> = (0..type_of.len())
+                .map(|_| {
+                    let r = if uniform {
+                        now
+                    } else {
+                        now + rng.random_range(0.0..3000.0)
+                    };
+                    (r, rng.random_bool(q))
+                })
+                .collect();
+            let pool = Machines::new(type_of, types, uniform, |k| ready[k]);
+            shortcut += usize::from(pool.lo == pool.hi);
+            let e_bud = (round % 4 != 0).then(|| eecs[rng.random_range(0..eecs.len())]);
+            let ctx = fx.ctx(now, e_bud, f64::INFINITY);
+            let mut passing = Passing::new(&ctx);
+            for ty in 0..m.task_types() {
+                let (mut earliest, mut etc, mut eec) =
+                    (f64::INFINITY, f64::INFINITY, f64::INFINITY);
+                for mt in 0..types {
+                    let Some(best) = pool.best[mt] else { continue };
+                    for p in 0..P_STATES {
+                        if let Some(x) = m.etc(ty, mt, p) {
+                            etc = etc.min(x);
+                            if m.apc(ty, mt, p).is_some()
+                                && !e_bud.is_some_and(|b| x * m.apc(ty, mt, p).unwrap() > b)
+                            {
+                                earliest = earliest.min(pool.ready[best] + x);
+                            }
+                        }
+                        if let Some(x) = m.eec(ty, mt, p) {
+                            eec = eec.min(x);
+                        }
+                    }
+                }
+                let what = format!("round {round} type {ty}");
+                assert_eq!(
+                    earliest_open(&ctx, &pool, &mut passing, ty),
+                    earliest,
+                    "{what}"
+                );
+                assert_eq!(least_open(&ctx, &pool, Objective::Upt, ty), etc, "{what}");
+                assert_eq!(least_open(&ctx, &pool, Objective::Upe, ty), eec, "{what}");
+            }
+        }
+        // Both ways of making the earliest completion were taken.
+        assert!((100..=200).contains(&shortcut), "{shortcut}");
+    }
+
     /// Min-Min with its shortcuts (bounds in the heap, energy floors, the
     /// end of the event once no task with a key has an open machine of a
     /// type it may run on) makes the from-scratch reference's assignments
