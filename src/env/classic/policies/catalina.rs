@@ -135,11 +135,14 @@ pub type Preempt<'p> = &'p dyn Fn(&mut MachineState<'_>, usize, f64, &mut Profil
 /// left needs (and no job left may preempt): none of them can start now,
 /// and their reservations, rebuilt at the next pass anyway, could only
 /// bear on jobs after them. It also stops when no job left fits the
-/// profile from now for its estimate (`MayFit::any_fits_now`, checked at
-/// the 1st, 3rd, 7th, 15th, … job that does not start, before its
-/// reservation; checking at every one costs more than it saves): the pass
+/// profile from now for its estimate (`MayFit::any_fits_now`): the pass
 /// only takes units from the profile, so none of them would fit later in
-/// the pass either. This leaves every start, and so the schedule, as a pass
+/// the pass either. The check runs before the reservation of a job that
+/// does not start, unless a job left found to fit at an earlier check (its
+/// [`Witness`], the one with the shortest estimate) still fits: each
+/// reservation, and each start, that takes units before its estimate ends
+/// checks its window again. A witness can only keep a pass going, never
+/// stop one. This leaves every start, and so the schedule, as a pass
 /// over the whole queue would; it bounds a pass on a full machine by the
 /// jobs that can still start rather than by the queue.
 pub fn rebuild_pass(
@@ -193,8 +196,13 @@ fn serve(
     let may_stop_from = preempt.map_or(0, |(_, last)| last);
     let mut alive = MayFit::default();
     // Jobs passed over (not started) so far in the pass, plus one.
-    let mut passed_over = 1usize;
+    // A job after `qi` known to fit the profile from now, with its queue
+    // position.
+    let mut witness: Option<(usize, Witness)> = None;
     for (qi, &i) in queue.iter().enumerate().skip(from) {
+        if witness.is_some_and(|(at, _)| at <= qi) {
+            witness = None; // reached: it starts now or never will
+        }
         if qi >= may_stop_from && machine.free() < smallest[qi] {
             keep.extend_from_slice(&queue[qi..]);
             break;
@@ -209,6 +217,7 @@ fn serve(
         {
             if let Some(p) = profile.as_mut() {
                 p.reserve(now, est, size);
+                witness = witness.filter(|(_, w)| w.holds(p, now, now));
             }
             machine.start(i, now, units);
             continue;
@@ -218,33 +227,36 @@ fn serve(
                 .as_mut()
                 .expect("a preempting pass carries a profile");
             if preempt(machine, i, now, p) {
+                witness = None;
                 continue;
             }
         }
         keep.push(i);
-        passed_over += 1;
         let p = profile.get_or_insert_with(|| machine.profile(now));
-        if qi >= may_stop_from
-            && passed_over.is_power_of_two()
-            && !alive.any_fits_now(p, now, &queue[qi + 1..], jobs)
-        {
-            keep.extend_from_slice(&queue[qi + 1..]);
-            break;
-        }
-        match placed.as_mut() {
-            Some((placed, freed)) => {
-                if let Some((start, bound)) = p.place_bounded(est, size) {
-                    placed.push(Placed {
-                        job: i,
-                        start,
-                        bound,
-                        freed: *freed,
-                    });
+        if qi >= may_stop_from && witness.is_none() {
+            let rest = &queue[qi + 1..];
+            match alive.any_fits_now(p, now, rest, jobs) {
+                None => {
+                    keep.extend_from_slice(rest);
+                    break;
                 }
+                Some(w) => witness = Some((qi + 1 + w.at, w)).filter(|(_, w)| w.size > 0),
             }
-            None => {
-                p.place(est, size);
-            }
+        }
+        let at = match placed.as_mut() {
+            Some((placed, freed)) => p.place_bounded(est, size).map(|(start, bound)| {
+                placed.push(Placed {
+                    job: i,
+                    start,
+                    bound,
+                    freed: *freed,
+                });
+                start
+            }),
+            None => p.place(est, size),
+        };
+        if let Some(at) = at {
+            witness = witness.filter(|(_, w)| w.holds(p, now, at));
         }
     }
     *queue = keep;
@@ -270,15 +282,19 @@ impl MayFit {
     /// size are free at some breakpoint before now + its estimate, as
     /// [`Profile::fits`] would find. A pass only takes units from the
     /// profile, so a job ruled out stays out for the rest of the pass.
+    ///
+    /// When one may, it is told as a [`Witness`]: the one with the
+    /// shortest estimate, which the fewest reservations can reach.
     fn any_fits_now(
         &mut self,
         profile: &Profile,
         now: f64,
         rest: &[usize],
         jobs: &[ClassicJob],
-    ) -> bool {
+    ) -> Option<Witness> {
         if profile.steps().next().is_none_or(|(t, _)| t != now) {
-            return true; // not a profile from now: no claim
+            // Not a profile from now: no claim, and no job to watch.
+            return Some(Witness::default());
         }
         // By their distance from the end of the queue, which `rest` ends;
         // sorted by estimate, so that one sweep matches them to the
@@ -292,7 +308,8 @@ impl MayFit {
                 .map(|(k, &i)| (rest.len() - k, jobs[i].estimate, i64::from(jobs[i].size)))
                 .filter(|&(_, _, size)| size <= free_now)
                 .collect();
-            c.sort_by(|a, b| a.1.total_cmp(&b.1));
+            // (Any order of equal estimates does: the sweep answers alike.)
+            c.sort_unstable_by(|a, b| a.1.total_cmp(&b.1));
             c
         });
         self.least.clear();
@@ -314,7 +331,34 @@ impl MayFit {
             // Only the jobs still after the one passed over.
             place <= rest.len() && size <= least[k].1
         });
-        !candidates.is_empty()
+        let &(place, estimate, size) = candidates.first()?;
+        Some(Witness {
+            at: rest.len() - place,
+            estimate,
+            size,
+        })
+    }
+}
+
+/// A job left in a pass that fits the profile from now for its estimate,
+/// so that the pass cannot stop: `at` counts the jobs before it in the
+/// rest of the queue it was found in. It stays one while what the profile
+/// loses leaves `[now, now + estimate)` alone (or the window still fits);
+/// the default watches no job (the next job passed over checks again).
+#[derive(Debug, Clone, Copy, Default)]
+struct Witness {
+    at: usize,
+    estimate: f64,
+    size: i64,
+}
+
+impl Witness {
+    /// Whether it still fits `profile`, whose clock is `now`, after the
+    /// profile lost units from `from` (s) on; a witness of no job never
+    /// does.
+    fn holds(&self, profile: &Profile, now: f64, from: f64) -> bool {
+        self.size > 0
+            && (from >= now + self.estimate || profile.fits(now, self.estimate, self.size))
     }
 }
 
@@ -553,7 +597,8 @@ mod tests {
     proptest! {
         /// Check after check, as the profile loses units and the jobs are
         /// passed over in order, `MayFit` answers whether some job left
-        /// fits the profile from now (`Profile::fits`).
+        /// fits the profile from now (`Profile::fits`), and names one that
+        /// does: the shortest.
         #[test]
         fn may_fit_is_whether_a_job_left_fits_from_now(
             releases in proptest::collection::vec((1u32..500, 1i64..16), 0..40),
@@ -580,7 +625,22 @@ mod tests {
                 let want = rest
                     .iter()
                     .any(|&i| p.fits(0.0, jobs[i].estimate, i64::from(jobs[i].size)));
-                prop_assert_eq!(may.any_fits_now(&p, 0.0, rest, &jobs), want);
+                let got = may.any_fits_now(&p, 0.0, rest, &jobs);
+                prop_assert_eq!(got.is_some(), want);
+                if let Some(w) = got {
+                    // The witness is that job of the rest, and it fits.
+                    let j = &jobs[rest[w.at]];
+                    prop_assert_eq!((w.estimate, w.size), (j.estimate, i64::from(j.size)));
+                    prop_assert!(p.fits(0.0, w.estimate, w.size));
+                    prop_assert!(w.holds(&p, 0.0, 0.0));
+                    // The shortest estimate of the jobs left that fit.
+                    let shortest = rest
+                        .iter()
+                        .filter(|&&i| p.fits(0.0, jobs[i].estimate, i64::from(jobs[i].size)))
+                        .map(|&i| jobs[i].estimate)
+                        .fold(f64::INFINITY, f64::min);
+                    prop_assert_eq!(w.estimate, shortest);
+                }
                 p.reserve(f64::from(t), f64::from(d), k);
             }
         }
