@@ -234,6 +234,12 @@ impl Profile {
 
     /// Whether `size` units are free over `[start, start + duration)`.
     pub fn fits(&self, start: f64, duration: f64, size: i64) -> bool {
+        self.fits_until(start, start + duration, size)
+    }
+
+    /// Whether `size` units are free over `[start, end)` (s; the step
+    /// holding `start` counts even when `end` ≤ `start`).
+    pub fn fits_until(&self, start: f64, end: f64, size: i64) -> bool {
         // Most often from the clock: the first step, found without a search.
         let mut i = if self.time.get(1).is_none_or(|&t1| start < t1) {
             0
@@ -242,12 +248,8 @@ impl Profile {
         };
         if self.skipping {
             // The step holding `start` counts even for a window of 0 s.
-            return self.free[i] >= size
-                && self
-                    .first_below(i + 1, start + duration, size, None)
-                    .is_err();
+            return self.free[i] >= size && self.first_below(i + 1, end, size, None).is_err();
         }
-        let end = start + duration;
         loop {
             if self.free[i] < size {
                 return false;
@@ -1069,5 +1071,12 @@ mod tests {
         assert!(!p.fits(0.0, 6.0, 3));
         assert!(p.fits(0.0, 100.0, 2));
         assert!(p.fits(10.0, 100.0, 10));
+        // The same windows by their end; a window ending where it starts
+        // still needs the step holding its start.
+        assert!(p.fits_until(0.0, 5.0, 10));
+        assert!(!p.fits_until(0.0, 6.0, 3));
+        assert!(!p.fits_until(7.0, 7.0, 3));
+        assert!(p.fits_until(7.0, 7.0, 2));
+        assert!(p.fits_until(10.0, f64::INFINITY, 10));
     }
 }

@@ -217,7 +217,7 @@ fn serve(
         {
             if let Some(p) = profile.as_mut() {
                 p.reserve(now, est, size);
-                witness = witness.filter(|(_, w)| w.holds(p, now, now));
+                witness = witness.filter(|(_, w)| w.holds(p, now, now, now + est));
             }
             machine.start(i, now, units);
             continue;
@@ -256,7 +256,7 @@ fn serve(
             None => p.place(est, size),
         };
         if let Some(at) = at {
-            witness = witness.filter(|(_, w)| w.holds(p, now, at));
+            witness = witness.filter(|(_, w)| w.holds(p, now, at, at + est));
         }
     }
     *queue = keep;
@@ -312,11 +312,18 @@ impl MayFit {
             c.sort_unstable_by(|a, b| a.1.total_cmp(&b.1));
             c
         });
+        // Up to the first breakpoint after every window's end, or the
+        // first at which no job left fits any more.
+        let smallest = candidates.iter().map(|c| c.2).min().unwrap_or(i64::MAX);
+        let last_end = candidates.last().map_or(now, |c| now + c.1);
         self.least.clear();
         let mut least = i64::MAX;
         for (t, f) in profile.steps() {
             least = least.min(f);
             self.least.push((t, least));
+            if least < smallest || t >= last_end {
+                break;
+            }
         }
         let least = &self.least;
         // The least free units over the breakpoints the window [now,
@@ -354,11 +361,12 @@ struct Witness {
 
 impl Witness {
     /// Whether it still fits `profile`, whose clock is `now`, after the
-    /// profile lost units from `from` (s) on; a witness of no job never
-    /// does.
-    fn holds(&self, profile: &Profile, now: f64, from: f64) -> bool {
-        self.size > 0
-            && (from >= now + self.estimate || profile.fits(now, self.estimate, self.size))
+    /// profile lost units over `[from, until)` (s) only: it fitted before,
+    /// so only that stretch of its window needs a look. A witness of no
+    /// job never does.
+    fn holds(&self, profile: &Profile, now: f64, from: f64, until: f64) -> bool {
+        let end = now + self.estimate;
+        self.size > 0 && (from >= end || profile.fits_until(from, until.min(end), self.size))
     }
 }
 
@@ -632,7 +640,7 @@ mod tests {
                     let j = &jobs[rest[w.at]];
                     prop_assert_eq!((w.estimate, w.size), (j.estimate, i64::from(j.size)));
                     prop_assert!(p.fits(0.0, w.estimate, w.size));
-                    prop_assert!(w.holds(&p, 0.0, 0.0));
+                    prop_assert!(w.holds(&p, 0.0, 0.0, f64::INFINITY));
                     // The shortest estimate of the jobs left that fit.
                     let shortest = rest
                         .iter()
@@ -641,7 +649,16 @@ mod tests {
                         .fold(f64::INFINITY, f64::min);
                     prop_assert_eq!(w.estimate, shortest);
                 }
-                p.reserve(f64::from(t), f64::from(d), k);
+                let (from, until) = (f64::from(t), f64::from(t) + f64::from(d));
+                p.reserve(from, f64::from(d), k);
+                // A witness looks again at the stretch taken only, and
+                // holds exactly while its window still fits.
+                if let Some(w) = got.filter(|w| w.size > 0) {
+                    prop_assert_eq!(
+                        w.holds(&p, 0.0, from, until),
+                        p.fits(0.0, w.estimate, w.size)
+                    );
+                }
             }
         }
     }
