@@ -195,7 +195,6 @@ fn serve(
     }
     let may_stop_from = preempt.map_or(0, |(_, last)| last);
     let mut alive = MayFit::default();
-    // Jobs passed over (not started) so far in the pass, plus one.
     // A job after `qi` known to fit the profile from now, with its queue
     // position.
     let mut witness: Option<(usize, Witness)> = None;
