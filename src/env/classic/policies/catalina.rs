@@ -361,11 +361,11 @@ struct Witness {
 impl Witness {
     /// Whether it still fits `profile`, whose clock is `now`, after the
     /// profile lost units over `[from, until)` (s) only: it fitted before,
-    /// so only that stretch of its window needs a look. A witness of no
-    /// job never does.
+    /// so only that stretch of its window needs a look. (A witness of no
+    /// job is never kept: the pass drops it at once.)
     fn holds(&self, profile: &Profile, now: f64, from: f64, until: f64) -> bool {
         let end = now + self.estimate;
-        self.size > 0 && (from >= end || profile.fits_until(from, until.min(end), self.size))
+        from >= end || profile.fits_until(from, until.min(end), self.size)
     }
 }
 
