@@ -893,6 +893,8 @@ pub fn random(
     let mut candidates_of: Vec<(Vec<usize>, usize)> = vec![(Vec::new(), usize::MAX); types];
     // The (machine, P-state) choices that pass, in machine order.
     let mut passing: Vec<(usize, u8)> = Vec::new();
+    // Scratch of the fallback below, per machine type.
+    let mut late_type: Vec<u8> = Vec::new();
     for i in order {
         if !pool.any_open() {
             break;
@@ -966,8 +968,28 @@ pub fn random(
             // machine evaluated; candidates are in id order, so machines of
             // a type are neighbours.
             let mut last: Option<(usize, f64, usize)> = None;
+            // Per machine type, whether every P-state that passes is late
+            // even on its earliest-ready open machine, so on each of its
+            // machines (ready no earlier; rounding is monotone): 0 not
+            // known yet, 1 yes, 2 no.
+            late_type.clear();
+            late_type.resize(pool.best.len(), 0);
             for &m in candidates {
                 let (mt, ready) = (pool.type_of[m], pool.ready[m]);
+                if !ctx.from_scratch {
+                    if late_type[mt] == 0 {
+                        let mask = passing_of.of(ctx, ty, mt);
+                        let all_late = pool.best[mt].is_none_or(|b| {
+                            (0..P_STATES).filter(|&p| has(mask, p)).all(|p| {
+                                late(task, pool.ready[b], ctx.scenario.matrices.etc(ty, mt, p))
+                            })
+                        });
+                        late_type[mt] = if all_late { 1 } else { 2 };
+                    }
+                    if late_type[mt] == 1 {
+                        continue;
+                    }
+                }
                 if let Some((t, r, from)) = last
                     && t == mt
                     && r == ready
