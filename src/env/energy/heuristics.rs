@@ -12,7 +12,7 @@
 //! polled environment only idle machines are, each for one task, starting
 //! now.
 //!
-//! Seven shortcuts skip work without changing a choice:
+//! Eight shortcuts skip work without changing a choice:
 //!
 //! - a task that completes after its utility reached zero even at the
 //!   earliest completion any of its choices can have at that point of the
@@ -31,6 +31,10 @@
 //!   without evaluating its choices: each evaluation would fail. Random
 //!   still makes the draws it would have made, so its stream stays the
 //!   same;
+//! - Random, listing every choice that passes once its draws found none,
+//!   passes over a machine type whose earliest-ready machine completes the
+//!   task too late in every P-state that passes: its other machines are
+//!   ready no earlier, so each of their choices is late too;
 //! - the prioritized orders group the tasks by priority with a counting
 //!   sort when arrivals follow the task index ([`TaskOrder`]);
 //! - Max UPT and Max UPE bound a task's utility by its utility at the
@@ -894,7 +898,7 @@ pub fn random(
     // The (machine, P-state) choices that pass, in machine order.
     let mut passing: Vec<(usize, u8)> = Vec::new();
     // Scratch of the fallback below, per machine type.
-    let mut late_type: Vec<u8> = Vec::new();
+    let mut late_type: Vec<Option<bool>> = Vec::new();
     for i in order {
         if !pool.any_open() {
             break;
@@ -970,23 +974,22 @@ pub fn random(
             let mut last: Option<(usize, f64, usize)> = None;
             // Per machine type, whether every P-state that passes is late
             // even on its earliest-ready open machine, so on each of its
-            // machines (ready no earlier; rounding is monotone): 0 not
-            // known yet, 1 yes, 2 no.
+            // machines (ready no earlier; rounding is monotone); `None`:
+            // not known yet.
             late_type.clear();
-            late_type.resize(pool.best.len(), 0);
+            late_type.resize(pool.best.len(), None);
             for &m in candidates {
                 let (mt, ready) = (pool.type_of[m], pool.ready[m]);
                 if !ctx.from_scratch {
-                    if late_type[mt] == 0 {
+                    let all_late = *late_type[mt].get_or_insert_with(|| {
                         let mask = passing_of.of(ctx, ty, mt);
-                        let all_late = pool.best[mt].is_none_or(|b| {
+                        pool.best[mt].is_none_or(|b| {
                             (0..P_STATES).filter(|&p| has(mask, p)).all(|p| {
                                 late(task, pool.ready[b], ctx.scenario.matrices.etc(ty, mt, p))
                             })
-                        });
-                        late_type[mt] = if all_late { 1 } else { 2 };
-                    }
-                    if late_type[mt] == 1 {
+                        })
+                    });
+                    if all_late {
                         continue;
                     }
                 }
