@@ -4,8 +4,8 @@
 //! and every waiting job, in that order, started if it fits now, else
 //! given its earliest start (no stop before the end of the queue). The
 //! policy takes up the last pass where nothing but arrivals and early ends
-//! changed since, and stops a pass once no job left can start; its starts
-//! must be the reference's, job for job.
+//! changed since, and stops a pass once no job left can start; its starts,
+//! and the priorities it reports, must be the reference's, job for job.
 
 use proptest::prelude::*;
 use swftool::env::classic::catalina::{CatalinaWeights, priority};
@@ -35,6 +35,11 @@ impl Scheduler for Reference {
                 .then(jobs[a].submit.total_cmp(&jobs[b].submit))
                 .then(jobs[a].job_number.cmp(&jobs[b].job_number))
         });
+        // Every waiting job's priority at this pass: the one of the pass
+        // it starts in is what the run reports.
+        for &i in queue.iter() {
+            machine.set_priority(i, prio(i));
+        }
         let mut p = machine.profile(now);
         let mut keep = Vec::new();
         for &i in queue.iter() {
@@ -97,9 +102,10 @@ const CROSSING: CatalinaWeights = CatalinaWeights {
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(300))]
 
-    /// The policy starts every job when the reference does, under
-    /// DataStar's weights and under weights whose priorities cross; every
-    /// invariant of the checker holds.
+    /// The policy starts every job when the reference does, and reports
+    /// the priority it had then, under DataStar's weights and under
+    /// weights whose priorities cross; every invariant of the checker
+    /// holds.
     #[test]
     fn catalina_starts_every_job_when_the_plain_rule_does((capacity, jobs) in workload(80)) {
         for weights in [CatalinaWeights::DATASTAR, CROSSING] {
@@ -108,8 +114,44 @@ proptest! {
             let plain = simulate_with(&jobs, capacity, &mut reference).expect("never fails");
             let starts = |r: &classic::ClassicRun| r.outcomes.iter().map(|o| o.start).collect::<Vec<_>>();
             prop_assert_eq!(starts(&fast), starts(&plain), "weights {:?}", weights);
+            prop_assert_eq!(&fast.priority, &plain.priority, "weights {:?}", weights);
             let v = capacity::check(&jobs, &fast, capacity);
             prop_assert!(v.is_empty(), "{:?}", v);
         }
+    }
+}
+
+/// A job larger than the machine never starts (start and end +∞, as the
+/// engine gives it when cleaning has not removed it) and reports its
+/// priority at the last pass, as the reference does; the others their
+/// priority when they started.
+#[test]
+fn a_job_that_never_starts_reports_its_last_priority() {
+    // (gap to the previous submit s, processors, run s, estimate s)
+    let jobs = classic_jobs([
+        (0.0, 2, 100.0, 300.0),
+        (10.0, 9, 50.0, 50.0),
+        (0.0, 4, 200.0, 200.0),
+        (30.0, 1, 20.0, 600.0),
+        (500.0, 3, 10.0, 10.0),
+    ]);
+    for weights in [CatalinaWeights::DATASTAR, CROSSING] {
+        let fast = classic::simulate(
+            &jobs,
+            4,
+            Policy::Catalina {
+                weights,
+                preemption: None,
+            },
+        );
+        let mut reference = Reference { weights };
+        let plain = simulate_with(&jobs, 4, &mut reference).expect("never fails");
+        assert!(fast.outcomes[1].start.is_infinite());
+        assert_eq!(fast.priority, plain.priority, "weights {weights:?}");
+        assert!(
+            fast.priority.iter().all(|&p| p != 1.0),
+            "{:?}",
+            fast.priority
+        );
     }
 }

@@ -40,6 +40,9 @@ pub struct Catalina {
     pub preemption: Option<Preemption>,
     /// What the last pass left, for the next one to take up.
     kept: Kept,
+    /// Each job's priority as a line in the clock, to order the queue
+    /// without preemption.
+    lines: Lines,
 }
 
 /// The end of the last pass without preemption, which the next pass takes
@@ -82,16 +85,39 @@ impl Catalina {
             weights,
             preemption,
             kept: Kept::default(),
+            lines: Lines::default(),
         }
     }
 }
 
 impl Scheduler for Catalina {
     fn pass(&mut self, queue: &mut Vec<usize>, now: f64, machine: &mut MachineState<'_>) {
-        self.order(queue, now, machine);
         match self.preemption {
-            None => self.kept_pass(machine, queue, now),
+            None => {
+                self.order_by_lines(queue, now, machine.jobs());
+                let before = machine.started().len();
+                self.kept_pass(machine, queue, now);
+                // A job's recorded priority is the one of the pass it
+                // starts in. A job still waiting when nothing runs any more
+                // can never start (it is larger than the machine): it
+                // keeps the priority of the last pass, as it would have.
+                let jobs = machine.jobs();
+                let at = |i: usize| {
+                    let j = &jobs[i];
+                    priority(&self.weights, j.size, j.submit, j.estimate, now)
+                };
+                for k in before..machine.started().len() {
+                    let i = machine.started()[k];
+                    machine.set_priority(i, at(i));
+                }
+                if machine.running().next().is_none() {
+                    for &i in queue.iter() {
+                        machine.set_priority(i, at(i));
+                    }
+                }
+            }
             Some(rule) => {
+                self.order(queue, now, machine);
                 let profile = resume_suspended(machine, now);
                 let preempt = |m: &mut MachineState<'_>, p: usize, now: f64, q: &mut Profile| {
                     try_preempt(&rule, m, p, now, q)
@@ -461,7 +487,22 @@ impl Catalina {
     /// submit, then the lower job number) and records each job's priority
     /// on the machine (times the preemptor factor for preempting jobs).
     fn order(&self, queue: &mut [usize], now: f64, machine: &mut MachineState<'_>) {
-        let jobs = machine.jobs();
+        let keyed = self.by_computed_priority(queue, now, machine.jobs());
+        for (slot, (p, i)) in queue.iter_mut().zip(keyed) {
+            machine.set_priority(i, p);
+            *slot = i;
+        }
+    }
+
+    /// The jobs of `queue` with their priorities at `now` (times the
+    /// preemptor factor for preempting jobs), in the queue's order
+    /// ([`by_priority`]).
+    fn by_computed_priority(
+        &self,
+        queue: &[usize],
+        now: f64,
+        jobs: &[ClassicJob],
+    ) -> Vec<(f64, usize)> {
         let mut keyed: Vec<(f64, usize)> = queue
             .iter()
             .map(|&i| {
@@ -473,15 +514,134 @@ impl Catalina {
                 (p, i)
             })
             .collect();
-        keyed.sort_by(|a, b| {
-            b.0.total_cmp(&a.0)
-                .then(jobs[a.1].submit.total_cmp(&jobs[b.1].submit))
-                .then(jobs[a.1].job_number.cmp(&jobs[b.1].job_number))
-        });
-        for (slot, (p, i)) in queue.iter_mut().zip(keyed) {
-            machine.set_priority(i, p);
+        keyed.sort_by(|&a, &b| by_priority(jobs, a, b));
+        keyed
+    }
+
+    /// Sorts `queue` as [`Catalina::order`] does without preemption, and
+    /// records no priority: most pairs of jobs are told apart by their
+    /// priority lines ([`Lines`]), and only the pairs whose lines lie
+    /// within their rounding bound of each other are compared by their
+    /// priorities computed. The queue left by the last pass is taken as it
+    /// stands when every neighbouring pair is in order (a sequence whose
+    /// every neighbouring pair is in order under a total order is the
+    /// sorted one); otherwise it is sorted by the lines and checked again,
+    /// and sorted by the priorities computed if a pair is still out of
+    /// order.
+    fn order_by_lines(&mut self, queue: &mut [usize], now: f64, jobs: &[ClassicJob]) {
+        let weights = self.weights.as_array();
+        let lines = &mut self.lines;
+        if !lines.make(&weights, jobs) || queue.iter().any(|&i| jobs[i].submit > now) {
+            return self.order_computed(queue, now, jobs);
+        }
+        let exact = |a: usize, b: usize| {
+            let at = |i: usize| {
+                let j = &jobs[i];
+                priority(&self.weights, j.size, j.submit, j.estimate, now)
+            };
+            by_priority(jobs, (at(a), a), (at(b), b))
+        };
+        // Whether the job of `x` comes before the one of `y`.
+        let before = |x: &(f64, f64, usize), y: &(f64, f64, usize)| {
+            if x.0 - y.0 > Lines::ROUNDING * (x.1 + y.1) {
+                true
+            } else if y.0 - x.0 > Lines::ROUNDING * (x.1 + y.1) {
+                false
+            } else {
+                exact(x.2, y.2) == std::cmp::Ordering::Less
+            }
+        };
+        let keyed = &mut lines.keyed;
+        keyed.clear();
+        keyed.extend(queue.iter().map(|&i| {
+            let [a, b, c, d] = lines.by_job[i];
+            (a + b * now, c + d * now, i)
+        }));
+        let sorted = |k: &[(f64, f64, usize)]| k.windows(2).all(|w| before(&w[0], &w[1]));
+        if !sorted(keyed) {
+            keyed.sort_by(|x, y| by_priority(jobs, (x.0, x.2), (y.0, y.2)));
+            if !sorted(keyed) {
+                return self.order_computed(queue, now, jobs);
+            }
+        }
+        for (slot, &(_, _, i)) in queue.iter_mut().zip(keyed.iter()) {
             *slot = i;
         }
+    }
+
+    /// [`Catalina::order`] without recording the priorities.
+    fn order_computed(&self, queue: &mut [usize], now: f64, jobs: &[ClassicJob]) {
+        let keyed = self.by_computed_priority(queue, now, jobs);
+        for (slot, (_, i)) in queue.iter_mut().zip(keyed) {
+            *slot = i;
+        }
+    }
+}
+
+/// The queue's order: `(priority, job)` by descending priority, then
+/// earlier submit, then lower job number.
+fn by_priority(jobs: &[ClassicJob], a: (f64, usize), b: (f64, usize)) -> std::cmp::Ordering {
+    b.0.total_cmp(&a.0)
+        .then(jobs[a.1].submit.total_cmp(&jobs[b.1].submit))
+        .then(jobs[a.1].job_number.cmp(&jobs[b.1].job_number))
+}
+
+/// Each job's Catalina priority as a line in the clock. From its submit
+/// on, every factor of the priority is constant or linear in the clock
+/// (the queue time, and the expansion factor (queue time + estimate) /
+/// estimate), so in real arithmetic the priority at clock `now` is
+/// `a + b·now`; the priority as [`priority`] computes it, and the line as
+/// computed, each lie within a few dozen units in the last place of
+/// `c + d·now` (the same sums over the weights' and terms' absolute
+/// values) of that value. Two jobs whose lines differ by more than
+/// [`Lines::ROUNDING`] times the sum of their bounds have their
+/// priorities in the same order.
+#[derive(Debug, Clone, Default)]
+struct Lines {
+    /// The weights the lines were made with (`None`: not made, or a
+    /// weight is not finite and there are none).
+    weights: Option<[f64; 10]>,
+    /// Per job index, `[a, b, c, d]`.
+    by_job: Vec<[f64; 4]>,
+    /// Scratch: the queue as (line at the clock, bound, job).
+    keyed: Vec<(f64, f64, usize)>,
+}
+
+impl Lines {
+    /// Relative to `c + d·now`: thousands of times the rounding of either
+    /// computation (ten terms of a few operations each).
+    const ROUNDING: f64 = 1e-12;
+
+    /// Makes the lines of `jobs` under `weights` unless made already;
+    /// false when a weight is not finite (no lines).
+    fn make(&mut self, weights: &[f64; 10], jobs: &[ClassicJob]) -> bool {
+        if self.weights.as_ref() == Some(weights) && self.by_job.len() == jobs.len() {
+            return true;
+        }
+        self.weights = None;
+        if !weights.iter().all(|w| w.is_finite()) {
+            return false;
+        }
+        let w = weights;
+        let queue_time = w[2] + w[3];
+        let queue_time_abs = w[2].abs() + w[3].abs();
+        self.by_job = jobs
+            .iter()
+            .map(|j| {
+                let (u, s, e) = (f64::from(j.size), j.submit, j.estimate.max(1.0));
+                [
+                    w[0] * u + w[1] * (1.0 - s / e) - queue_time * s + w[6] * e,
+                    w[1] / e + queue_time,
+                    w[0].abs() * u
+                        + w[1].abs() * (1.0 + s.abs() / e)
+                        + queue_time_abs * s.abs()
+                        + w[6].abs() * e,
+                    w[1].abs() / e + queue_time_abs,
+                ]
+            })
+            .collect();
+        self.weights = Some(*weights);
+        true
     }
 }
 
@@ -659,6 +819,111 @@ mod tests {
                     );
                 }
             }
+        }
+    }
+
+    /// Weights for the line tests: DataStar's, ones whose priorities cross
+    /// as jobs wait, and ones with negative and large weights (terms that
+    /// cancel).
+    fn weights_for(k: u8) -> CatalinaWeights {
+        match k % 3 {
+            0 => CatalinaWeights::DATASTAR,
+            1 => CatalinaWeights {
+                resource: 1.0,
+                expansion_factor: 50.0,
+                system_queue_time: 0.2,
+                ..CatalinaWeights::DATASTAR
+            },
+            _ => CatalinaWeights {
+                resource: -3.0e4,
+                expansion_factor: 7.0e5,
+                system_queue_time: -0.5,
+                submit_time: 0.25,
+                wall_time: -1.0e3,
+                ..CatalinaWeights::DATASTAR
+            },
+        }
+    }
+
+    proptest! {
+        /// A job's priority as `priority` computes it, from its submit
+        /// on, lies within a few dozen units in the last place of its
+        /// bound `c + d·now` from its line `a + b·now`, far inside the
+        /// margin `Lines::ROUNDING` leaves.
+        #[test]
+        fn a_priority_lies_on_its_line_within_its_rounding(
+            k in 0u8..3,
+            size in 1u32..100_000,
+            submit in 0.0f64..4e7,
+            estimate in 0.1f64..2e6,
+            wait in prop_oneof![Just(0.0f64), 0.0f64..1e7],
+        ) {
+            let w = weights_for(k);
+            let job = ClassicJob::example(1, submit, size, estimate, estimate);
+            let mut lines = Lines::default();
+            prop_assert!(lines.make(&w.as_array(), std::slice::from_ref(&job)));
+            let [a, b, c, d] = lines.by_job[0];
+            let now = submit + wait;
+            let p = priority(&w, size, submit, estimate, now);
+            let bound = 64.0 * f64::EPSILON * (c + d * now);
+            prop_assert!((p - (a + b * now)).abs() <= bound, "{} {}", p, (a + b * now));
+            prop_assert!(bound * 32.0 < Lines::ROUNDING * (c + d * now));
+        }
+
+        /// Ordering a queue by the lines gives the order the priorities
+        /// computed give, from any starting order, with jobs alike (ties
+        /// broken by submit and job number) and priorities that cross.
+        #[test]
+        fn ordering_by_lines_is_ordering_by_priorities(
+            k in 0u8..3,
+            specs in proptest::collection::vec(
+                (0u32..4, 1u32..8, prop_oneof![Just(3600.0f64), 1.0f64..1e5]),
+                1..60,
+            ),
+            wait in 0.0f64..1e6,
+            shuffle in proptest::collection::vec(0usize..1000, 0..60),
+        ) {
+            let w = weights_for(k);
+            // Few distinct submits and sizes: many jobs alike.
+            let jobs: Vec<ClassicJob> = specs
+                .iter()
+                .enumerate()
+                .map(|(n, &(s, size, est))| {
+                    ClassicJob::example(n as i64 + 1, f64::from(s) * 600.0, size, est, est)
+                })
+                .collect();
+            let now = 1800.0 + wait;
+            let mut queue: Vec<usize> = (0..jobs.len()).collect();
+            for (n, &r) in shuffle.iter().enumerate() {
+                let len = queue.len();
+                queue.swap(n % len, r % len);
+            }
+            let catalina = Catalina::new(w, None);
+            let mut want = queue.clone();
+            catalina.order_computed(&mut want, now, &jobs);
+            let mut fast = Catalina::new(w, None);
+            let mut got = queue.clone();
+            fast.order_by_lines(&mut got, now, &jobs);
+            prop_assert_eq!(&got, &want);
+            // In order but for neighbours alike (equal lines), which only
+            // their submit and job number order.
+            let alike = |a: usize, b: usize| {
+                let (x, y) = (&jobs[a], &jobs[b]);
+                (x.submit, x.size, x.estimate) == (y.submit, y.size, y.estimate)
+            };
+            let mut nearly = want.clone();
+            for k in 1..nearly.len() {
+                if alike(nearly[k - 1], nearly[k]) {
+                    nearly.swap(k - 1, k);
+                }
+            }
+            fast.order_by_lines(&mut nearly, now, &jobs);
+            prop_assert_eq!(&nearly, &want);
+            // Taken up as it stands at a later pass, sorted again after.
+            let later = now + wait / 2.0;
+            catalina.order_computed(&mut want, later, &jobs);
+            fast.order_by_lines(&mut got, later, &jobs);
+            prop_assert_eq!(got, want);
         }
     }
 }
