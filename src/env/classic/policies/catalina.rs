@@ -531,9 +531,12 @@ impl Catalina {
     fn order_by_lines(&mut self, queue: &mut [usize], now: f64, jobs: &[ClassicJob]) {
         let weights = self.weights.as_array();
         let lines = &mut self.lines;
-        if !lines.make(&weights, jobs) || queue.iter().any(|&i| jobs[i].submit > now) {
+        if !lines.make(&weights, jobs) {
             return self.order_computed(queue, now, jobs);
         }
+        // (The lines hold from a job's submit on; a waiting job has been
+        // submitted.)
+        debug_assert!(queue.iter().all(|&i| jobs[i].submit <= now));
         let exact = |a: usize, b: usize| {
             let at = |i: usize| {
                 let j = &jobs[i];
