@@ -203,6 +203,36 @@ pub fn priority(w: &CatalinaWeights, units: u32, submit: f64, estimate: f64, now
         .sum()
 }
 
+/// The Catalina priority of a job of `units` units, submitted at `submit`
+/// with estimate `estimate` (s), as a line in the clock: `[a, b, c, d]`.
+/// From its submit on every factor is constant or linear in the clock (the
+/// queue time, and the expansion factor 1 + queue time / estimate), so in
+/// real arithmetic its priority at clock `now` ≥ `submit` is `a + b·now`
+/// (value units); `c + d·now` is the same sum over the absolute values of
+/// the weights and terms, which bounds the rounding of both [`priority`]
+/// and the line as computed (a few dozen units in its last place). The
+/// weights must be finite.
+pub(crate) fn priority_line(
+    w: &CatalinaWeights,
+    units: u32,
+    submit: f64,
+    estimate: f64,
+) -> [f64; 4] {
+    let w = w.as_array();
+    let (u, s, e) = (f64::from(units), submit, estimate.max(1.0));
+    let queue_time = w[2] + w[3];
+    let queue_time_abs = w[2].abs() + w[3].abs();
+    [
+        w[0] * u + w[1] * (1.0 - s / e) - queue_time * s + w[6] * e,
+        w[1] / e + queue_time,
+        w[0].abs() * u
+            + w[1].abs() * (1.0 + s.abs() / e)
+            + queue_time_abs * s.abs()
+            + w[6].abs() * e,
+        w[1].abs() / e + queue_time_abs,
+    ]
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -27,7 +27,7 @@
 
 use super::{MachineState, Scheduler};
 use crate::env::classic::ClassicJob;
-use crate::env::classic::catalina::{CatalinaWeights, Preemption, priority};
+use crate::env::classic::catalina::{CatalinaWeights, Preemption, priority, priority_line};
 use crate::sim::profile::Profile;
 
 /// Catalina's priority order with conservative backfilling, optionally with
@@ -529,9 +529,8 @@ impl Catalina {
     /// and sorted by the priorities computed if a pair is still out of
     /// order.
     fn order_by_lines(&mut self, queue: &mut [usize], now: f64, jobs: &[ClassicJob]) {
-        let weights = self.weights.as_array();
         let lines = &mut self.lines;
-        if !lines.make(&weights, jobs) {
+        if !lines.make(&self.weights, jobs) {
             return self.order_computed(queue, now, jobs);
         }
         // (The lines hold from a job's submit on; a waiting job has been
@@ -589,14 +588,8 @@ fn by_priority(jobs: &[ClassicJob], a: (f64, usize), b: (f64, usize)) -> std::cm
         .then(jobs[a.1].job_number.cmp(&jobs[b.1].job_number))
 }
 
-/// Each job's Catalina priority as a line in the clock. From its submit
-/// on, every factor of the priority is constant or linear in the clock
-/// (the queue time, and the expansion factor (queue time + estimate) /
-/// estimate), so in real arithmetic the priority at clock `now` is
-/// `a + b·now`; the priority as [`priority`] computes it, and the line as
-/// computed, each lie within a few dozen units in the last place of
-/// `c + d·now` (the same sums over the weights' and terms' absolute
-/// values) of that value. Two jobs whose lines differ by more than
+/// Each job's Catalina priority as a line in the clock
+/// ([`priority_line`]): two jobs whose lines differ by more than
 /// [`Lines::ROUNDING`] times the sum of their bounds have their
 /// priorities in the same order.
 #[derive(Debug, Clone, Default)]
@@ -617,33 +610,20 @@ impl Lines {
 
     /// Makes the lines of `jobs` under `weights` unless made already;
     /// false when a weight is not finite (no lines).
-    fn make(&mut self, weights: &[f64; 10], jobs: &[ClassicJob]) -> bool {
-        if self.weights.as_ref() == Some(weights) && self.by_job.len() == jobs.len() {
+    fn make(&mut self, weights: &CatalinaWeights, jobs: &[ClassicJob]) -> bool {
+        let array = weights.as_array();
+        if self.weights == Some(array) && self.by_job.len() == jobs.len() {
             return true;
         }
         self.weights = None;
-        if !weights.iter().all(|w| w.is_finite()) {
+        if !array.iter().all(|w| w.is_finite()) {
             return false;
         }
-        let w = weights;
-        let queue_time = w[2] + w[3];
-        let queue_time_abs = w[2].abs() + w[3].abs();
         self.by_job = jobs
             .iter()
-            .map(|j| {
-                let (u, s, e) = (f64::from(j.size), j.submit, j.estimate.max(1.0));
-                [
-                    w[0] * u + w[1] * (1.0 - s / e) - queue_time * s + w[6] * e,
-                    w[1] / e + queue_time,
-                    w[0].abs() * u
-                        + w[1].abs() * (1.0 + s.abs() / e)
-                        + queue_time_abs * s.abs()
-                        + w[6].abs() * e,
-                    w[1].abs() / e + queue_time_abs,
-                ]
-            })
+            .map(|j| priority_line(weights, j.size, j.submit, j.estimate))
             .collect();
-        self.weights = Some(*weights);
+        self.weights = Some(array);
         true
     }
 }
@@ -864,7 +844,7 @@ mod tests {
             let w = weights_for(k);
             let job = ClassicJob::example(1, submit, size, estimate, estimate);
             let mut lines = Lines::default();
-            prop_assert!(lines.make(&w.as_array(), std::slice::from_ref(&job)));
+            prop_assert!(lines.make(&w, std::slice::from_ref(&job)));
             let [a, b, c, d] = lines.by_job[0];
             let now = submit + wait;
             let p = priority(&w, size, submit, estimate, now);
