@@ -97,6 +97,8 @@ impl Scheduler for Catalina {
                 self.order_by_lines(queue, now, machine.jobs());
                 let before = machine.started().len();
                 self.kept_pass(machine, queue, now);
+                self.lines.left.clear();
+                self.lines.left.extend_from_slice(queue);
                 // A job's recorded priority is the one of the pass it
                 // starts in. A job still waiting when nothing runs any more
                 // can never start (it is larger than the machine): it
@@ -522,15 +524,21 @@ impl Catalina {
     /// records no priority: most pairs of jobs are told apart by their
     /// priority lines ([`Lines`]), and only the pairs whose lines lie
     /// within their rounding bound of each other are compared by their
-    /// priorities computed. The queue left by the last pass is taken as it
-    /// stands when every neighbouring pair is in order (a sequence whose
-    /// every neighbouring pair is in order under a total order is the
-    /// sorted one); otherwise it is sorted by the lines and checked again,
-    /// and sorted by the priorities computed if a pair is still out of
-    /// order.
+    /// priorities computed.
+    ///
+    /// The queue the last pass left is in order up to [`Lines::until`]
+    /// (every neighbouring pair is, by its lines, and a sequence whose
+    /// neighbouring pairs are all in order under a total order is the
+    /// sorted one, as is any part of it): before then only the jobs
+    /// submitted since (at its end) are put in their places, by binary
+    /// search. Otherwise the queue is taken as it stands when every
+    /// neighbouring pair is in order, else sorted by the lines and checked
+    /// again, and sorted by the priorities computed if a pair is still out
+    /// of order.
     fn order_by_lines(&mut self, queue: &mut [usize], now: f64, jobs: &[ClassicJob]) {
         let lines = &mut self.lines;
         if !lines.make(&self.weights, jobs) {
+            lines.until = f64::NEG_INFINITY;
             return self.order_computed(queue, now, jobs);
         }
         // (The lines hold from a job's submit on; a waiting job has been
@@ -553,22 +561,48 @@ impl Catalina {
                 exact(x.2, y.2) == std::cmp::Ordering::Less
             }
         };
+        let by_job = &lines.by_job;
+        let key = |i: usize| {
+            let [a, b, c, d] = by_job[i];
+            (a + b * now, c + d * now, i)
+        };
+        let left = lines.left.len();
+        if lines.since <= now && now < lines.until && queue.get(..left) == Some(&lines.left[..]) {
+            let mut until = lines.until;
+            for k in left..queue.len() {
+                let new = key(queue[k]);
+                let at = queue[..k].partition_point(|&y| before(&key(y), &new));
+                queue[at..=k].rotate_right(1);
+                if at > 0 {
+                    until = until.min(Lines::apart(by_job, jobs, queue[at - 1], queue[at], now));
+                }
+                if at < k {
+                    until = until.min(Lines::apart(by_job, jobs, queue[at], queue[at + 1], now));
+                }
+            }
+            lines.since = now;
+            lines.until = until;
+            return;
+        }
         let keyed = &mut lines.keyed;
         keyed.clear();
-        keyed.extend(queue.iter().map(|&i| {
-            let [a, b, c, d] = lines.by_job[i];
-            (a + b * now, c + d * now, i)
-        }));
+        keyed.extend(queue.iter().map(|&i| key(i)));
         let sorted = |k: &[(f64, f64, usize)]| k.windows(2).all(|w| before(&w[0], &w[1]));
         if !sorted(keyed) {
             keyed.sort_by(|x, y| by_priority(jobs, (x.0, x.2), (y.0, y.2)));
             if !sorted(keyed) {
+                lines.until = f64::NEG_INFINITY;
                 return self.order_computed(queue, now, jobs);
             }
         }
         for (slot, &(_, _, i)) in queue.iter_mut().zip(keyed.iter()) {
             *slot = i;
         }
+        lines.since = now;
+        lines.until = queue
+            .windows(2)
+            .map(|w| Lines::apart(by_job, jobs, w[0], w[1], now))
+            .fold(f64::INFINITY, f64::min);
     }
 
     /// [`Catalina::order`] without recording the priorities.
@@ -592,7 +626,7 @@ fn by_priority(jobs: &[ClassicJob], a: (f64, usize), b: (f64, usize)) -> std::cm
 /// ([`priority_line`]): two jobs whose lines differ by more than
 /// [`Lines::ROUNDING`] times the sum of their bounds have their
 /// priorities in the same order.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 struct Lines {
     /// The weights the lines were made with (`None`: not made, or a
     /// weight is not finite and there are none).
@@ -601,12 +635,63 @@ struct Lines {
     by_job: Vec<[f64; 4]>,
     /// Scratch: the queue as (line at the clock, bound, job).
     keyed: Vec<(f64, f64, usize)>,
+    /// The queue the last pass left (in order at every instant from
+    /// `since` to before `until`).
+    left: Vec<usize>,
+    /// The clock (s) of the last full check of the order.
+    since: f64,
+    /// The instant (s) up to which `left`, and the order the jobs
+    /// submitted since were put in, stays the priority order: the earliest
+    /// [`Lines::apart`] of its neighbouring pairs.
+    until: f64,
+}
+
+impl Default for Lines {
+    fn default() -> Lines {
+        Lines {
+            weights: None,
+            by_job: Vec::new(),
+            keyed: Vec::new(),
+            left: Vec::new(),
+            since: f64::NEG_INFINITY,
+            until: f64::NEG_INFINITY,
+        }
+    }
 }
 
 impl Lines {
     /// Relative to `c + d·now`: thousands of times the rounding of either
     /// computation (ten terms of a few operations each).
     const ROUNDING: f64 = 1e-12;
+
+    /// Up to when (s) job `x`, before job `y` in the queue ordered at
+    /// `now`, stays before it: while `x`'s line lies above `y`'s by more
+    /// than twice [`Lines::ROUNDING`] times the sum of their bounds (the
+    /// difference is a line in the clock too: until its root, +∞ if it
+    /// never falls; twice, so that the rounding of this sum is covered
+    /// many times over). Jobs alike (the same size, submit and estimate)
+    /// have the same priority at every instant and keep their order (by
+    /// submit and job number): +∞. `now` when the lines do not tell them
+    /// apart (the pair is compared again at the next pass).
+    fn apart(by_job: &[[f64; 4]], jobs: &[ClassicJob], x: usize, y: usize, now: f64) -> f64 {
+        let (p, q) = (&jobs[x], &jobs[y]);
+        if (p.size, p.submit, p.estimate) == (q.size, q.submit, q.estimate) {
+            return f64::INFINITY;
+        }
+        let ([ax, bx, cx, dx], [ay, by, cy, dy]) = (by_job[x], by_job[y]);
+        let margin = 2.0 * Lines::ROUNDING;
+        let alpha = (ax - ay) - margin * (cx + cy);
+        let beta = (bx - by) - margin * (dx + dy);
+        // (Also when a term is not a number.)
+        if (alpha + beta * now).partial_cmp(&0.0) != Some(std::cmp::Ordering::Greater) {
+            return now;
+        }
+        if beta >= 0.0 {
+            f64::INFINITY
+        } else {
+            -alpha / beta
+        }
+    }
 
     /// Makes the lines of `jobs` under `weights` unless made already;
     /// false when a weight is not finite (no lines).
@@ -907,6 +992,56 @@ mod tests {
             catalina.order_computed(&mut want, later, &jobs);
             fast.order_by_lines(&mut got, later, &jobs);
             prop_assert_eq!(got, want);
+        }
+
+        /// Pass after pass, with jobs leaving the queue (started) and jobs
+        /// submitted since appended to it, as the engine does, the order
+        /// taken up from the last pass until a pair of neighbours may
+        /// cross, and the jobs submitted since put in their places, is the
+        /// order the priorities computed give at every pass.
+        #[test]
+        fn an_order_taken_up_pass_after_pass_is_the_priority_order(
+            k in 0u8..3,
+            specs in proptest::collection::vec(
+                (0u32..40, 1u32..8, prop_oneof![Just(3600.0f64), 1.0f64..1e5]),
+                1..80,
+            ),
+            steps in proptest::collection::vec(
+                (prop_oneof![Just(0.0f64), 1.0f64..5e4], proptest::collection::vec(0usize..1000, 0..3)),
+                1..40,
+            ),
+        ) {
+            let w = weights_for(k);
+            // Submits every 600 s, many jobs alike, estimates that make
+            // expansion factors cross.
+            let mut jobs: Vec<ClassicJob> = specs
+                .iter()
+                .enumerate()
+                .map(|(n, &(s, size, est))| {
+                    ClassicJob::example(n as i64 + 1, f64::from(s) * 600.0, size, est, est)
+                })
+                .collect();
+            jobs.sort_by(|a, b| a.submit.total_cmp(&b.submit));
+            let reference = Catalina::new(w, None);
+            let mut fast = Catalina::new(w, None);
+            let (mut queue, mut next, mut now) = (Vec::new(), 0, 0.0);
+            for (dt, leave) in &steps {
+                now += dt;
+                for &r in leave {
+                    if !queue.is_empty() {
+                        queue.remove(r % queue.len());
+                    }
+                }
+                while next < jobs.len() && jobs[next].submit <= now {
+                    queue.push(next);
+                    next += 1;
+                }
+                let mut want = queue.clone();
+                reference.order_computed(&mut want, now, &jobs);
+                fast.order_by_lines(&mut queue, now, &jobs);
+                prop_assert_eq!(&queue, &want, "at {}", now);
+                fast.lines.left.clone_from(&queue);
+            }
         }
     }
 }
