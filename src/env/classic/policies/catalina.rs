@@ -201,7 +201,9 @@ struct Resume {
 /// [`rebuild_pass`] from `start` on: serves `queue[start.from..]` with
 /// its stops, appends each reservation it places to `placed` (if given,
 /// with `freed`, [`Kept::freed`] now), and returns the profile it ends
-/// with.
+/// with. A pass that records its reservations on a machine that does not
+/// name units tells whether a job starts and where it is placed in one
+/// search while a witness is kept.
 fn serve(
     machine: &mut MachineState<'_>,
     queue: &mut Vec<usize>,
@@ -236,6 +238,35 @@ fn serve(
         }
         let size = i64::from(jobs[i].size);
         let est = jobs[i].estimate;
+        // With a witness kept, a job that does not start is placed at once
+        // (no check comes between): one search tells both, since its
+        // earliest start is now exactly when it fits now, and the block
+        // placed there is the one a start takes.
+        if let (Some((placed, freed)), Some(p), true) = (
+            placed.as_mut(),
+            profile.as_mut(),
+            witness.is_some() && !machine.tracks_units(),
+        ) {
+            debug_assert_eq!(p.free_now(), machine.free());
+            let got = p.place_bounded(est, size);
+            let Some((at, bound)) = got else {
+                keep.push(i);
+                continue;
+            };
+            witness = witness.filter(|(_, w)| w.holds(p, now, at, at + est));
+            if at <= now {
+                machine.start(i, now, Vec::new());
+            } else {
+                keep.push(i);
+                placed.push(Placed {
+                    job: i,
+                    start: at,
+                    bound,
+                    freed: *freed,
+                });
+            }
+            continue;
+        }
         let fits_now =
             size <= machine.free() && profile.as_ref().is_none_or(|p| p.fits(now, est, size));
         if let Some(units) = fits_now
