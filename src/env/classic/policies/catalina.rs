@@ -613,7 +613,16 @@ impl Catalina {
             }
             lines.since = now;
             lines.until = until;
+            lines.backoff = 0;
             return;
+        }
+        if lines.until > f64::NEG_INFINITY {
+            // The order made last did not last to this pass: where pairs
+            // cross at nearly every pass, making it would only add to the
+            // check, so it waits for twice as many passes each time, up
+            // to 64.
+            lines.backoff = (lines.backoff * 2).clamp(1, 64);
+            lines.wait = lines.backoff;
         }
         let keyed = &mut lines.keyed;
         keyed.clear();
@@ -630,10 +639,15 @@ impl Catalina {
             *slot = i;
         }
         lines.since = now;
-        lines.until = queue
-            .windows(2)
-            .map(|w| Lines::apart(by_job, jobs, w[0], w[1], now))
-            .fold(f64::INFINITY, f64::min);
+        lines.until = if lines.wait > 0 {
+            lines.wait -= 1;
+            f64::NEG_INFINITY
+        } else {
+            queue
+                .windows(2)
+                .map(|w| Lines::apart(by_job, jobs, w[0], w[1], now))
+                .fold(f64::INFINITY, f64::min)
+        };
     }
 
     /// [`Catalina::order`] without recording the priorities.
@@ -675,6 +689,10 @@ struct Lines {
     /// submitted since were put in, stays the priority order: the earliest
     /// [`Lines::apart`] of its neighbouring pairs.
     until: f64,
+    /// Full checks of the order left before `until` is made again.
+    wait: u32,
+    /// `wait` after the last order made that did not last a pass.
+    backoff: u32,
 }
 
 impl Default for Lines {
@@ -686,6 +704,8 @@ impl Default for Lines {
             left: Vec::new(),
             since: f64::NEG_INFINITY,
             until: f64::NEG_INFINITY,
+            wait: 0,
+            backoff: 0,
         }
     }
 }
@@ -705,17 +725,15 @@ impl Lines {
     /// submit and job number): +∞. `now` when the lines do not tell them
     /// apart (the pair is compared again at the next pass).
     fn apart(by_job: &[[f64; 4]], jobs: &[ClassicJob], x: usize, y: usize, now: f64) -> f64 {
-        let (p, q) = (&jobs[x], &jobs[y]);
-        if (p.size, p.submit, p.estimate) == (q.size, q.submit, q.estimate) {
-            return f64::INFINITY;
-        }
         let ([ax, bx, cx, dx], [ay, by, cy, dy]) = (by_job[x], by_job[y]);
         let margin = 2.0 * Lines::ROUNDING;
         let alpha = (ax - ay) - margin * (cx + cy);
         let beta = (bx - by) - margin * (dx + dy);
         // (Also when a term is not a number.)
         if (alpha + beta * now).partial_cmp(&0.0) != Some(std::cmp::Ordering::Greater) {
-            return now;
+            let (p, q) = (&jobs[x], &jobs[y]);
+            let alike = (p.size, p.submit, p.estimate) == (q.size, q.submit, q.estimate);
+            return if alike { f64::INFINITY } else { now };
         }
         if beta >= 0.0 {
             f64::INFINITY
