@@ -683,7 +683,8 @@ struct Lines {
     /// The queue the last pass left (in order at every instant from
     /// `since` to before `until`).
     left: Vec<usize>,
-    /// The clock (s) of the last full check of the order.
+    /// The clock (s) of the last pass that ordered the queue: the order
+    /// `until` is for holds from then on.
     since: f64,
     /// The instant (s) up to which `left`, and the order the jobs
     /// submitted since were put in, stays the priority order: the earliest
@@ -750,6 +751,8 @@ impl Lines {
             return true;
         }
         self.weights = None;
+        // New lines: no order made with the old ones holds.
+        self.until = f64::NEG_INFINITY;
         if !array.iter().all(|w| w.is_finite()) {
             return false;
         }
@@ -939,6 +942,27 @@ mod tests {
         }
     }
 
+    /// Generated jobs as (submit slot of 600 s below `slots`, size 1–7,
+    /// estimate s: an hour or any), 1 to `max` - 1 of them: few sizes and
+    /// submits, so many jobs alike.
+    fn job_specs(slots: u32, max: usize) -> impl Strategy<Value = Vec<(u32, u32, f64)>> {
+        proptest::collection::vec(
+            (0..slots, 1u32..8, prop_oneof![Just(3600.0f64), 1.0f64..1e5]),
+            1..max,
+        )
+    }
+
+    /// The jobs of [`job_specs`], numbered from 1, run = estimate.
+    fn jobs_of(specs: &[(u32, u32, f64)]) -> Vec<ClassicJob> {
+        specs
+            .iter()
+            .enumerate()
+            .map(|(n, &(s, size, est))| {
+                ClassicJob::example(n as i64 + 1, f64::from(s) * 600.0, size, est, est)
+            })
+            .collect()
+    }
+
     /// Weights for the line tests: DataStar's, ones whose priorities cross
     /// as jobs wait, and ones with negative and large weights (terms that
     /// cancel).
@@ -993,22 +1017,13 @@ mod tests {
         #[test]
         fn ordering_by_lines_is_ordering_by_priorities(
             k in 0u8..3,
-            specs in proptest::collection::vec(
-                (0u32..4, 1u32..8, prop_oneof![Just(3600.0f64), 1.0f64..1e5]),
-                1..60,
-            ),
+            specs in job_specs(4, 60),
             wait in 0.0f64..1e6,
             shuffle in proptest::collection::vec(0usize..1000, 0..60),
         ) {
             let w = weights_for(k);
             // Few distinct submits and sizes: many jobs alike.
-            let jobs: Vec<ClassicJob> = specs
-                .iter()
-                .enumerate()
-                .map(|(n, &(s, size, est))| {
-                    ClassicJob::example(n as i64 + 1, f64::from(s) * 600.0, size, est, est)
-                })
-                .collect();
+            let jobs = jobs_of(&specs);
             let now = 1800.0 + wait;
             let mut queue: Vec<usize> = (0..jobs.len()).collect();
             for (n, &r) in shuffle.iter().enumerate() {
@@ -1051,10 +1066,7 @@ mod tests {
         #[test]
         fn an_order_taken_up_pass_after_pass_is_the_priority_order(
             k in 0u8..3,
-            specs in proptest::collection::vec(
-                (0u32..40, 1u32..8, prop_oneof![Just(3600.0f64), 1.0f64..1e5]),
-                1..80,
-            ),
+            specs in job_specs(40, 80),
             steps in proptest::collection::vec(
                 (prop_oneof![Just(0.0f64), 1.0f64..5e4], proptest::collection::vec(0usize..1000, 0..3)),
                 1..40,
@@ -1063,13 +1075,7 @@ mod tests {
             let w = weights_for(k);
             // Submits every 600 s, many jobs alike, estimates that make
             // expansion factors cross.
-            let mut jobs: Vec<ClassicJob> = specs
-                .iter()
-                .enumerate()
-                .map(|(n, &(s, size, est))| {
-                    ClassicJob::example(n as i64 + 1, f64::from(s) * 600.0, size, est, est)
-                })
-                .collect();
+            let mut jobs = jobs_of(&specs);
             jobs.sort_by(|a, b| a.submit.total_cmp(&b.submit));
             let reference = Catalina::new(w, None);
             let mut fast = Catalina::new(w, None);
