@@ -242,11 +242,10 @@ fn serve(
         // (no check comes between): one search tells both, since its
         // earliest start is now exactly when it fits now, and the block
         // placed there is the one a start takes.
-        if let (Some((placed, freed)), Some(p), true) = (
-            placed.as_mut(),
-            profile.as_mut(),
-            witness.is_some() && !machine.tracks_units(),
-        ) {
+        if witness.is_some()
+            && !machine.tracks_units()
+            && let (Some((placed, freed)), Some(p)) = (placed.as_mut(), profile.as_mut())
+        {
             debug_assert_eq!(p.free_now(), machine.free());
             let got = p.place_bounded(est, size);
             let Some((at, bound)) = got else {
