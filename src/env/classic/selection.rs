@@ -62,8 +62,9 @@ pub enum SelectError {
 enum Serve {
     /// Nothing starts before the chosen job.
     Blocking,
-    /// Backfilling around the reservations.
-    Backfill(Backfill),
+    /// Backfilling around the reservations (boxed: one per selection, and
+    /// the blocking variant carries nothing).
+    Backfill(Box<Backfill>),
 }
 
 /// A replay driven one selected job at a time (the module's rules).
@@ -84,7 +85,7 @@ impl<'a> Selection<'a> {
             replay: Replay::new(jobs, capacity, false),
             serve: match depth {
                 None => Serve::Blocking,
-                Some(d) => Serve::Backfill(Backfill::new(d)),
+                Some(d) => Serve::Backfill(Box::new(Backfill::new(d))),
             },
             now: 0.0,
             done: false,
