@@ -17,14 +17,18 @@ pub fn range<T: PartialEq + std::fmt::Display>(lo: T, hi: T) -> String {
 }
 
 /// A duration given in seconds, in minutes below 2 hours, in hours below 2
-/// days, in days above.
+/// days, in days above; hours and days to one decimal, none when whole.
 pub fn span(seconds: f64) -> String {
+    let tenths = |v: f64| {
+        let s = format!("{v:.1}");
+        s.strip_suffix(".0").map_or(s.clone(), str::to_string)
+    };
     if seconds < 7200.0 {
         format!("{:.0} min", seconds / 60.0)
     } else if seconds < 2.0 * 86_400.0 {
-        format!("{:.1} h", seconds / 3600.0)
+        format!("{} h", tenths(seconds / 3600.0))
     } else {
-        format!("{:.1} days", seconds / 86_400.0)
+        format!("{} days", tenths(seconds / 86_400.0))
     }
 }
 
@@ -40,7 +44,10 @@ mod tests {
         assert_eq!(range(355, 355), "355");
         assert_eq!(range(12, 15), "12–15");
         assert_eq!(span(3600.0), "60 min");
-        assert_eq!(span(5.0 * 3600.0), "5.0 h");
-        assert_eq!(span(3.0 * 86_400.0), "3.0 days");
+        assert_eq!(span(5.0 * 3600.0), "5 h");
+        assert_eq!(span(86_400.0), "24 h");
+        assert_eq!(span(9000.0), "2.5 h");
+        assert_eq!(span(3.0 * 86_400.0), "3 days");
+        assert_eq!(span(3.5 * 86_400.0), "3.5 days");
     }
 }

@@ -274,6 +274,38 @@ mod tests {
         assert_eq!((ran, waited), (70.0, 10.0));
     }
 
+    /// Two runs of one heuristic, step 3600 s: run a's bins [0, 1 h) and
+    /// [1 h, 1.5 h) (cut at its end), run b's [0, 1 h) only. Bin 1's mean
+    /// counts b's ended run as 0 and sits at the centre of a's half-hour.
+    #[test]
+    fn mean_lines_sit_at_bin_centres() {
+        let bin = |hour: f64, seconds: f64, utilization: f64| Bin {
+            queue: None,
+            hour,
+            from_s: hour * 3600.0,
+            seconds,
+            busy_units: utilization,
+            utilization,
+            queue_length: 0.0,
+            queued_work: 0.0,
+            submitted: 0,
+            started: 0,
+        };
+        let run = |bins: Vec<Bin>| RunSeries {
+            scenario: "s".into(),
+            heuristic: "h".into(),
+            bins,
+        };
+        let runs = [
+            run(vec![bin(0.0, 3600.0, 0.5), bin(1.0, 1800.0, 0.25)]),
+            run(vec![bin(0.0, 3600.0, 0.75)]),
+        ];
+        let lines = mean_over_runs(&runs, |b| b.utilization);
+        assert_eq!(lines.len(), 1);
+        let got: Vec<(f64, f64)> = lines[0].1.iter().map(|&(x, m, _)| (x, m)).collect();
+        assert_eq!(got, vec![(0.5, 0.625), (1.25, 0.125)]);
+    }
+
     #[test]
     fn queues_get_their_own_bins_after_the_totals() {
         let mut a = span(0.0, 10.0, 1.0);
@@ -389,15 +421,17 @@ pub fn coarsen(bins: &[Bin], factor: usize) -> Vec<Bin> {
 }
 
 /// One heuristic's line of [`mean_over_runs`]: its name and, per bin,
-/// `(hour, mean, ci95)`.
+/// `(centre, mean, ci95)`, the centre in hours since the origin.
 pub type MeanLine = (String, Vec<(f64, f64, f64)>);
 
 /// Per heuristic (first-appearance order), the mean over its runs of
 /// `value` of each bin over every job, bin by bin (bin k of every run at
 /// the same hour since its origin; a run that has ended counts 0 — nothing
 /// runs or waits any more), with the 95 % CI half-width of the mean (NaN
-/// for one run): `(heuristic, [(hour, mean, ci95)])`. One run gives its
-/// own values.
+/// for one run): `(heuristic, [(centre, mean, ci95)])`, where `centre` is
+/// the middle of bin k in hours since the origin (of its longest span
+/// among the runs: the last bin of a run may be shorter than the step),
+/// the time a bin's mean belongs to. One run gives its own values.
 pub fn mean_over_runs(runs: &[RunSeries], value: fn(&Bin) -> f64) -> Vec<MeanLine> {
     let mut names: Vec<&str> = Vec::new();
     for r in runs {
@@ -425,6 +459,11 @@ pub fn mean_over_runs(runs: &[RunSeries], value: fn(&Bin) -> f64) -> Vec<MeanLin
                         .iter()
                         .find_map(|bins| bins.get(k).map(|b| b.hour))
                         .unwrap_or(f64::NAN);
+                    let span = mine
+                        .iter()
+                        .filter_map(|bins| bins.get(k).map(|b| b.seconds))
+                        .fold(0.0, f64::max);
+                    let hour = hour + span / 7200.0;
                     match super::stats::mean_sd(&xs) {
                         Some((m, sd)) => (
                             hour,

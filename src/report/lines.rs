@@ -367,6 +367,21 @@ impl Drawable for LineChart {
             }
         }
         for (&colour, points) in colours.iter().zip(self.shown()) {
+            // A pale colour (yellow) is drawn over a darker casing, so that
+            // its line stands out on white.
+            if style::is_pale(colour) {
+                let casing = style::outline_of(colour);
+                for run in runs(&points) {
+                    if run.len() == 1 {
+                        area.draw(&Circle::new(run[0], width + 2, casing.filled()))?;
+                    } else {
+                        area.draw(&PathElement::new(
+                            run.to_vec(),
+                            casing.stroke_width(width + 2),
+                        ))?;
+                    }
+                }
+            }
             for run in runs(&points) {
                 if run.len() == 1 {
                     area.draw(&Circle::new(run[0], width + 1, colour.filled()))?;

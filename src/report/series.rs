@@ -126,7 +126,7 @@ pub fn series_figures(
             .into_iter()
             .map(|(name, points)| LineSeries {
                 name,
-                // Each bin's mean drawn as a step over the bin.
+                // Each bin's mean drawn at the bin's centre.
                 points: points.iter().map(|&(h, m, _)| (h * x_scale, m)).collect(),
                 legend: None,
                 // The CI cut at what the value can be (0, and 100 %).
@@ -141,14 +141,16 @@ pub fn series_figures(
             })
             .collect();
         let chart = LineChart {
-            title: if label.is_empty() {
-                format!("{what} over time ({about})")
-            } else {
-                format!("{label}: {what} over time ({about})")
+            title: match (label.is_empty(), about.is_empty()) {
+                (true, true) => format!("{what} over time"),
+                (true, false) => format!("{what} over time, {about}"),
+                (false, true) => format!("{label}: {what} over time"),
+                (false, false) => format!("{label}: {what} over time, {about}"),
             },
             x_label: format!(
-                "time since the start of the scenario ({x_unit}; each point the mean over {per_point})"
+                "time since the start of the scenario ({x_unit}; each point the mean over {per_point}, at its centre)"
             ),
+            x_range: Some((0.0, span_h * x_scale)).filter(|(_, hi)| *hi > 0.0),
             y_label: y_label.to_string(),
             series,
             ..LineChart::default()

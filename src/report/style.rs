@@ -104,6 +104,12 @@ pub(crate) fn is_dark(c: RGBColor) -> bool {
     brightness(c) < 0.2
 }
 
+/// Whether a line drawn in `c` on white would be faint (Okabe & Ito's
+/// yellow): such lines are drawn over a casing of [`outline_of`]`(c)`.
+pub(crate) fn is_pale(c: RGBColor) -> bool {
+    brightness(c) > 0.75
+}
+
 /// A darker shade of `c` (or a mid grey for black) to outline filled shapes.
 pub(crate) fn outline_of(c: RGBColor) -> RGBColor {
     if is_dark(c) {
@@ -272,9 +278,16 @@ pub(crate) fn draw_legend<DB: DrawingBackend>(
                 ))?;
             }
             Swatch::Line => {
+                let width = sizes.px(3.5);
+                if is_pale(*colour) {
+                    area.draw(&PathElement::new(
+                        vec![(x - 1, y), (x + sw + 1, y)],
+                        outline_of(*colour).stroke_width(width + 2),
+                    ))?;
+                }
                 area.draw(&PathElement::new(
                     vec![(x, y), (x + sw, y)],
-                    colour.stroke_width(sizes.px(3.5)),
+                    colour.stroke_width(width),
                 ))?;
             }
         }
