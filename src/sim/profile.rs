@@ -619,6 +619,11 @@ impl Profile {
     /// [`reserve`](Self::reserve), starts ≥ the clock — in one sweep:
     /// O((breakpoints + blocks) · log) instead of one insertion per
     /// breakpoint.
+    ///
+    /// The breakpoints are in order already, and the blocks' starts and
+    /// ends are sorted apart (blocks given by start, as a backfilling's
+    /// reservations are, cost one pass to sort their starts) and the three
+    /// merged: the changes at one time add up whatever their order.
     pub fn reserve_all(&mut self, blocks: impl IntoIterator<Item = (f64, f64, i64)>) {
         let clock = self.time[0];
         let mut deltas: Vec<(f64, i64)> = Vec::with_capacity(self.time.len());
@@ -627,16 +632,20 @@ impl Profile {
             deltas.push((t, f - before));
             before = f;
         }
-        for (start, duration, size) in blocks {
-            let start = start.max(clock);
-            deltas.push((start, -size));
-            deltas.push((start + duration, size));
-        }
-        deltas.sort_by(|a, b| a.0.total_cmp(&b.0));
+        let (mut starts, mut ends): (Vec<(f64, i64)>, Vec<(f64, i64)>) = blocks
+            .into_iter()
+            .map(|(start, duration, size)| {
+                let start = start.max(clock);
+                ((start, -size), (start + duration, size))
+            })
+            .unzip();
+        starts.sort_by(|a, b| a.0.total_cmp(&b.0));
+        ends.sort_by(|a, b| a.0.total_cmp(&b.0));
+        let merged = merge_by_time(&merge_by_time(&deltas, &starts), &ends);
         self.time.clear();
         self.free.clear();
         let mut f = 0;
-        for (t, d) in deltas {
+        for (t, d) in merged {
             f += d;
             match self.time.last() {
                 Some(&last) if last == t => *self.free.last_mut().expect("same length") = f,
@@ -699,6 +708,24 @@ impl Profile {
             self.summarize_from(a);
         }
     }
+}
+
+/// The changes of `a` and `b` (each by time) in one list by time.
+fn merge_by_time(a: &[(f64, i64)], b: &[(f64, i64)]) -> Vec<(f64, i64)> {
+    let mut out = Vec::with_capacity(a.len() + b.len());
+    let (mut i, mut j) = (0, 0);
+    while i < a.len() && j < b.len() {
+        if b[j].0 < a[i].0 {
+            out.push(b[j]);
+            j += 1;
+        } else {
+            out.push(a[i]);
+            i += 1;
+        }
+    }
+    out.extend_from_slice(&a[i..]);
+    out.extend_from_slice(&b[j..]);
+    out
 }
 
 #[cfg(test)]
@@ -925,6 +952,44 @@ mod tests {
     /// Free units at `t` (the step function, whatever its breakpoints).
     fn free_at(p: &Profile, t: f64) -> i64 {
         p.free[p.index_at(t)]
+    }
+
+    proptest! {
+        /// Blocks taken in one sweep (their starts and ends sorted apart
+        /// and merged with the breakpoints) give the step function and
+        /// the block summaries that taking them one at a time gives, in
+        /// any order, with starts before the clock and times shared.
+        #[test]
+        fn reserve_all_equals_reserves_in_any_order(
+            running in proptest::collection::vec((1u32..60, 1i64..8), 0..20),
+            blocks in proptest::collection::vec((0u32..80, 1u32..30, -3i64..6), 0..40),
+            clock in 0u32..10,
+        ) {
+            let clock = f64::from(clock);
+            let make = || {
+                let mut p = Profile::new(clock, 50, running.iter().map(|&(e, k)| (clock + f64::from(e), k)));
+                p.set_block_skipping(true);
+                p
+            };
+            let block = |&(t, d, k): &(u32, u32, i64)| (f64::from(t), f64::from(d), k);
+            let mut one = make();
+            for b in &blocks {
+                let (t, d, k) = block(b);
+                one.reserve(t.max(clock), d, k);
+            }
+            let mut all = make();
+            all.reserve_all(blocks.iter().map(block));
+            for t in one.time.iter().chain(&all.time) {
+                prop_assert_eq!(free_at(&one, *t), free_at(&all, *t), "at {}", t);
+            }
+            prop_assert!(all.time.windows(2).all(|w| w[0] < w[1]));
+            prop_assert_eq!(all.blocks.len(), all.free.len() / BLOCK);
+            for (b, &(hi, lo)) in all.blocks.iter().enumerate() {
+                let chunk = &all.free[b * BLOCK..(b + 1) * BLOCK];
+                prop_assert_eq!(hi, *chunk.iter().max().unwrap());
+                prop_assert_eq!(lo, *chunk.iter().min().unwrap());
+            }
+        }
     }
 
     proptest! {

@@ -94,6 +94,12 @@ pub struct Backfill {
     /// The reservations held, by current start then queue order: kept
     /// from pass to pass while the queue keeps its order.
     held: Vec<Held>,
+    /// Reservations to be merged into `held` ([`merge_into`]): those a
+    /// pass placed, or a compression moved (kept to reuse its memory).
+    fresh: Vec<Held>,
+    /// Where the reservations a compression moved are in `held` (kept to
+    /// reuse its memory).
+    moved: Vec<usize>,
     /// Each job's place in queue order (by job index): numbered as it joins
     /// the queue, or again in order when the queue was reordered.
     rank: Vec<u64>,
@@ -186,6 +192,35 @@ fn by_start(a: &Held, b: &Held) -> std::cmp::Ordering {
     a.start.total_cmp(&b.start).then(a.rank.cmp(&b.rank))
 }
 
+/// Merges `extra` (any order; left empty) into `held` (in [`by_start`]
+/// order), which ends in that order: the order a sort of both gives
+/// (ranks are unique, so no two reservations are equal), at the cost of
+/// sorting `extra` and moving the reservations of `held` that come after
+/// the first of `extra`, where a sort of the whole would compare and copy
+/// every one (on Curie under Conservative, a tenth of the replay's
+/// instructions).
+fn merge_into(held: &mut Vec<Held>, extra: &mut Vec<Held>) {
+    if extra.is_empty() {
+        return;
+    }
+    extra.sort_by(by_start);
+    let n = held.len();
+    held.extend_from_slice(extra);
+    // From the back: the larger of the two lists' last goes last.
+    let (mut i, mut j) = (n, extra.len());
+    while j > 0 {
+        let w = i + j - 1;
+        if i > 0 && by_start(&held[i - 1], &extra[j - 1]).is_gt() {
+            held[w] = held[i - 1];
+            i -= 1;
+        } else {
+            held[w] = extra[j - 1];
+            j -= 1;
+        }
+    }
+    extra.clear();
+}
+
 impl Backfill {
     /// Backfilling with at most `depth` reservations held at once.
     pub fn new(depth: usize) -> Backfill {
@@ -200,6 +235,8 @@ impl Backfill {
             spare: Profile::default(),
             kept: false,
             held: Vec::new(),
+            fresh: Vec::new(),
+            moved: Vec::new(),
             rank: Vec::new(),
             next_rank: 0,
             left: Vec::new(),
@@ -284,7 +321,7 @@ impl Backfill {
             0
         };
         // Reservations that started from the loop, or were placed in it.
-        let (mut left_held, mut placed) = (false, false);
+        let mut left_held = false;
         for (qi, &i) in queue.iter().enumerate().skip(from) {
             // Nothing more can start, and no reservation is left to give.
             if machine.free() == 0 && self.holders >= self.depth {
@@ -322,8 +359,7 @@ impl Backfill {
                         if let Some(t) = p.place(est, size) {
                             self.reservation[i] = Some(t);
                             self.holders += 1;
-                            self.held.push(Held::new(t, self.rank[i], i, &jobs[i]));
-                            placed = true;
+                            self.fresh.push(Held::new(t, self.rank[i], i, &jobs[i]));
                             machine.record_reservation(i, t);
                         }
                     }
@@ -344,9 +380,7 @@ impl Backfill {
             let reservation = &self.reservation;
             self.held.retain(|h| reservation[h.job].is_some());
         }
-        if placed {
-            self.held.sort_by(by_start);
-        }
+        merge_into(&mut self.held, &mut self.fresh);
         self.keep = std::mem::replace(queue, keep);
         self.left.clear();
         self.left.extend_from_slice(queue);
@@ -436,7 +470,10 @@ impl Backfill {
             let mut until = self.left_until.max(freed_until);
             let mut left_until = f64::NEG_INFINITY;
             let mut closed = Closed::default();
-            for h in &mut held {
+            // Where the reservations that move are in `held`.
+            let mut moved = std::mem::take(&mut self.moved);
+            moved.clear();
+            for (k, h) in held.iter_mut().enumerate() {
                 let (r, est, size) = (h.start, h.estimate, h.size);
                 if r <= now {
                     continue; // due now: it cannot start earlier
@@ -472,6 +509,7 @@ impl Backfill {
                         self.reservation[h.job] = Some(t);
                         self.freed += size.unsigned_abs();
                         *h = Held::new(t, h.rank, h.job, &jobs[h.job]);
+                        moved.push(k);
                         until = until.max(r + est);
                         left_until = left_until.max(r + est);
                     }
@@ -490,10 +528,18 @@ impl Backfill {
                 }
             }
             self.left_until = left_until;
-            if left_until > f64::NEG_INFINITY {
-                held.sort_by(by_start);
+            if !moved.is_empty() {
+                // The others keep their order, and a reservation only moves
+                // earlier: each moved one, first to last, is put back in
+                // the part before it (in order by then) at its new start.
+                for &k in &moved {
+                    let h = held[k];
+                    let at = held[..k].partition_point(|g| by_start(g, &h).is_lt());
+                    held[at..=k].rotate_right(1);
+                }
                 p.compact();
             }
+            self.moved = moved;
         }
         self.held = held;
         p
