@@ -632,13 +632,12 @@ impl Profile {
             deltas.push((t, f - before));
             before = f;
         }
-        let (mut starts, mut ends): (Vec<(f64, i64)>, Vec<(f64, i64)>) = blocks
-            .into_iter()
-            .map(|(start, duration, size)| {
-                let start = start.max(clock);
-                ((start, -size), (start + duration, size))
-            })
-            .unzip();
+        let (mut starts, mut ends) = (Vec::new(), Vec::new());
+        for (start, duration, size) in blocks {
+            let start = start.max(clock);
+            starts.push((start, -size));
+            ends.push((start + duration, size));
+        }
         starts.sort_by(|a, b| a.0.total_cmp(&b.0));
         ends.sort_by(|a, b| a.0.total_cmp(&b.0));
         let merged = merge_by_time(&merge_by_time(&deltas, &starts), &ends);
