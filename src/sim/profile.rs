@@ -191,9 +191,16 @@ impl Profile {
     /// breakpoints, so every query answers the same (no query finds a
     /// start at such a breakpoint: the step before it starts a window at
     /// least as good) and a scan costs less. Summaries are made again.
+    ///
+    /// Nothing before the first such breakpoint moves: the blocks before
+    /// its own keep their summaries, and a profile without one is left as
+    /// it is.
     pub fn compact(&mut self) {
-        let mut w = 1;
-        for r in 1..self.time.len() {
+        let Some(first) = self.free.windows(2).position(|w| w[0] == w[1]) else {
+            return;
+        };
+        let mut w = first + 1;
+        for r in first + 2..self.time.len() {
             if self.free[r] != self.free[w - 1] {
                 self.time[w] = self.time[r];
                 self.free[w] = self.free[r];
@@ -202,8 +209,7 @@ impl Profile {
         }
         self.time.truncate(w);
         self.free.truncate(w);
-        self.blocks.clear();
-        self.summarize_from(0);
+        self.summarize_from(first + 1);
     }
 
     /// The step function as (time, free units from then on), from the
@@ -681,6 +687,24 @@ impl Profile {
         self.reserve_until(start, start + duration, size);
     }
 
+    /// Moves a block of `size` units for `duration` s from `from` to `to`
+    /// (s, both ≥ the clock): the same profile, breakpoint for breakpoint,
+    /// as giving it back at `from` and taking it at `to`, with the stretch
+    /// both cover left alone.
+    pub fn move_block(&mut self, from: f64, to: f64, duration: f64, size: i64) {
+        let (from_end, to_end) = (from + duration, to + duration);
+        if to < from && from < to_end {
+            self.reserve_until(to, from, size);
+            self.reserve_until(to_end, from_end, -size);
+        } else if from < to && to < from_end {
+            self.reserve_until(from, to, -size);
+            self.reserve_until(from_end, to_end, size);
+        } else {
+            self.reserve_until(from, from_end, -size);
+            self.reserve_until(to, to_end, size);
+        }
+    }
+
     /// Takes `size` units over `[start, end)` (s, `start` ≥ the clock); a
     /// negative `size` gives them back — e.g. the units of a job that
     /// ended at `start` before its predicted end `end`, given back with the
@@ -951,6 +975,34 @@ mod tests {
     /// Free units at `t` (the step function, whatever its breakpoints).
     fn free_at(p: &Profile, t: f64) -> i64 {
         p.free[p.index_at(t)]
+    }
+
+    proptest! {
+        /// A block moved is, breakpoint for breakpoint and summary for
+        /// summary, the block given back where it was and taken where it
+        /// goes, earlier or later, overlapping or not.
+        #[test]
+        fn a_moved_block_is_given_back_then_taken(
+            running in proptest::collection::vec((1u32..60, 1i64..8), 0..40),
+            blocks in proptest::collection::vec((0u32..80, 1u32..30, 1i64..6), 1..20),
+            pick in 0usize..20,
+            to in 0u32..100,
+        ) {
+            let mut p = Profile::new(0.0, 50, running.iter().map(|&(e, k)| (f64::from(e), k)));
+            p.set_block_skipping(true);
+            for &(t, d, k) in &blocks {
+                p.reserve(f64::from(t), f64::from(d), k);
+            }
+            let (from, d, k) = blocks[pick % blocks.len()];
+            let (from, d, to) = (f64::from(from), f64::from(d), f64::from(to));
+            let mut two = p.clone();
+            two.reserve(from, d, -k);
+            two.reserve(to, d, k);
+            p.move_block(from, to, d, k);
+            prop_assert_eq!(&p.time, &two.time);
+            prop_assert_eq!(&p.free, &two.free);
+            prop_assert_eq!(&p.blocks, &two.blocks);
+        }
     }
 
     proptest! {

@@ -504,8 +504,7 @@ impl Backfill {
                 }
                 match found {
                     Ok(t) => {
-                        p.reserve(r, est, -size);
-                        p.reserve(t, est, size);
+                        p.move_block(r, t, est, size);
                         self.reservation[h.job] = Some(t);
                         self.freed += size.unsigned_abs();
                         *h = Held::new(t, h.rank, h.job, &jobs[h.job]);
