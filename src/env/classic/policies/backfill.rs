@@ -94,6 +94,10 @@ pub struct Backfill {
     /// The reservations held, by current start then queue order: kept
     /// from pass to pass while the queue keeps its order.
     held: Vec<Held>,
+    /// How many reservations at the front of `held` have started: they are
+    /// taken out of it lazily, once they outnumber the others, so that a
+    /// pass that starts the first few does not move all the rest.
+    held_from: usize,
     /// Reservations to be merged into `held` ([`merge_into`]): those a
     /// pass placed, or a compression moved (kept to reuse its memory).
     fresh: Vec<Held>,
@@ -192,14 +196,14 @@ fn by_start(a: &Held, b: &Held) -> std::cmp::Ordering {
     a.start.total_cmp(&b.start).then(a.rank.cmp(&b.rank))
 }
 
-/// Merges `extra` (any order; left empty) into `held` (in [`by_start`]
-/// order), which ends in that order: the order a sort of both gives
+/// Merges `extra` (any order; left empty) into `held[from..]` (in
+/// [`by_start`] order), which ends in that order: the order a sort of both gives
 /// (ranks are unique, so no two reservations are equal), at the cost of
 /// sorting `extra` and moving the reservations of `held` that come after
 /// the first of `extra`, where a sort of the whole would compare and copy
 /// every one (on Curie under Conservative, a tenth of the replay's
 /// instructions).
-fn merge_into(held: &mut Vec<Held>, extra: &mut Vec<Held>) {
+fn merge_into(held: &mut Vec<Held>, from: usize, extra: &mut Vec<Held>) {
     if extra.is_empty() {
         return;
     }
@@ -210,7 +214,7 @@ fn merge_into(held: &mut Vec<Held>, extra: &mut Vec<Held>) {
     let (mut i, mut j) = (n, extra.len());
     while j > 0 {
         let w = i + j - 1;
-        if i > 0 && by_start(&held[i - 1], &extra[j - 1]).is_gt() {
+        if i > from && by_start(&held[i - 1], &extra[j - 1]).is_gt() {
             held[w] = held[i - 1];
             i -= 1;
         } else {
@@ -235,6 +239,7 @@ impl Backfill {
             spare: Profile::default(),
             kept: false,
             held: Vec::new(),
+            held_from: 0,
             fresh: Vec::new(),
             moved: Vec::new(),
             rank: Vec::new(),
@@ -281,6 +286,7 @@ impl Backfill {
         }
         if !kept_order {
             self.held.clear();
+            self.held_from = 0;
             self.held.extend(queue.iter().filter_map(|&i| {
                 self.reservation[i].map(|r| Held::new(r, self.rank[i], i, &jobs[i]))
             }));
@@ -296,13 +302,20 @@ impl Backfill {
         // Conservative), those jobs only start when their reservation is due:
         // the first reservations by start. They start in queue order, and the
         // loop below goes on from the jobs submitted since.
-        let from = if kept_order && !stop_at_head && old > 0 && self.held.len() == old {
-            let due = self.held.partition_point(|h| h.start <= now);
+        let live = self.held.len() - self.held_from;
+        let from = if kept_order && !stop_at_head && old > 0 && live == old {
+            let due = self.held[self.held_from..].partition_point(|h| h.start <= now);
             if due == 0 {
                 keep.extend_from_slice(&queue[..old]);
             } else {
+                let (a, b) = (self.held_from, self.held_from + due);
                 let mut starting: Vec<(u64, usize)> =
-                    self.held.drain(..due).map(|h| (h.rank, h.job)).collect();
+                    self.held[a..b].iter().map(|h| (h.rank, h.job)).collect();
+                self.held_from = b;
+                if 2 * b > self.held.len() {
+                    self.held.drain(..b);
+                    self.held_from = 0;
+                }
                 starting.sort_unstable();
                 for &(_, i) in &starting {
                     self.reservation[i] = None;
@@ -378,9 +391,12 @@ impl Backfill {
         }
         if left_held {
             let reservation = &self.reservation;
+            // (The reservations before `held_from` have started: their jobs
+            // hold none any more.)
             self.held.retain(|h| reservation[h.job].is_some());
+            self.held_from = 0;
         }
-        merge_into(&mut self.held, &mut self.fresh);
+        merge_into(&mut self.held, self.held_from, &mut self.fresh);
         self.keep = std::mem::replace(queue, keep);
         self.left.clear();
         self.left.extend_from_slice(queue);
@@ -423,6 +439,8 @@ impl Backfill {
         let freed_until = ends.iter().fold(f64::NEG_INFINITY, |a, e| a.max(e.horizon));
         // Reservations by current start, then queue order.
         let mut held = std::mem::take(&mut self.held);
+        // (Those before `held_from` have started.)
+        let live = &mut held[self.held_from..];
         let block = |h: &Held| (h.start, h.estimate, h.size);
         let mut p = std::mem::take(&mut self.spare);
         if self.kept && !machine.overrun(now) && ends.iter().all(|e| e.at < e.planned) {
@@ -439,30 +457,30 @@ impl Backfill {
             machine.profile_into(now, &mut p);
             // Compressions scan this profile once per reservation.
             p.set_block_skipping(true);
-            if held.len() <= 4 {
+            if live.len() <= 4 {
                 // A few blocks: inserted in place (the same step function as
                 // `reserve_all`, without its sort).
-                for (r, est, size) in held.iter().map(block) {
+                for (r, est, size) in live.iter().map(block) {
                     p.reserve(r.max(now), est, size);
                 }
             } else {
-                p.reserve_all(held.iter().map(block));
+                p.reserve_all(live.iter().map(block));
             }
         }
-        let replace = p.overcommitted() || held.iter().any(|h| h.start < now);
+        let replace = p.overcommitted() || live.iter().any(|h| h.start < now);
         if replace {
             // A running job outran its estimate: place every reservation
             // again, in order, at its earliest start.
             machine.profile_into(now, &mut p);
             p.set_block_skipping(true);
-            for h in &mut held {
+            for h in live.iter_mut() {
                 let (est, size) = (h.estimate, h.size);
                 let t = p.earliest(est, size).unwrap_or(h.start);
                 p.reserve(t, est, size);
                 self.reservation[h.job] = Some(t);
                 *h = Held::new(t, h.rank, h.job, &jobs[h.job]);
             }
-            held.sort_by(by_start);
+            live.sort_by(by_start);
             self.left_until = f64::NEG_INFINITY;
         } else if changed {
             // Compression: each to its earliest start no later than its own,
@@ -470,10 +488,10 @@ impl Backfill {
             let mut until = self.left_until.max(freed_until);
             let mut left_until = f64::NEG_INFINITY;
             let mut closed = Closed::default();
-            // Where the reservations that move are in `held`.
+            // Where the reservations that move are in `live`.
             let mut moved = std::mem::take(&mut self.moved);
             moved.clear();
-            for (k, h) in held.iter_mut().enumerate() {
+            for (k, h) in live.iter_mut().enumerate() {
                 let (r, est, size) = (h.start, h.estimate, h.size);
                 if r <= now {
                     continue; // due now: it cannot start earlier
@@ -532,9 +550,9 @@ impl Backfill {
                 // earlier: each moved one, first to last, is put back in
                 // the part before it (in order by then) at its new start.
                 for &k in &moved {
-                    let h = held[k];
-                    let at = held[..k].partition_point(|g| by_start(g, &h).is_lt());
-                    held[at..=k].rotate_right(1);
+                    let h = live[k];
+                    let at = live[..k].partition_point(|g| by_start(g, &h).is_lt());
+                    live[at..=k].rotate_right(1);
                 }
                 p.compact();
             }
