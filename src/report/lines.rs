@@ -370,7 +370,7 @@ impl Drawable for LineChart {
             // A pale colour (yellow) is drawn over a darker casing, so that
             // its line stands out on white.
             if style::is_pale(colour) {
-                let casing = style::outline_of(colour);
+                let casing = style::CASING;
                 for run in runs(&points) {
                     if run.len() == 1 {
                         area.draw(&Circle::new(run[0], width + 2, casing.filled()))?;

@@ -105,10 +105,15 @@ pub(crate) fn is_dark(c: RGBColor) -> bool {
 }
 
 /// Whether a line drawn in `c` on white would be faint (Okabe & Ito's
-/// yellow): such lines are drawn over a casing of [`outline_of`]`(c)`.
+/// yellow): such lines are drawn over a [`CASING`].
 pub(crate) fn is_pale(c: RGBColor) -> bool {
     brightness(c) > 0.75
 }
+
+/// The dark grey drawn under a pale line, a little wider, so that it
+/// shows on white (a neutral shade, not a darker yellow that would look
+/// like the palette's olive).
+pub(crate) const CASING: RGBColor = RGBColor(0x50, 0x50, 0x50);
 
 /// A darker shade of `c` (or a mid grey for black) to outline filled shapes.
 pub(crate) fn outline_of(c: RGBColor) -> RGBColor {
@@ -282,7 +287,7 @@ pub(crate) fn draw_legend<DB: DrawingBackend>(
                 if is_pale(*colour) {
                     area.draw(&PathElement::new(
                         vec![(x - 1, y), (x + sw + 1, y)],
-                        outline_of(*colour).stroke_width(width + 2),
+                        CASING.stroke_width(width + 2),
                     ))?;
                 }
                 area.draw(&PathElement::new(
