@@ -197,11 +197,11 @@ fn by_start(a: &Held, b: &Held) -> std::cmp::Ordering {
 }
 
 /// Merges `extra` (any order; left empty) into `held[from..]` (in
-/// [`by_start`] order), which ends in that order: the order a sort of both gives
-/// (ranks are unique, so no two reservations are equal), at the cost of
-/// sorting `extra` and moving the reservations of `held` that come after
-/// the first of `extra`, where a sort of the whole would compare and copy
-/// every one (on Curie under Conservative, a tenth of the replay's
+/// [`by_start`] order), which ends in that order: the order a sort of
+/// both gives (ranks are unique, so no two reservations are equal), at the
+/// cost of sorting `extra` and moving the reservations of `held` that come
+/// after the first of `extra`, where a sort of the whole would compare and
+/// copy every one (on Curie under Conservative, a tenth of the replay's
 /// instructions).
 fn merge_into(held: &mut Vec<Held>, from: usize, extra: &mut Vec<Held>) {
     if extra.is_empty() {
