@@ -367,26 +367,24 @@ impl Drawable for LineChart {
             }
         }
         for (&colour, points) in colours.iter().zip(self.shown()) {
-            // A pale colour (yellow) is drawn over a darker casing, so that
-            // its line stands out on white.
-            if style::is_pale(colour) {
-                let casing = style::CASING;
+            // A pale colour (yellow) is drawn over a dark grey casing one
+            // pixel wider on each side, so that its line stands out on white.
+            let casing = [(style::CASING, 1), (colour, 0)];
+            let layers = if style::is_pale(colour) {
+                &casing[..]
+            } else {
+                &casing[1..]
+            };
+            for &(c, grow) in layers {
                 for run in runs(&points) {
                     if run.len() == 1 {
-                        area.draw(&Circle::new(run[0], width + 2, casing.filled()))?;
+                        area.draw(&Circle::new(run[0], width + 1 + grow, c.filled()))?;
                     } else {
                         area.draw(&PathElement::new(
                             run.to_vec(),
-                            casing.stroke_width(width + 2),
+                            c.stroke_width(width + 2 * grow),
                         ))?;
                     }
-                }
-            }
-            for run in runs(&points) {
-                if run.len() == 1 {
-                    area.draw(&Circle::new(run[0], width + 1, colour.filled()))?;
-                } else {
-                    area.draw(&PathElement::new(run.to_vec(), colour.stroke_width(width)))?;
                 }
             }
         }
