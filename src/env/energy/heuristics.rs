@@ -12,7 +12,7 @@
 //! polled environment only idle machines are, each for one task, starting
 //! now.
 //!
-//! Eight shortcuts skip work without changing a choice:
+//! Nine shortcuts skip work without changing a choice:
 //!
 //! - a task that completes after its utility reached zero even at the
 //!   earliest completion any of its choices can have at that point of the
@@ -54,7 +54,12 @@
 //!   their heap may run on a machine still idle (each assignment takes one
 //!   out of the pool): the tasks left would find no choice; and they keep
 //!   each task's utility bound from one event to the next while it holds
-//!   ([`UtilityBounds`]).
+//!   ([`UtilityBounds`]);
+//! - in the polled environment, Max UPT and Max UPE give a task a key only
+//!   once a bound that holds at every event (its priority over its least
+//!   ETC or EEC on any machine type) may reach the top of their heap: the
+//!   hundreds of tasks that wait below the keys an event assigns are not
+//!   looked at (`UtilityBounds::walk_keys`).
 //!
 //! All of them are off in the tests' from-scratch reference
 //! (`engine::simulate_from_scratch`), which the tests compare run for run.
@@ -841,6 +846,11 @@ pub fn assign(
 pub struct UtilityBounds {
     /// Per task: (elapsed, s; bound, value units); NaN: none yet.
     bound: Vec<(f64, f64)>,
+    /// Per task: its walk key, with its position in the event's tasks left
+    /// 0, and its task type ([`UtilityBounds::walk_keys`]); made at the
+    /// first event, for `walk_of`.
+    walk: Vec<(u64, u32)>,
+    walk_of: Option<Objective>,
 }
 
 /// How much later than its own time, s, a kept utility bound is still
@@ -853,7 +863,41 @@ impl UtilityBounds {
     pub fn new(tasks: usize) -> Self {
         UtilityBounds {
             bound: vec![(f64::NAN, f64::NAN); tasks],
+            walk: Vec::new(),
+            walk_of: None,
         }
+    }
+
+    /// Per task of the scenario, its walk key and its task type: a bound
+    /// on its key in [`minmin`]'s heap at any event under objective `o`,
+    /// its priority (which bounds its utility) over its task type's least
+    /// ETC (Max UPT) or EEC (Max UPE) over every machine type (no more
+    /// than over the open ones: division is monotone), or its priority
+    /// (Max Utility); as its place in `f64::total_cmp`'s order divided by
+    /// 2^[`WALK_BITS`], rounded up, in the high bits (the low ones are
+    /// for the task's position at the event). Polled, [`minmin`] puts a
+    /// task in its heap only once its walk key may reach the heap's top,
+    /// which spares the hundreds of waiting tasks whose priority over
+    /// their least ETC or EEC is below the keys assigned at the event.
+    fn walk_keys(&mut self, ctx: &Context<'_>, o: Objective) -> &[(u64, u32)] {
+        if self.walk_of != Some(o) {
+            let least = |ty: usize| match o {
+                Objective::Util => 1.0,
+                Objective::Upt => ctx.orders.by_etc[ty].first().map_or(f64::INFINITY, |c| c.2),
+                Objective::Upe => ctx.orders.by_eec[ty].first().map_or(f64::INFINITY, |c| c.2),
+            };
+            let levels = u64::MAX >> WALK_BITS;
+            self.walk = (ctx.scenario.tasks.iter())
+                .map(|t| {
+                    let bound = t.utility.priority() / least(t.task_type);
+                    let order = total_order(bound);
+                    let level = (order >> WALK_BITS) + u64::from(order & WALK_MASK != 0);
+                    (level.min(levels) << WALK_BITS, t.task_type as u32)
+                })
+                .collect();
+            self.walk_of = Some(o);
+        }
+        &self.walk
     }
 
     /// A bound on task `i`'s utility at any completion `elapsed` seconds or
@@ -1271,12 +1315,24 @@ impl Keys {
         self.heap.pop();
     }
 
+    fn push(&mut self, key: Key) {
+        self.heap.push(key);
+    }
+
     /// Takes the highest key out and gives `key` (no higher) in its place.
     fn replace_top(&mut self, key: Key) {
         if let Some(mut top) = self.heap.peek_mut() {
             *top = key;
         }
     }
+}
+
+/// `v`'s place in `f64::total_cmp`'s order as an unsigned integer:
+/// negative values' other bits flipped (as total_cmp does), then the sign
+/// bit.
+fn total_order(v: f64) -> u64 {
+    let bits = v.to_bits();
+    (bits ^ ((((bits as i64) >> 63) as u64) >> 1)) ^ (1 << 63)
 }
 
 /// A heap key: the objective, then the lower task index first, packed in
@@ -1290,16 +1346,19 @@ impl Key {
     /// The key of task `k` (its position in the event's tasks) with
     /// objective `v`.
     fn new(v: f64, k: usize) -> Self {
-        // `f64::total_cmp`'s order as an unsigned one: negative values'
-        // other bits flipped (as total_cmp does), then the sign bit.
-        let bits = v.to_bits();
-        let ordered = (bits ^ ((((bits as i64) >> 63) as u64) >> 1)) ^ (1 << 63);
-        Key(u128::from(ordered) << 64 | u128::from(u64::MAX - k as u64))
+        Key(u128::from(total_order(v)) << 64 | u128::from(u64::MAX - k as u64))
     }
 
     /// The task's position in the event's tasks.
     fn task(self) -> usize {
         (u64::MAX - self.0 as u64) as usize
+    }
+
+    /// The objective's place in `f64::total_cmp`'s order, less its low
+    /// [`WALK_BITS`] bits: a walk key whose level is below it is below the
+    /// objective ([`UtilityBounds::walk_keys`]).
+    fn walk_level(self) -> u64 {
+        (self.0 >> 64) as u64 >> WALK_BITS
     }
 }
 
@@ -1576,7 +1635,12 @@ fn earliest_open(ctx: &Context<'_>, pool: &Machines<'_>, passing: &mut Passing, 
 /// when the bound reaches the top, so most tasks of the polled
 /// environment, with few idle machines, are never evaluated. There the
 /// event also ends once no task with a key may run on an idle machine
-/// left (`Openness`; its tasks would find no choice).
+/// left (`Openness`; its tasks would find no choice), and Max UPT and Max
+/// UPE take the tasks into the heap in the order of their walk keys
+/// (`UtilityBounds::walk_keys`), each task only once its walk key is no
+/// lower than the top's objective (no task left out can then have a
+/// higher key; the tasks not taken in yet count as holding a key for
+/// `Openness`).
 pub fn minmin(
     ctx: &Context<'_>,
     tasks: &[usize],
@@ -1591,7 +1655,6 @@ pub fn minmin(
     let mut left = ctx.budget_left;
     // Assignments so far per machine type.
     let mut stamp = vec![0u64; pool.best.len()];
-    let mut heap = Vec::with_capacity(tasks.len());
     // Per task: its best and the stamp of the best's type when computed
     // (none: its key is a bound, or it has no choice).
     let mut cached = Cached::new(tasks.len());
@@ -1608,63 +1671,55 @@ pub fn minmin(
     let max_energy = ctx.orders.max_energy;
     let lazy =
         !ctx.from_scratch && (!ctx.track_refusal || left - most as f64 * max_energy >= max_energy);
+    // Polled, Max UPT and Max UPE put the tasks in the heap in the order
+    // of their walk keys ([`UtilityBounds::walk_keys`]), only while one
+    // may reach the top. (Max Utility's walk keys, the priorities, are
+    // too few to tell the tasks apart.)
+    let walking = lazy && pool.polled && o != Objective::Util && tasks.len() < 1 << WALK_BITS;
     let types = ctx.scenario.matrices.task_types();
-    // Per task type: its earliest completion on the open machines
-    // (infinite where its tasks are refused: they have no choice) and its
-    // least ETC (Max UPT) or EEC (Max UPE) on the types with an open
-    // machine (NaN: not computed yet).
-    let mut per_type = vec![(f64::NAN, f64::NAN); if lazy { types } else { 0 }];
-    // Per task type, how many of its tasks hold a key (for `Openness`).
+    let mut bounding = Bounding {
+        per_type: vec![(f64::NAN, f64::NAN); if lazy { types } else { 0 }],
+        floors: &mut floors,
+        passing: &mut passing,
+        bounds,
+        o,
+    };
+    // Per task type, how many of its tasks hold a key (for `Openness`);
+    // while walking, also those not walked yet.
     let mut holding = vec![0usize; types];
-    for (k, &i) in tasks.iter().enumerate() {
-        let task = &ctx.scenario.tasks[i];
-        let ty = task.task_type;
+    let mut heap = Vec::with_capacity(if walking { most * 4 } else { tasks.len() });
+    let mut walk = BinaryHeap::new();
+    if walking {
+        let keys = bounding.bounds.walk_keys(ctx, o);
+        let mut w = Vec::with_capacity(tasks.len());
+        for (k, &i) in tasks.iter().enumerate() {
+            let (key, ty) = keys[i];
+            holding[ty as usize] += 1;
+            w.push(key | k as u64);
+        }
+        walk = BinaryHeap::from(w);
+    }
+    for (k, &i) in tasks
+        .iter()
+        .enumerate()
+        .take(if walking { 0 } else { tasks.len() })
+    {
+        let ty = ctx.scenario.tasks[i].task_type;
         if lazy {
-            // Every choice completes no earlier than the task type's
-            // earliest completion on the open machines: a task late there
-            // has no choice at this event (its turn in the heap would find
-            // none), and its utility there bounds every choice's. (Made
-            // once per type: nothing they depend on changes before the
-            // heap is made.)
-            let (earliest, least) = &mut per_type[ty];
-            if earliest.is_nan() {
-                *earliest = if floors.refuse(ctx, pool, ty, left) {
-                    f64::INFINITY
-                } else {
-                    earliest_open(ctx, pool, &mut passing, ty)
-                };
-                *least = match o {
-                    Objective::Util => 1.0,
-                    Objective::Upt | Objective::Upe => least_open(ctx, pool, o, ty),
-                };
+            if let Some((cap, key)) = bounding.enter(ctx, pool, left, i) {
+                caps[k] = cap;
+                heap.push(Key::new(key, k));
+                holding[ty] += 1;
             }
-            let elapsed = *earliest - task.arrival;
-            if elapsed > task.utility.last_positive() {
-                continue;
-            }
-            // (Queued, where most tasks are searched anyway, the bound at
-            // this event's earliest completion costs fewer searches.)
-            caps[k] = if pool.polled {
-                bounds.at(task, i, elapsed)
-            } else {
-                cap_at(task, elapsed)
-            };
-            // No choice's objective is above it: division is monotone
-            // (and Max Utility's key is the cap itself).
-            let bound = match o {
-                Objective::Util => caps[k],
-                Objective::Upt | Objective::Upe => caps[k] / *least,
-            };
-            heap.push(Key::new(bound, k));
-            holding[ty] += 1;
             continue;
         }
-        if floors.refuse(ctx, pool, ty, left) {
+        if bounding.floors.refuse(ctx, pool, ty, left) {
             continue;
         }
         caps[k] = utility_cap(ctx, pool, i);
         let cap = search_cap(ctx, left, i, caps[k]);
-        if let Some((v, c)) = best(ctx, pool, left, (o, cap), i, &mut passing, &mut out.refused) {
+        let passing = &mut *bounding.passing;
+        if let Some((v, c)) = best(ctx, pool, left, (o, cap), i, passing, &mut out.refused) {
             cached.set(k, (c, 0));
             heap.push(Key::new(v, k));
             holding[ty] += 1;
@@ -1672,7 +1727,30 @@ pub fn minmin(
     }
     let mut open = Openness::new(ctx, pool, holding);
     let mut heap = Keys::new(heap);
-    while let Some(k) = heap.peek().map(Key::task) {
+    loop {
+        // Every task not walked yet has a key no higher than its walk key:
+        // walked until the top is above them all.
+        while let Some(&w) = walk.peek() {
+            if heap
+                .peek()
+                .is_some_and(|top| w >> WALK_BITS < top.walk_level())
+            {
+                break;
+            }
+            walk.pop();
+            let k = (w & WALK_MASK) as usize;
+            let i = tasks[k];
+            match bounding.enter(ctx, pool, left, i) {
+                Some((cap, key)) if !open.closed(ctx, i) => {
+                    caps[k] = cap;
+                    heap.push(Key::new(key, k));
+                }
+                _ => open.leaves(ctx, i),
+            }
+        }
+        let Some(k) = heap.peek().map(Key::task) else {
+            break;
+        };
         if !pool.any_open() || open.live == 0 {
             break;
         }
@@ -1696,12 +1774,16 @@ pub fn minmin(
                 left,
                 (o, search_cap(ctx, left, i, caps[k])),
                 i,
-                &mut passing,
+                bounding.passing,
                 &mut out.refused,
             ) {
                 Some((v, c)) => {
                     heap.replace_top(Key::new(v, k));
-                    if heap.peek().is_some_and(|t| t.task() != k) {
+                    if heap.peek().is_some_and(|t| t.task() != k)
+                        || walk
+                            .peek()
+                            .is_some_and(|&w| w >> WALK_BITS >= Key::new(v, k).walk_level())
+                    {
                         cached.set(k, (c, stamp[pool.type_of[c.machine]]));
                         continue;
                     }
@@ -1722,6 +1804,82 @@ pub fn minmin(
         open.update(ctx, pool, mt);
     }
     out
+}
+
+/// How many low bits of a walk key hold the task's position in the event's
+/// tasks ([`UtilityBounds::walk_keys`]): events of up to 2²⁴ − 1 tasks walk.
+const WALK_BITS: u32 = 24;
+const WALK_MASK: u64 = (1 << WALK_BITS) - 1;
+
+/// [`minmin`]'s bound on each task's objective at the event, its key while
+/// its best is not computed: its utility at the earliest completion any
+/// choice can have over its least ETC (Max UPT) or EEC (Max UPE) on the
+/// machine types with an open machine, or that utility itself (Max
+/// Utility).
+struct Bounding<'b> {
+    /// Per task type: its earliest completion on the open machines, s
+    /// (infinite where its tasks are refused: they have no choice), and its
+    /// least ETC (Max UPT) or EEC (Max UPE) on the types with an open
+    /// machine (NaN: not computed yet).
+    per_type: Vec<(f64, f64)>,
+    floors: &'b mut EnergyFloors,
+    passing: &'b mut Passing,
+    bounds: &'b mut UtilityBounds,
+    o: Objective,
+}
+
+impl Bounding<'_> {
+    /// Task `i`'s (utility bound, key) at this point of the event, `left`
+    /// J of the budget left; `None`: it has no choice at the event.
+    ///
+    /// Every choice completes no earlier than the task type's earliest
+    /// completion on the open machines: a task late there has no choice
+    /// (its turn in the heap would find none), and its utility there
+    /// bounds every choice's. Made once per type, at the first of its
+    /// tasks: ready times only grow, machines only close and the budget
+    /// only shrinks within the event, so what holds then holds for the
+    /// rest of it.
+    #[inline(always)]
+    fn enter(
+        &mut self,
+        ctx: &Context<'_>,
+        pool: &Machines<'_>,
+        left: f64,
+        i: usize,
+    ) -> Option<(f64, f64)> {
+        let task = &ctx.scenario.tasks[i];
+        let ty = task.task_type;
+        let (earliest, least) = &mut self.per_type[ty];
+        if earliest.is_nan() {
+            *earliest = if self.floors.refuse(ctx, pool, ty, left) {
+                f64::INFINITY
+            } else {
+                earliest_open(ctx, pool, self.passing, ty)
+            };
+            *least = match self.o {
+                Objective::Util => 1.0,
+                Objective::Upt | Objective::Upe => least_open(ctx, pool, self.o, ty),
+            };
+        }
+        let elapsed = *earliest - task.arrival;
+        if elapsed > task.utility.last_positive() {
+            return None;
+        }
+        // (Queued, where most tasks are searched anyway, the bound at
+        // this event's earliest completion costs fewer searches.)
+        let cap = if pool.polled {
+            self.bounds.at(task, i, elapsed)
+        } else {
+            cap_at(task, elapsed)
+        };
+        // No choice's objective is above it: division is monotone (and
+        // Max Utility's key is the cap itself).
+        let key = match self.o {
+            Objective::Util => cap,
+            Objective::Upt | Objective::Upe => cap / *least,
+        };
+        Some((cap, key))
+    }
 }
 
 /// [`minmin`]'s exact bests: per task (its position in the event's
@@ -1876,6 +2034,53 @@ mod tests {
                 from_scratch: false,
             }
         }
+    }
+
+    /// A task's walk key is no lower than any key it enters Min-Min's heap
+    /// with, at any event, with any machines idle, filter and budget, for
+    /// Max UPT and Max UPE: what lets the polled heap leave out the tasks
+    /// whose walk key is below its top.
+    #[test]
+    fn walk_keys_bound_every_heap_key() {
+        let fx = Fixture::of(scenario(5));
+        let (s, type_of, types) = (&fx.s, &fx.type_of, fx.types);
+        let mut rng = stream(5, 4);
+        let mut entered = 0;
+        for round in 0..200 {
+            let now = rng.random_range(3.0 * 3600.0..20.0 * 3600.0);
+            let q = [0.02, 0.1, 0.5][round % 3];
+            let open: Vec<bool> = (0..type_of.len()).map(|_| rng.random_bool(q)).collect();
+            let e_bud = [None, Some(rng.random_range(2e4..2e5))][round % 2];
+            let ctx = fx.ctx(now, e_bud, f64::INFINITY);
+            let pool = Machines::new(type_of, types, true, |m| (now, open[m]));
+            for o in [Objective::Upt, Objective::Upe] {
+                let mut bounds = UtilityBounds::new(s.tasks.len());
+                let walk = bounds.walk_keys(&ctx, o).to_vec();
+                let (mut floors, mut passing) = (
+                    EnergyFloors::new(s.matrices.task_types(), P_STATES),
+                    Passing::new(&ctx),
+                );
+                let mut bounding = Bounding {
+                    per_type: vec![(f64::NAN, f64::NAN); s.matrices.task_types()],
+                    floors: &mut floors,
+                    passing: &mut passing,
+                    bounds: &mut bounds,
+                    o,
+                };
+                for i in (0..s.tasks.len()).filter(|&i| s.tasks[i].arrival <= now) {
+                    let (level, ty) = walk[i];
+                    assert_eq!(ty as usize, s.tasks[i].task_type);
+                    assert_eq!(level & WALK_MASK, 0);
+                    if let Some((cap, key)) = bounding.enter(&ctx, &pool, f64::INFINITY, i) {
+                        assert!(cap <= s.tasks[i].utility.priority());
+                        let key = Key::new(key, 0).walk_level();
+                        assert!(level >> WALK_BITS >= key, "round {round} task {i} {o:?}");
+                        entered += 1;
+                    }
+                }
+            }
+        }
+        assert!(entered > 10_000, "{entered}");
     }
 
     /// A packed heap key orders as (`f64::total_cmp` on the objective,

@@ -167,7 +167,7 @@ pub type Preempt<'p> = &'p dyn Fn(&mut MachineState<'_>, usize, f64, &mut Profil
 /// only takes units from the profile, so none of them would fit later in
 /// the pass either. The check runs before the reservation of a job that
 /// does not start, unless a job left found to fit at an earlier check (its
-/// [`Witness`], the one with the shortest estimate) still fits: each
+/// `Witness`, the one with the shortest estimate) still fits: each
 /// reservation, and each start, that takes units before its estimate ends
 /// checks its window again. A witness can only keep a pass going, never
 /// stop one. This leaves every start, and so the schedule, as a pass
