@@ -119,8 +119,6 @@ struct State<'a> {
     /// The virtual queue per machine: (task, P-state, planned start), in
     /// order.
     queue: Vec<Vec<(usize, u8, f64)>>,
-    /// Scratch: tasks assigned at the current event.
-    taken: Vec<bool>,
     executions: Vec<Execution>,
     fates: Vec<TaskFate>,
     energy: f64,
@@ -132,6 +130,11 @@ impl State<'_> {
             let e = &self.executions[x];
             (e.start, e.end)
         })
+    }
+
+    /// Leaves out of `tasks` those that have started (or are pending).
+    fn leave_started(&self, tasks: &mut Vec<usize>) {
+        tasks.retain(|&i| !matches!(self.fates[i], TaskFate::Executed(_)));
     }
 
     fn commit(&mut self, task: usize, machine: usize, pstate: u8, start: f64) {
@@ -207,7 +210,6 @@ fn run(scenario: &EnergyScenario, policy: Policy, config: &RunConfig, scratch: b
         executions: Vec::new(),
         fates: vec![TaskFate::Unmapped; s.tasks.len()],
         energy: 0.0,
-        taken: vec![false; s.tasks.len()],
     };
     let (mean_etc, mean_eec) = s.matrices.means();
     let orders = heuristics::ChoiceOrders::new(&s.matrices);
@@ -225,9 +227,11 @@ fn run(scenario: &EnergyScenario, policy: Policy, config: &RunConfig, scratch: b
     let keeps_bounds =
         matches!(policy, Policy::MinMin(_)) && config.management == Management::Polled;
     let mut bounds = heuristics::UtilityBounds::new(if keeps_bounds { s.tasks.len() } else { 0 });
+    // The tasks neither started nor dropped, in ascending index order
+    // (every step below keeps it): at a mapping event, after step 1, the
+    // mappable tasks; between events, also those in the virtual queues,
+    // which step 1 gives back to the mappable tasks.
     let mut mappable: Vec<usize> = Vec::new();
-    // Scratch: the virtual queues' tasks.
-    let mut returned: Vec<usize> = Vec::new();
     let mut next = 0;
     let mut events = Vec::new();
     let mut exhausted_at = None;
@@ -239,23 +243,17 @@ fn run(scenario: &EnergyScenario, policy: Policy, config: &RunConfig, scratch: b
             break;
         }
         k += 1;
-        // 1. Advance; the virtual queues go back to the mappable tasks.
-        returned.clear();
+        // 1. Advance; the virtual queues go back to the mappable tasks
+        // (they never left `mappable`: only the tasks that started by now
+        // do).
+        let started = st.executions.len();
         for m in 0..machines {
             st.advance(m, now);
-            // (Drained, not taken: each queue keeps its memory.)
-            for (task, _, _) in st.queue[m].drain(..) {
-                st.fates[task] = TaskFate::Unmapped;
-                returned.push(task);
-            }
+            // (Cleared, not taken: each queue keeps its memory.)
+            st.queue[m].clear();
         }
-        // The mappable tasks are kept in ascending index order (every step
-        // below keeps it): the returned ones, sorted, join them as a second
-        // run, which the stable sort merges in one pass.
-        if !returned.is_empty() {
-            returned.sort_unstable();
-            mappable.extend_from_slice(&returned);
-            mappable.sort();
+        if st.executions.len() > started {
+            st.leave_started(&mut mappable);
         }
         // 2. Arrivals, above every index so far.
         while next < s.tasks.len() && s.tasks[next].arrival <= now {
@@ -347,7 +345,6 @@ fn run(scenario: &EnergyScenario, policy: Policy, config: &RunConfig, scratch: b
         let committed_before = st.energy;
         let assigned = outcome.assignments.len() as u32;
         for a in &outcome.assignments {
-            st.taken[a.task] = true;
             if polled {
                 st.commit(a.task, a.machine, a.pstate, now);
             } else {
@@ -359,10 +356,9 @@ fn run(scenario: &EnergyScenario, policy: Policy, config: &RunConfig, scratch: b
                 st.advance(m, now);
             }
         }
-        mappable.retain(|&i| !st.taken[i]);
-        for a in &outcome.assignments {
-            st.taken[a.task] = false;
-        }
+        // (Polled, every task assigned has started; queued, the tasks in
+        // the virtual queues stay until the next event.)
+        st.leave_started(&mut mappable);
         events.push(EventRecord {
             time: now,
             mappable: (before as u32) - dropped,
