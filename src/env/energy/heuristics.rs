@@ -141,6 +141,12 @@ pub struct ChoiceOrders {
     /// Per task type, the machine types it may run on (bit `mt` set; 0
     /// for every task type where there are more than 64 machine types).
     valid_types: Vec<u64>,
+    /// Per task type, the machines of a type it may run on, by id: Random's
+    /// candidates where every machine is open (the queued environment).
+    valid_machines: Vec<Vec<usize>>,
+    /// The machines' types ([`super::Matrices::machine_type_of`]), which
+    /// `valid_machines` holds for.
+    type_of: Vec<usize>,
 }
 
 impl ChoiceOrders {
@@ -204,9 +210,19 @@ impl ChoiceOrders {
                     .fold(0u64, |mask, mt| mask | 1 << mt)
             })
             .collect();
+        let type_of = matrices.machine_type_of();
+        let valid_machines = (0..n)
+            .map(|i| {
+                (0..type_of.len())
+                    .filter(|&m| matrices.valid(i, type_of[m]))
+                    .collect()
+            })
+            .collect();
         ChoiceOrders {
             valid,
             valid_types,
+            valid_machines,
+            type_of,
             eec,
             least_eec,
             etc0: matrices.etc_table(0),
@@ -943,6 +959,8 @@ pub fn random(
     let mut passing: Vec<(usize, u8)> = Vec::new();
     // Scratch of the fallback below, per machine type.
     let mut late_type: Vec<Option<bool>> = Vec::new();
+    // Whether a task's candidates are every machine of a valid type.
+    let every_machine = pool.all_open && pool.type_of == ctx.orders.type_of;
     for i in order {
         if !pool.any_open() {
             break;
@@ -970,9 +988,10 @@ pub fn random(
         if too_late(earliest_of[ty].0) {
             continue;
         }
-        // (The queued environment opens and closes no machine.)
+        // (The queued environment opens and closes no machine: its
+        // candidates are every machine of a valid type.)
         let (candidates, at) = &mut candidates_of[ty];
-        if *at == usize::MAX || (pool.polled && *at != made) {
+        if !every_machine && (*at == usize::MAX || (pool.polled && *at != made)) {
             candidates.clear();
             candidates.extend(
                 (0..pool.type_of.len())
@@ -980,7 +999,11 @@ pub fn random(
             );
             *at = made;
         }
-        let candidates = &candidates_of[ty].0;
+        let candidates = if every_machine {
+            &ctx.orders.valid_machines[ty]
+        } else {
+            &candidates_of[ty].0
+        };
         if candidates.is_empty() {
             continue;
         }
