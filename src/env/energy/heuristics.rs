@@ -59,7 +59,7 @@
 //!   once a bound that holds at every event (its priority over its least
 //!   ETC or EEC on any machine type) may reach the top of their heap: the
 //!   hundreds of tasks that wait below the keys an event assigns are not
-//!   looked at (`UtilityBounds::walk_keys`).
+//!   looked at (`Walk`).
 //!
 //! All of them are off in the tests' from-scratch reference
 //! (`engine::simulate_from_scratch`), which the tests compare run for run.
@@ -862,11 +862,8 @@ pub fn assign(
 pub struct UtilityBounds {
     /// Per task: (elapsed, s; bound, value units); NaN: none yet.
     bound: Vec<(f64, f64)>,
-    /// Per task: its walk key, with its position in the event's tasks left
-    /// 0, and its task type ([`UtilityBounds::walk_keys`]); made at the
-    /// first event, for `walk_of`.
-    walk: Vec<(u64, u32)>,
-    walk_of: Option<Objective>,
+    /// [`minmin`]'s walk order, made at the first event.
+    walk: Walk,
 }
 
 /// How much later than its own time, s, a kept utility bound is still
@@ -879,41 +876,8 @@ impl UtilityBounds {
     pub fn new(tasks: usize) -> Self {
         UtilityBounds {
             bound: vec![(f64::NAN, f64::NAN); tasks],
-            walk: Vec::new(),
-            walk_of: None,
+            walk: Walk::default(),
         }
-    }
-
-    /// Per task of the scenario, its walk key and its task type: a bound
-    /// on its key in [`minmin`]'s heap at any event under objective `o`,
-    /// its priority (which bounds its utility) over its task type's least
-    /// ETC (Max UPT) or EEC (Max UPE) over every machine type (no more
-    /// than over the open ones: division is monotone), or its priority
-    /// (Max Utility); as its place in `f64::total_cmp`'s order divided by
-    /// 2^[`WALK_BITS`], rounded up, in the high bits (the low ones are
-    /// for the task's position at the event). Polled, [`minmin`] puts a
-    /// task in its heap only once its walk key may reach the heap's top,
-    /// which spares the hundreds of waiting tasks whose priority over
-    /// their least ETC or EEC is below the keys assigned at the event.
-    fn walk_keys(&mut self, ctx: &Context<'_>, o: Objective) -> &[(u64, u32)] {
-        if self.walk_of != Some(o) {
-            let least = |ty: usize| match o {
-                Objective::Util => 1.0,
-                Objective::Upt => ctx.orders.by_etc[ty].first().map_or(f64::INFINITY, |c| c.2),
-                Objective::Upe => ctx.orders.by_eec[ty].first().map_or(f64::INFINITY, |c| c.2),
-            };
-            let levels = u64::MAX >> WALK_BITS;
-            self.walk = (ctx.scenario.tasks.iter())
-                .map(|t| {
-                    let bound = t.utility.priority() / least(t.task_type);
-                    let order = total_order(bound);
-                    let level = (order >> WALK_BITS) + u64::from(order & WALK_MASK != 0);
-                    (level.min(levels) << WALK_BITS, t.task_type as u32)
-                })
-                .collect();
-            self.walk_of = Some(o);
-        }
-        &self.walk
     }
 
     /// A bound on task `i`'s utility at any completion `elapsed` seconds or
@@ -927,6 +891,103 @@ impl UtilityBounds {
         let bound = cap_at(task, elapsed);
         self.bound[i] = (elapsed, bound);
         bound
+    }
+}
+
+/// Polled Max UPT's and Max UPE's walk order ([`minmin`]): each task's
+/// walk bound, a bound on its key at any event, its priority (which bounds
+/// its utility) over its task type's least ETC (Max UPT) or EEC (Max UPE)
+/// over every machine type (no more than over the open ones: division is
+/// monotone); the tasks in groups by walk bound, highest first. [`minmin`]
+/// puts a group's tasks in its heap only once the group's bound is no
+/// lower than the heap's top, which spares the hundreds of waiting tasks
+/// whose walk bound is below the objectives assigned at the event.
+#[derive(Debug, Clone, Default)]
+struct Walk {
+    /// The objective the groups are made for (`None`: not made).
+    objective: Option<Objective>,
+    /// Per task of the scenario: its group and its task type.
+    of_task: Vec<(u32, u32)>,
+    /// Per group, highest first: the highest walk bound among its tasks,
+    /// as its place in `f64::total_cmp`'s order ([`total_order`]).
+    bound: Vec<u64>,
+    /// At an event, after [`Walk::sort`]: where each group's tasks end in
+    /// `order` (group `g`'s start where group `g − 1`'s ends).
+    end: Vec<u32>,
+    /// At an event, after [`Walk::sort`]: the positions of the event's
+    /// tasks, group by group.
+    order: Vec<u32>,
+}
+
+/// At most this many walk groups: the distinct walk bounds, highest first,
+/// in runs of equal length where there are more (a group's bound is then
+/// the highest of its run).
+const WALK_GROUPS: usize = 1024;
+
+/// Groups `bounds` (places in `f64::total_cmp`'s order) by value, highest
+/// first, in at most `most` groups (1 or more): the distinct values in
+/// runs of equal length. Returns each group's bound (the highest value in
+/// it, descending from group to group) and each value's group.
+fn walk_groups(bounds: &[u64], most: usize) -> (Vec<u64>, Vec<u32>) {
+    let mut distinct = bounds.to_vec();
+    distinct.sort_unstable_by(|a, b| b.cmp(a));
+    distinct.dedup();
+    let run = distinct.len().div_ceil(most.max(1)).max(1);
+    let bound = distinct.iter().step_by(run).copied().collect();
+    let group = (bounds.iter())
+        .map(|&b| (distinct.partition_point(|&d| d > b) / run) as u32)
+        .collect();
+    (bound, group)
+}
+
+impl Walk {
+    /// Makes the groups for objective `o` (Max UPT or Max UPE), unless
+    /// made.
+    fn make(&mut self, ctx: &Context<'_>, o: Objective) {
+        if self.objective == Some(o) {
+            return;
+        }
+        let least = |ty: usize| {
+            let list = match o {
+                Objective::Upe => &ctx.orders.by_eec[ty],
+                Objective::Upt | Objective::Util => &ctx.orders.by_etc[ty],
+            };
+            list.first().map_or(f64::INFINITY, |c| c.2)
+        };
+        let tasks = &ctx.scenario.tasks;
+        let bounds: Vec<u64> = (tasks.iter())
+            .map(|t| total_order(t.utility.priority() / least(t.task_type)))
+            .collect();
+        let (bound, group) = walk_groups(&bounds, WALK_GROUPS);
+        self.bound = bound;
+        self.of_task = (group.into_iter().zip(tasks))
+            .map(|(g, t)| (g, t.task_type as u32))
+            .collect();
+        self.objective = Some(o);
+    }
+
+    /// Puts the positions of `tasks` (the event's) in `order` group by
+    /// group (a counting sort) and counts them per task type in `holding`.
+    fn sort(&mut self, tasks: &[usize], holding: &mut [usize]) {
+        let groups = self.bound.len();
+        self.end.clear();
+        self.end.resize(groups + 1, 0);
+        for &i in tasks {
+            let (g, ty) = self.of_task[i];
+            holding[ty as usize] += 1;
+            self.end[g as usize + 1] += 1;
+        }
+        for g in 1..=groups {
+            self.end[g] += self.end[g - 1];
+        }
+        // Each group's start, moved on past each of its tasks: its end.
+        self.order.clear();
+        self.order.resize(tasks.len(), 0);
+        for (k, &i) in tasks.iter().enumerate() {
+            let at = &mut self.end[self.of_task[i].0 as usize];
+            self.order[*at as usize] = k as u32;
+            *at += 1;
+        }
     }
 }
 
@@ -1377,11 +1438,9 @@ impl Key {
         (u64::MAX - self.0 as u64) as usize
     }
 
-    /// The objective's place in `f64::total_cmp`'s order, less its low
-    /// [`WALK_BITS`] bits: a walk key whose level is below it is below the
-    /// objective ([`UtilityBounds::walk_keys`]).
-    fn walk_level(self) -> u64 {
-        (self.0 >> 64) as u64 >> WALK_BITS
+    /// The objective's place in `f64::total_cmp`'s order ([`total_order`]).
+    fn objective_order(self) -> u64 {
+        (self.0 >> 64) as u64
     }
 }
 
@@ -1659,11 +1718,11 @@ fn earliest_open(ctx: &Context<'_>, pool: &Machines<'_>, passing: &mut Passing, 
 /// environment, with few idle machines, are never evaluated. There the
 /// event also ends once no task with a key may run on an idle machine
 /// left (`Openness`; its tasks would find no choice), and Max UPT and Max
-/// UPE take the tasks into the heap in the order of their walk keys
-/// (`UtilityBounds::walk_keys`), each task only once its walk key is no
-/// lower than the top's objective (no task left out can then have a
-/// higher key; the tasks not taken in yet count as holding a key for
-/// `Openness`).
+/// UPE take the tasks into the heap group by group of their walk bounds
+/// (`Walk`: the priority over the type's least ETC or EEC on any machine
+/// type), a group only once its bound is no lower than the top's
+/// objective (no task left out can then have a higher key; the tasks not
+/// taken in yet count as holding a key for `Openness`).
 pub fn minmin(
     ctx: &Context<'_>,
     tasks: &[usize],
@@ -1694,11 +1753,12 @@ pub fn minmin(
     let max_energy = ctx.orders.max_energy;
     let lazy =
         !ctx.from_scratch && (!ctx.track_refusal || left - most as f64 * max_energy >= max_energy);
-    // Polled, Max UPT and Max UPE put the tasks in the heap in the order
-    // of their walk keys ([`UtilityBounds::walk_keys`]), only while one
-    // may reach the top. (Max Utility's walk keys, the priorities, are
-    // too few to tell the tasks apart.)
-    let walking = lazy && pool.polled && o != Objective::Util && tasks.len() < 1 << WALK_BITS;
+    // Polled, Max UPT and Max UPE put the tasks in the heap group by
+    // group of their walk bounds ([`Walk`]), only while a group may reach
+    // the top. (Max Utility's walk bounds, the priorities, are too few to
+    // tell the tasks apart.)
+    let walking = lazy && pool.polled && o != Objective::Util && u32::try_from(tasks.len()).is_ok();
+    let mut walk = std::mem::take(&mut bounds.walk);
     let types = ctx.scenario.matrices.task_types();
     let mut bounding = Bounding {
         per_type: vec![(f64::NAN, f64::NAN); if lazy { types } else { 0 }],
@@ -1711,16 +1771,13 @@ pub fn minmin(
     // while walking, also those not walked yet.
     let mut holding = vec![0usize; types];
     let mut heap = Vec::with_capacity(if walking { most * 4 } else { tasks.len() });
-    let mut walk = BinaryHeap::new();
+    // The next group to walk (none: past the last) and where its tasks
+    // start in `walk.order`.
+    let (mut group, mut from) = (walk.bound.len(), 0);
     if walking {
-        let keys = bounding.bounds.walk_keys(ctx, o);
-        let mut w = Vec::with_capacity(tasks.len());
-        for (k, &i) in tasks.iter().enumerate() {
-            let (key, ty) = keys[i];
-            holding[ty as usize] += 1;
-            w.push(key | k as u64);
-        }
-        walk = BinaryHeap::from(w);
+        walk.make(ctx, o);
+        walk.sort(tasks, &mut holding);
+        group = 0;
     }
     for (k, &i) in tasks
         .iter()
@@ -1751,25 +1808,27 @@ pub fn minmin(
     let mut open = Openness::new(ctx, pool, holding);
     let mut heap = Keys::new(heap);
     loop {
-        // Every task not walked yet has a key no higher than its walk key:
-        // walked until the top is above them all.
-        while let Some(&w) = walk.peek() {
+        // Every task not walked yet has a key no higher than its group's
+        // bound: walked until the top is above every group left.
+        while group < walk.bound.len() {
             if heap
                 .peek()
-                .is_some_and(|top| w >> WALK_BITS < top.walk_level())
+                .is_some_and(|top| walk.bound[group] < top.objective_order())
             {
                 break;
             }
-            walk.pop();
-            let k = (w & WALK_MASK) as usize;
-            let i = tasks[k];
-            match bounding.enter(ctx, pool, left, i) {
-                Some((cap, key)) if !open.closed(ctx, i) => {
-                    caps[k] = cap;
-                    heap.push(Key::new(key, k));
+            let to = walk.end[group] as usize;
+            for &k in &walk.order[from..to] {
+                let (k, i) = (k as usize, tasks[k as usize]);
+                match bounding.enter(ctx, pool, left, i) {
+                    Some((cap, key)) if !open.closed(ctx, i) => {
+                        caps[k] = cap;
+                        heap.push(Key::new(key, k));
+                    }
+                    _ => open.leaves(ctx, i),
                 }
-                _ => open.leaves(ctx, i),
             }
+            (group, from) = (group + 1, to);
         }
         let Some(k) = heap.peek().map(Key::task) else {
             break;
@@ -1803,9 +1862,7 @@ pub fn minmin(
                 Some((v, c)) => {
                     heap.replace_top(Key::new(v, k));
                     if heap.peek().is_some_and(|t| t.task() != k)
-                        || walk
-                            .peek()
-                            .is_some_and(|&w| w >> WALK_BITS >= Key::new(v, k).walk_level())
+                        || walk.bound.get(group).is_some_and(|&b| b >= total_order(v))
                     {
                         cached.set(k, (c, stamp[pool.type_of[c.machine]]));
                         continue;
@@ -1826,13 +1883,9 @@ pub fn minmin(
         record(&mut out, pool, &mut left, i, c);
         open.update(ctx, pool, mt);
     }
+    bounding.bounds.walk = walk;
     out
 }
-
-/// How many low bits of a walk key hold the task's position in the event's
-/// tasks ([`UtilityBounds::walk_keys`]): events of up to 2²⁴ − 1 tasks walk.
-const WALK_BITS: u32 = 24;
-const WALK_MASK: u64 = (1 << WALK_BITS) - 1;
 
 /// [`minmin`]'s bound on each task's objective at the event, its key while
 /// its best is not computed: its utility at the earliest completion any
@@ -2059,12 +2112,14 @@ mod tests {
         }
     }
 
-    /// A task's walk key is no lower than any key it enters Min-Min's heap
-    /// with, at any event, with any machines idle, filter and budget, for
-    /// Max UPT and Max UPE: what lets the polled heap leave out the tasks
-    /// whose walk key is below its top.
+    /// A task's walk group's bound is no lower than any key the task
+    /// enters Min-Min's heap with, at any event, with any machines idle,
+    /// filter and budget, for Max UPT and Max UPE: what lets the polled
+    /// heap leave out the groups whose bound is below its top. The groups
+    /// go from the highest bound down, and a counting sort puts every task
+    /// of the event in its group.
     #[test]
-    fn walk_keys_bound_every_heap_key() {
+    fn walk_bounds_bound_every_heap_key() {
         let fx = Fixture::of(scenario(5));
         let (s, type_of, types) = (&fx.s, &fx.type_of, fx.types);
         let mut rng = stream(5, 4);
@@ -2078,7 +2133,9 @@ mod tests {
             let pool = Machines::new(type_of, types, true, |m| (now, open[m]));
             for o in [Objective::Upt, Objective::Upe] {
                 let mut bounds = UtilityBounds::new(s.tasks.len());
-                let walk = bounds.walk_keys(&ctx, o).to_vec();
+                let mut walk = Walk::default();
+                walk.make(&ctx, o);
+                assert!(walk.bound.windows(2).all(|w| w[0] > w[1]));
                 let (mut floors, mut passing) = (
                     EnergyFloors::new(s.matrices.task_types(), P_STATES),
                     Passing::new(&ctx),
@@ -2090,20 +2147,61 @@ mod tests {
                     bounds: &mut bounds,
                     o,
                 };
-                for i in (0..s.tasks.len()).filter(|&i| s.tasks[i].arrival <= now) {
-                    let (level, ty) = walk[i];
+                let tasks: Vec<usize> = (0..s.tasks.len())
+                    .filter(|&i| s.tasks[i].arrival <= now)
+                    .collect();
+                let mut holding = vec![0; s.matrices.task_types()];
+                walk.sort(&tasks, &mut holding);
+                let mut seen = vec![false; tasks.len()];
+                for g in 0..walk.bound.len() {
+                    let from = if g == 0 { 0 } else { walk.end[g - 1] as usize };
+                    for &k in &walk.order[from..walk.end[g] as usize] {
+                        assert_eq!(walk.of_task[tasks[k as usize]].0 as usize, g);
+                        seen[k as usize] = true;
+                    }
+                }
+                assert!(seen.iter().all(|&x| x));
+                for &i in &tasks {
+                    let (group, ty) = walk.of_task[i];
                     assert_eq!(ty as usize, s.tasks[i].task_type);
-                    assert_eq!(level & WALK_MASK, 0);
+                    holding[ty as usize] -= 1;
                     if let Some((cap, key)) = bounding.enter(&ctx, &pool, f64::INFINITY, i) {
                         assert!(cap <= s.tasks[i].utility.priority());
-                        let key = Key::new(key, 0).walk_level();
-                        assert!(level >> WALK_BITS >= key, "round {round} task {i} {o:?}");
+                        let bound = walk.bound[group as usize];
+                        assert!(bound >= total_order(key), "round {round} task {i} {o:?}");
                         entered += 1;
                     }
                 }
+                assert!(holding.iter().all(|&n| n == 0));
             }
         }
         assert!(entered > 10_000, "{entered}");
+    }
+
+    /// Walk groups: at most as many as asked, their bounds descending, and
+    /// every value in a group no higher than its bound and higher than the
+    /// next group's, over random values and group counts.
+    #[test]
+    fn walk_groups_bound_their_values_in_order() {
+        let mut rng = stream(9, 1);
+        for round in 0..300 {
+            let n = rng.random_range(0..400);
+            let spread = [4u64, 50, 1 << 40][round % 3];
+            let values: Vec<u64> = (0..n).map(|_| rng.random_range(0..spread)).collect();
+            let most = rng.random_range(1..40);
+            let (bound, group) = walk_groups(&values, most);
+            assert!(bound.len() <= most, "round {round}");
+            assert!(bound.windows(2).all(|w| w[0] > w[1]), "round {round}");
+            assert_eq!(group.len(), n);
+            for (&v, &g) in values.iter().zip(&group) {
+                let g = g as usize;
+                assert!(bound[g] >= v, "round {round}");
+                assert!(
+                    bound.get(g + 1).is_none_or(|&next| v > next),
+                    "round {round}"
+                );
+            }
+        }
     }
 
     /// A packed heap key orders as (`f64::total_cmp` on the objective,
