@@ -1779,11 +1779,9 @@ pub fn minmin(
         walk.sort(tasks, &mut holding);
         group = 0;
     }
-    for (k, &i) in tasks
-        .iter()
-        .enumerate()
-        .take(if walking { 0 } else { tasks.len() })
-    {
+    // (While walking, the tasks get their keys in the walk below.)
+    let keyed_now: &[usize] = if walking { &[] } else { tasks };
+    for (k, &i) in keyed_now.iter().enumerate() {
         let ty = ctx.scenario.tasks[i].task_type;
         if lazy {
             if let Some((cap, key)) = bounding.enter(ctx, pool, left, i) {
