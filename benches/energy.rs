@@ -11,7 +11,9 @@
 //! one with the adaptive filter. Also times generating a trial.
 //!
 //! Run: `cargo bench --bench energy` (`SWFTOOL_BENCH_RUNS=1` for one run
-//! of each).
+//! of each; `SWFTOOL_BENCH_ONLY=queued-none/fcfs-p0` times only the
+//! settings and heuristics whose `MANAGEMENT-FILTER/HEURISTIC` name
+//! contains that text, e.g. `queued-` or `/maxupe`, for a profiler).
 
 use std::hint::black_box;
 use std::sync::Arc;
@@ -35,6 +37,7 @@ fn bench(c: &mut Criterion) {
         },
         Err(_) => 3,
     };
+    let only = std::env::var("SWFTOOL_BENCH_ONLY").unwrap_or_default();
     let params = SyntheticParams::default();
     let s = Arc::new(synthetic(&params, 1, 0).expect("trial"));
     // The command line's model: static power drawn all day.
@@ -57,13 +60,20 @@ fn bench(c: &mut Criterion) {
             })
         })
         .collect();
+    let name = |cfg: &RunConfig, h: &str| format!("{}-{}/{h}", cfg.management.name(), cfg.filter);
     for cfg in &configs {
+        if !HEURISTICS.iter().any(|h| name(cfg, h.name).contains(&only)) {
+            continue;
+        }
         eprintln!(
             "{} management, filter {}:",
             cfg.management.name(),
             cfg.filter
         );
-        for h in HEURISTICS.iter() {
+        for h in HEURISTICS
+            .iter()
+            .filter(|h| name(cfg, h.name).contains(&only))
+        {
             // (mean µs per event, worst ms) of each run, lowest mean first.
             let mut timed: Vec<(f64, f64)> = Vec::with_capacity(runs);
             let mut r = simulate(&s, h.policy, cfg);
@@ -98,7 +108,7 @@ fn bench(c: &mut Criterion) {
     });
     for cfg in [configs[0], configs[3]] {
         for h in HEURISTICS.iter() {
-            let id = format!("{}-{}/{}", cfg.management.name(), cfg.filter, h.name);
+            let id = name(&cfg, h.name);
             g.bench_function(id, |b| {
                 b.iter(|| black_box(simulate(black_box(&s), h.policy, &cfg)))
             });
