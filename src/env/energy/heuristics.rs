@@ -1354,13 +1354,30 @@ pub fn ordered(
         if let Some((mt, c)) = chosen {
             record(&mut out, pool, &mut left, i, c);
             sorted[mt] = false;
-            // The type's first machine changed: its place among the types.
-            types.retain(|&t| t != mt);
-            if let Some(first) = pool.best[mt] {
-                let pos = types
-                    .binary_search_by(|&t| cmp(pool, head(pool, t), first))
-                    .unwrap_or_else(|e| e);
-                types.insert(pos, mt);
+            // The type's first machine changed: its place among the types
+            // (later, as its ready time only grows, or it has none left).
+            let k = types
+                .iter()
+                .position(|&t| t == mt)
+                .expect("the type chosen is among the types");
+            match pool.best[mt] {
+                None => {
+                    types.remove(k);
+                }
+                Some(first) => {
+                    let mut j = k;
+                    while j + 1 < types.len()
+                        && cmp(pool, head(pool, types[j + 1]), first) == Ordering::Less
+                    {
+                        types[j] = types[j + 1];
+                        j += 1;
+                    }
+                    while j > 0 && cmp(pool, head(pool, types[j - 1]), first) == Ordering::Greater {
+                        types[j] = types[j - 1];
+                        j -= 1;
+                    }
+                    types[j] = mt;
+                }
             }
         }
     }
@@ -2457,6 +2474,120 @@ mod tests {
             assigned > 5000 && closed_early > 100,
             "{assigned} {closed_early}"
         );
+    }
+
+    /// The ordered heuristics' rule, plainly: the tasks in the rule's
+    /// order (arrival, or priority then arrival, ascending or descending);
+    /// each tries every open machine by (ready time, id) in the first
+    /// P-state tried that passes the filter, and takes the first choice
+    /// that earns and fits the budget.
+    fn ordered_by_scan(
+        ctx: &Context<'_>,
+        tasks: &[usize],
+        pool: &mut Machines<'_>,
+        order: Order,
+        pstates: PStates,
+    ) -> Vec<Assignment> {
+        let s = ctx.scenario;
+        let mut list = tasks.to_vec();
+        let arrival = |i: usize| (s.tasks[i].arrival, i);
+        let lcfs = matches!(order, Order::Lcfs | Order::Plcfs);
+        list.sort_by(|&a, &b| {
+            let within = arrival(a).0.total_cmp(&arrival(b).0).then(a.cmp(&b));
+            let within = if lcfs { within.reverse() } else { within };
+            match order {
+                Order::Fcfs | Order::Lcfs => within,
+                Order::Pfcfs | Order::Plcfs => {
+                    let (pa, pb) = (s.tasks[a].utility.priority(), s.tasks[b].utility.priority());
+                    pb.total_cmp(&pa).then(within)
+                }
+            }
+        });
+        let tries = if pstates == PStates::P0 { 1 } else { P_STATES };
+        let mut out = Outcome::default();
+        let mut left = ctx.budget_left;
+        for i in list {
+            let ty = s.tasks[i].task_type;
+            let mut machines: Vec<usize> =
+                (0..pool.ready.len()).filter(|&m| pool.open[m]).collect();
+            machines.sort_by(|&a, &b| pool.ready[a].total_cmp(&pool.ready[b]).then(a.cmp(&b)));
+            for m in machines {
+                let mt = pool.type_of[m];
+                let passes = |p: usize| {
+                    let cell = ty * s.matrices.machine_types.len() + mt;
+                    has(ctx.orders.valid[cell], p)
+                        && ctx.e_bud.is_none_or(|b| ctx.orders.eec[cell][p] <= b)
+                };
+                let Some(p) = (0..tries).find(|&p| passes(p)) else {
+                    continue;
+                };
+                if let Ok(c) =
+                    evaluate(ctx, pool, left, (i, m, p), &mut out.refused, Need::Positive)
+                {
+                    record(&mut out, pool, &mut left, i, c);
+                    break;
+                }
+            }
+        }
+        out.assignments
+    }
+
+    /// The eight ordered heuristics make the choices of their rule tried
+    /// plainly, machine by machine ([`ordered_by_scan`]), at random events
+    /// of both environments, with and without a filter and a budget that
+    /// refuses choices: the types kept in the order of their first
+    /// machines, the merge once the budget refuses, and the skips change
+    /// nothing.
+    #[test]
+    fn ordered_makes_the_choices_of_its_rule() {
+        let fx = Fixture::of(scenario(9));
+        let (s, type_of, types) = (&fx.s, &fx.type_of, fx.types);
+        let mut rng = stream(9, 3);
+        let (mut assigned, mut refused) = (0, 0);
+        for round in 0..240 {
+            // Some events near the end of the day (hour 26), where a later
+            // start counts less energy inside it.
+            let hours = [3.0..20.0, 24.5..26.2][usize::from(round % 4 == 3)].clone();
+            let now = rng.random_range(hours.start * 3600.0..hours.end * 3600.0);
+            let polled = round % 3 == 0;
+            let q = [0.1, 0.3, 0.6][round % 3];
+            let ready: Vec<(f64, bool)> = (0..type_of.len())
+                .map(|m| {
+                    if polled {
+                        (now, rng.random_bool(q))
+                    } else {
+                        // Some machines share a ready time (idle ones: now).
+                        let busy = rng.random_bool(0.7);
+                        (
+                            now + if busy {
+                                rng.random_range(0.0..4000.0)
+                            } else {
+                                0.0
+                            },
+                            true,
+                        )
+                    }
+                })
+                .collect();
+            let tasks: Vec<usize> = (0..s.tasks.len())
+                .filter(|&i| s.tasks[i].arrival <= now && rng.random_bool(0.15))
+                .collect();
+            let e_bud = [None, Some(rng.random_range(2e4..2e5))][round % 2];
+            let budget_left = [f64::INFINITY, rng.random_range(0.0..4e6)][(round / 2) % 2];
+            let ctx = fx.ctx(now, e_bud, budget_left);
+            for order in [Order::Fcfs, Order::Lcfs, Order::Pfcfs, Order::Plcfs] {
+                for pstates in [PStates::P0, PStates::All] {
+                    let mut pool = Machines::new(type_of, types, polled, |m| ready[m]);
+                    let got = ordered(&ctx, &tasks, &mut pool, order, pstates);
+                    let mut pool = Machines::new(type_of, types, polled, |m| ready[m]);
+                    let want = ordered_by_scan(&ctx, &tasks, &mut pool, order, pstates);
+                    assert_eq!(got.assignments, want, "round {round} {order:?} {pstates:?}");
+                    assigned += want.len();
+                    refused += usize::from(got.refused);
+                }
+            }
+        }
+        assert!(assigned > 20_000 && refused > 100, "{assigned} {refused}");
     }
 
     /// An energy floor is never above the energy an evaluation computes
