@@ -2552,7 +2552,7 @@ mod tests {
             let polled = round % 3 == 0;
             let q = [0.1, 0.3, 0.6][round % 3];
             let ready: Vec<(f64, bool)> = (0..type_of.len())
-                .map(|m| {
+                .map(|_| {
                     if polled {
                         (now, rng.random_bool(q))
                     } else {
