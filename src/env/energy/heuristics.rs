@@ -1354,8 +1354,9 @@ pub fn ordered(
         if let Some((mt, c)) = chosen {
             record(&mut out, pool, &mut left, i, c);
             sorted[mt] = false;
-            // The type's first machine changed: its place among the types
-            // (later, as its ready time only grows, or it has none left).
+            // The type's first machine changed: its place among the types is
+            // later (the new first machine is ready later, or as early with
+            // a higher id), or it has none left.
             let k = types
                 .iter()
                 .position(|&t| t == mt)
@@ -1371,10 +1372,6 @@ pub fn ordered(
                     {
                         types[j] = types[j + 1];
                         j += 1;
-                    }
-                    while j > 0 && cmp(pool, head(pool, types[j - 1]), first) == Ordering::Greater {
-                        types[j] = types[j - 1];
-                        j -= 1;
                     }
                     types[j] = mt;
                 }
@@ -2490,15 +2487,15 @@ mod tests {
     ) -> Vec<Assignment> {
         let s = ctx.scenario;
         let mut list = tasks.to_vec();
-        let arrival = |i: usize| (s.tasks[i].arrival, i);
         let lcfs = matches!(order, Order::Lcfs | Order::Plcfs);
         list.sort_by(|&a, &b| {
-            let within = arrival(a).0.total_cmp(&arrival(b).0).then(a.cmp(&b));
+            let (ta, tb) = (&s.tasks[a], &s.tasks[b]);
+            let within = ta.arrival.total_cmp(&tb.arrival).then(a.cmp(&b));
             let within = if lcfs { within.reverse() } else { within };
             match order {
                 Order::Fcfs | Order::Lcfs => within,
                 Order::Pfcfs | Order::Plcfs => {
-                    let (pa, pb) = (s.tasks[a].utility.priority(), s.tasks[b].utility.priority());
+                    let (pa, pb) = (ta.utility.priority(), tb.utility.priority());
                     pb.total_cmp(&pa).then(within)
                 }
             }
