@@ -13,12 +13,12 @@ use std::hint::black_box;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use swftool::catalog;
+use swftool::contract::{Environment, Simulated};
 use swftool::env::classic::clean::CleanOptions;
 use swftool::env::classic::environment::Classic;
 use swftool::env::classic::grid::ClassicSection;
 use swftool::env::classic::machine_of;
 use swftool::env::classic::{self, Policy};
-use swftool::env::{Environment, Simulated};
 use swftool::swf::{ReadOptions, read_log};
 
 fn bench(c: &mut Criterion) {
@@ -102,7 +102,7 @@ fn bench(c: &mut Criterion) {
         b.iter(|| {
             let log = read_log(&path, &ReadOptions::default()).expect("log parses");
             let (p, scenarios) = Classic::scenarios(
-                Some(swftool::env::Input {
+                Some(swftool::contract::Input {
                     log: &log,
                     path: std::path::Path::new("datastar"),
                 }),

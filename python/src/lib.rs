@@ -22,6 +22,7 @@ use pyo3::types::{PyBytes, PyDict, PyList};
 
 use numpy::{IntoPyArray, PyArray1, PyReadonlyArray1};
 use swftool::cmd;
+use swftool::contract::{Environment, Input};
 use swftool::env::classic::ClassicArgs;
 use swftool::env::classic::custom;
 use swftool::env::classic::environment::Classic;
@@ -32,7 +33,6 @@ use swftool::env::parallel::MappingEvent;
 use swftool::env::parallel::custom as parallel_custom;
 use swftool::env::parallel::environment::Parallel;
 use swftool::env::parallel::max_value::{Candidate, Mode, Objectives};
-use swftool::env::{Environment, Input};
 use swftool::swf::{self, HeaderValue, ReadOptions, SkipKind, SwfError, SwfHeader, SwfLog};
 
 /// The exception class `name` of `swftool.errors`, raised with `message`
@@ -71,7 +71,7 @@ pub(crate) fn engine_error(py: Python<'_>, e: &anyhow::Error) -> PyErr {
                 Some(custom::CustomError::Refused { .. } | custom::CustomError::Env(_))
             )
             || c.is::<swftool::experiment::ConfigError>()
-            || c.is::<swftool::env::EnvError>()
+            || c.is::<swftool::contract::EnvError>()
             || c.is::<clap::Error>()
             || c.is::<cmd::Refused>()
     });
@@ -279,9 +279,9 @@ fn environments<'py>(py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
         d.set_item(
             "log",
             match info.log {
-                swftool::env::LogUse::Required => "required",
-                swftool::env::LogUse::Optional => "optional",
-                swftool::env::LogUse::Synthetic => "synthetic",
+                swftool::contract::LogUse::Required => "required",
+                swftool::contract::LogUse::Optional => "optional",
+                swftool::contract::LogUse::Synthetic => "synthetic",
             },
         )?;
         d.set_item("heuristics", PyList::new(py, &info.heuristics)?)?;

@@ -12,8 +12,9 @@ use anyhow::bail;
 use super::experiment::{AggregateOptions, aggregate_into, default_out};
 use super::with_threads;
 use crate::env;
+use crate::env::GridVisitor;
 use crate::experiment::outdir::{self, OutLock};
-use crate::experiment::{ExperimentConfig, ExperimentError, Grid, GridVisitor, Layout, Manifest};
+use crate::experiment::{ExperimentConfig, ExperimentError, Grid, Layout, Manifest};
 
 /// The manifest of a grid's output directory.
 ///

@@ -18,8 +18,9 @@ use anyhow::bail;
 use super::experiment::{GridOptions, print_written, run_grid};
 use super::{EnvFlags, with_threads};
 use crate::env;
+use crate::env::GridVisitor;
 use crate::experiment::outdir::{OutLock, Staging};
-use crate::experiment::{ExperimentConfig, Grid, GridVisitor, Manifest};
+use crate::experiment::{ExperimentConfig, Grid, Manifest};
 use crate::workload::flags::SharedArgs;
 
 /// Arguments of `swftool compare`.
@@ -64,11 +65,6 @@ pub struct CompareArgs {
 /// environment that does not compare logs.
 pub fn config_of<E: Grid>(args: &CompareArgs) -> anyhow::Result<ExperimentConfig> {
     args.env_flags.refuse_foreign(E::NAME, &args.shared)?;
-    if !args.shared.export.is_empty() {
-        bail!(
-            "--export applies to replay: it writes one run's schedule; compare writes tables of many"
-        );
-    }
     if args.shared.day.is_some() {
         bail!("--day applies to replay; compare takes --days N (evenly spaced over each log)");
     }

@@ -19,13 +19,11 @@ use anyhow::{Context, bail};
 use super::progress::{Progress, ProgressMode};
 use super::slurm;
 use super::{GridFlags, with_threads};
-use crate::env::{self, configs};
+use crate::env::{self, GridVisitor, configs};
 use crate::experiment::grid::ReportTo;
 use crate::experiment::outdir::{self, OutLock, Staging};
 use crate::experiment::runner::{self, CellEvent, RunOptions, RunReport};
-use crate::experiment::{
-    ExperimentConfig, Grid, GridReport, GridVisitor, Layout, Manifest, Plan, Shard,
-};
+use crate::experiment::{ExperimentConfig, Grid, GridReport, Layout, Manifest, Plan, Shard};
 
 /// Arguments of `swftool experiment`.
 #[derive(Debug, Clone, clap::Args)]

@@ -2,7 +2,7 @@
 //! line each.
 
 use super::env_infos;
-use crate::env::LogUse;
+use crate::contract::LogUse;
 
 /// Arguments of `swftool heuristics` (none).
 #[derive(Debug, Clone, clap::Args)]

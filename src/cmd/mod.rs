@@ -75,8 +75,10 @@ use anyhow::{Context, bail};
 
 use clap::parser::ValueSource;
 
-use crate::env::{self, LogUse};
-use crate::experiment::{Grid, GridVisitor};
+use crate::contract::LogUse;
+use crate::env;
+use crate::env::GridVisitor;
+use crate::experiment::Grid;
 use crate::workload::flags::{SharedArgs, TakesShared};
 
 /// The one-line message of an error and its causes, each said once.
@@ -206,7 +208,7 @@ impl GridVisitor for Info<'_> {
             title: E::TITLE,
             log: E::LOG,
             shared: E::SHARED,
-            heuristics: env::heuristic_list::<E>(),
+            heuristics: crate::contract::heuristic_list::<E>(),
             presets: E::presets()
                 .into_iter()
                 .map(|(n, p)| (n, p.summary))

@@ -1,12 +1,12 @@
-//! `swftool replay LOG --heuristic NAME [--env parallel|classic]`: one
-//! pipeline for every environment ([`crate::env::Environment`]): read the
-//! log, build the environment's scenarios, run every (scenario, heuristic)
-//! pair in parallel, check each schedule, print the environment's table, and
-//! write its tables (CSV and Parquet) and `manifest.json`.
-//!
-//! Environment A replays days of a log (`jobs`, `summary`, `timing`);
-//! environment D the whole log on its own machine (`jobs`, `summary`,
-//! `clean`, `suspensions`).
+//! `swftool replay [LOG] --heuristic NAME [--env NAME]`: one pipeline for
+//! every environment ([`crate::contract::Environment`]): read the log (or
+//! none, for an environment's synthetic trials), build the environment's
+//! scenarios, run every (scenario, heuristic) pair in parallel, check each
+//! schedule, print the environment's table, and write its tables (CSV and
+//! Parquet), then what every environment shares from one neutral record
+//! per run ([`crate::output`]): the `series` table and figures, the
+//! `users` and `fairness` tables when the jobs name users, and the
+//! `--export` files; last `manifest.json`, all committed at once.
 
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
@@ -18,10 +18,13 @@ use rayon::prelude::*;
 
 use super::EnvFlags;
 use crate::catalog;
-use crate::env::{self, Input, LogUse, Replayed, Setup, Simulated, configs};
+use crate::contract::{Input, LogUse, Replayed, Setup, Simulated};
+use crate::env::GridVisitor;
+use crate::env::{self, configs};
 use crate::experiment::outdir::{self, OutLock, Staging};
-use crate::experiment::{ExperimentConfig, Grid, GridVisitor, Manifest};
+use crate::experiment::{ExperimentConfig, Grid, Manifest};
 use crate::interrupt;
+use crate::output::{Export, Record, export};
 use crate::swf::ReadOptions;
 use crate::workload::flags::SharedArgs;
 
@@ -63,6 +66,9 @@ pub struct ReplayArgs {
     /// Bin of the `series` table and figures (utilization, queue length, queued work over time), in seconds, 1 to 100000000.
     #[arg(long, value_name = "SECONDS", default_value_t = 3600.0, allow_hyphen_values = true, value_parser = parse_series_step)]
     pub series_step: f64,
+    /// Also write each run's schedule for other tools, comma-separated: `batsim` (Batsim's jobs.csv, which evalys reads: batsim/HEURISTIC/jobs.csv, batsim/SCENARIO/HEURISTIC/jobs.csv with several scenarios) and `swf` (an SWF log of the simulated run: swf/HEURISTIC.swf, swf/SCENARIO/HEURISTIC.swf); docs/outputs.md. Every environment.
+    #[arg(long, value_enum, value_delimiter = ',', value_name = "FORMAT")]
+    pub export: Vec<Export>,
     /// The flags several environments share.
     #[command(flatten)]
     pub shared: SharedArgs,
@@ -120,25 +126,12 @@ fn checked<E: Grid>(args: &ReplayArgs) -> anyhow::Result<E::Args> {
     args.env_flags.refuse_foreign(E::NAME, &args.shared)?;
     let a = args.env_flags.args::<E>(&args.shared)?;
     E::heuristics(&args.heuristic, &a).map_err(|e| match e {
-        crate::env::EnvError::Unknown(u) => crate::env::EnvError::Unknown(configs::locate(u)),
+        crate::contract::EnvError::Unknown(u) => {
+            crate::contract::EnvError::Unknown(configs::locate(u))
+        }
         e => e,
     })?;
     E::check_args(&a, args.log.is_some())?;
-    if let Some(f) = args.shared.export.iter().find(|f| !E::EXPORTS.contains(f)) {
-        use clap::ValueEnum;
-        let name = f
-            .to_possible_value()
-            .map_or(String::new(), |v| v.get_name().to_string());
-        let takes: Vec<String> = E::EXPORTS
-            .iter()
-            .filter_map(|x| x.to_possible_value().map(|v| v.get_name().to_string()))
-            .collect();
-        refuse!(
-            "--export {name} writes the simulated run as an SWF log, which environment D's whole-log replays have; --env {} exports {}",
-            E::NAME,
-            takes.join(", ")
-        );
-    }
     Ok(a)
 }
 
@@ -199,15 +192,12 @@ fn stale_files(out: &Path, earlier: Option<&Manifest>, written: &[String]) -> Ve
         .iter()
         .filter(|name| {
             let path = Path::new(name.as_str());
-            // A table at the top, or an export of environment D
-            // (batsim/HEURISTIC/jobs.csv, swf/HEURISTIC.swf); never a path
-            // that climbs out.
+            // A table at the top, or an export (output::export); never a
+            // path that climbs out.
             let flat = path.file_name() == Some(std::ffi::OsStr::new(name.as_str()));
-            let export = (name.starts_with("batsim/") || name.starts_with("swf/"))
-                && path
-                    .components()
-                    .all(|c| matches!(c, std::path::Component::Normal(_)));
-            (flat || export) && !written.contains(name) && out.join(name.as_str()).is_file()
+            (flat || export::is_export(name))
+                && !written.contains(name)
+                && out.join(name.as_str()).is_file()
         })
         .cloned()
         .collect()
@@ -253,14 +243,14 @@ const MAX_SERIES_BINS: f64 = 2_000_000.0;
 /// or figure that cannot be written.
 fn write_series<E: Grid>(
     dir: &Path,
-    prepared: &E::Prepared,
     runs: &[Replayed<'_, E>],
+    records: &[Record],
     step: f64,
 ) -> anyhow::Result<Vec<String>> {
     use crate::metrics::series::{RunSeries, frame, series};
     let mut all = Vec::with_capacity(runs.len());
-    for r in runs {
-        let occ = E::occupancy(prepared, r.scenario, &r.run);
+    for (r, record) in runs.iter().zip(records) {
+        let occ = record.occupancy();
         let bins = (occ.end - occ.origin) / step;
         if bins > MAX_SERIES_BINS {
             bail!(
@@ -289,6 +279,40 @@ fn write_series<E: Grid>(
         .filter_map(|f| f.strip_prefix(dir).ok())
         .map(|f| f.display().to_string())
         .collect())
+}
+
+/// The `users` and `fairness` tables ([`crate::output::users`]) of
+/// `runs` (their `records`, in order) when a job of them names a user,
+/// group or queue; the table names written.
+///
+/// # Errors
+/// A table that cannot be written.
+fn write_users<E: Grid>(
+    dir: &Path,
+    log: &str,
+    runs: &[Replayed<'_, E>],
+    records: &[Record],
+    tau: f64,
+) -> anyhow::Result<Vec<&'static str>> {
+    let all: Vec<&Record> = records.iter().collect();
+    if !crate::output::users::has_users(&all) {
+        return Ok(Vec::new());
+    }
+    let named: Vec<(&str, &Record)> = runs
+        .iter()
+        .zip(records)
+        .map(|(r, rec)| (E::heuristic_name(r.heuristic), rec))
+        .collect();
+    let (users, fairness) = crate::output::users::frames(log, &named, tau).map_err(|source| {
+        crate::metrics::tables::TableError::Write {
+            path: dir.join("users.csv"),
+            source,
+        }
+    })?;
+    Ok(crate::metrics::tables::write_all(
+        dir,
+        vec![("users", Ok(users)), ("fairness", Ok(fairness))],
+    )?)
 }
 
 /// Refuses to write over files swftool did not write: a table name a
@@ -500,11 +524,52 @@ fn replay<E: Grid>(args: &ReplayArgs, env_args: &E::Args) -> anyhow::Result<()> 
     // run's all at once (experiment::outdir).
     let staging = Staging::begin(&out)?;
     let mut tables = E::write_tables(staging.dir(), &setup, &runs)?;
-    let mut exports = E::write_exports(staging.dir(), &setup, &runs)?;
+    // The outputs every environment shares, from one record per run.
+    let record = |r: &Replayed<'_, E>, resources: bool| {
+        E::record(
+            Simulated {
+                prepared: &prepared,
+                args: env_args,
+                scenario: r.scenario,
+                heuristic: r.heuristic,
+                run: &r.run,
+            },
+            resources,
+        )
+    };
+    let records: Vec<Record> = runs.par_iter().map(|r| record(r, false)).collect();
+    let log_name = setup.input.map_or("synthetic", |i| i.log.name.as_str());
+    tables.extend(write_users::<E>(
+        staging.dir(),
+        log_name,
+        &runs,
+        &records,
+        E::bsld_tau(env_args),
+    )?);
+    let mut exports = if args.export.is_empty() {
+        Vec::new()
+    } else {
+        let to_export: Vec<export::ExportRun<'_>> = runs
+            .par_iter()
+            .map(|r| export::ExportRun {
+                scenario: E::scenario_name(r.scenario),
+                heuristic: E::heuristic_name(r.heuristic),
+                record: record(r, true),
+            })
+            .collect();
+        export::write(
+            staging.dir(),
+            &args.export,
+            E::NAME,
+            &E::workload_name(&setup),
+            setup.input.map(|i| i.log),
+            &to_export,
+        )?
+    };
     exports.extend(write_series::<E>(
         staging.dir(),
-        &prepared,
         &runs,
+        &records,
         args.series_step,
     )?);
     tables.push("series");

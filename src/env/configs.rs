@@ -6,9 +6,10 @@
 use std::path::Path;
 
 use super::{default_name, visit, visit_all};
-use crate::env::registry::UnknownName;
+use crate::contract::UnknownName;
+use crate::env::GridVisitor;
 use crate::experiment::config::{ConfigError, ExperimentConfig};
-use crate::experiment::grid::{self, Grid, GridVisitor, Preset};
+use crate::experiment::grid::{self, Grid, Preset};
 use crate::workload::flags::config_key_of;
 
 struct Presets;

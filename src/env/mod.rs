@@ -3,9 +3,10 @@
 //! parameters (a clap argument group), its schedule checks, its run summary
 //! and its tables, and its grid glue (`grid`: configuration keys, variants,
 //! cell files, the grid's tables, Markdown and figures, its presets). What
-//! they share lives beside them: the [`Environment`] trait the commands are
-//! written against ([`environment`]), the heuristic [`registry`] type, and
-//! the list below, the one place the environments are named.
+//! they share lives below them, in [`crate::contract`] (the
+//! [`crate::contract::Environment`] trait the commands are written against
+//! and the heuristic registry type), and beside them: the list below, the
+//! one place the environments are named, and [`GridVisitor`].
 //!
 //! - [`parallel`] — environment A: value-based scheduling on heterogeneous
 //!   parallel clusters with place-holders (Khemka et al. 2015).
@@ -23,18 +24,22 @@
 pub mod classic;
 pub mod configs;
 pub mod energy;
-pub mod environment;
 pub mod parallel;
-pub mod registry;
 pub mod serial;
 
-pub use environment::{
-    EnvError, Environment, Exports, HeuristicName, Input, LogUse, Replayed, Scenarios, Setup,
-    Simulated, Written, heuristic_list, write_batsim,
-};
-pub use registry::{Entry, Registry, UnknownEnv, UnknownName};
+use crate::contract::UnknownEnv;
+use crate::experiment::grid::Grid;
 
-use crate::experiment::grid::GridVisitor;
+/// An operation on an environment chosen by name at run time: [`visit`]
+/// calls [`GridVisitor::visit`] with the environment a name stands for.
+/// Declared here, beside [`visit`], because it names both the grid layer's
+/// [`Grid`] (below this folder) and, through [`visit`], every environment.
+pub trait GridVisitor {
+    /// What the operation gives.
+    type Output;
+    /// Runs the operation on environment `E`.
+    fn visit<E: Grid>(self) -> Self::Output;
+}
 
 /// The environments' CLI names, in listing order; the first is the default
 /// of `--env` and of a configuration without `environment`.

@@ -35,7 +35,7 @@ use std::sync::Arc;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
-use crate::env::registry::UnknownName;
+use crate::contract::UnknownName;
 use crate::workload::ArrivalRange;
 use crate::workload::flags::{SharedArgs, config_key_of};
 use crate::workload::seeds::{DEFAULT_SEED, MAX_TRIALS};
@@ -183,7 +183,7 @@ pub enum ConfigError {
         /// The file.
         path: PathBuf,
         /// The unknown name.
-        source: crate::env::registry::UnknownEnv,
+        source: crate::contract::UnknownEnv,
     },
 }
 
@@ -415,7 +415,7 @@ impl ExperimentConfig {
     }
 
     /// Refuses a shared key the environment `env` does not take (`shared`:
-    /// the shared flags it takes, as [`crate::env::Environment::SHARED`]
+    /// the shared flags it takes, as [`crate::contract::Environment::SHARED`]
     /// lists them).
     ///
     /// # Errors

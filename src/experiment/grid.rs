@@ -6,8 +6,8 @@
 //! `compare` and `aggregate` are written once against it; each environment
 //! implements it in its own folder (`env/<name>/grid`). The grid's layout
 //! (logs, scenarios, variants, heuristics, cells) and the plan (the layout
-//! with the logs read) are here too, and [`GridVisitor`], how a command
-//! reaches the environment a name stands for without naming it.
+//! with the logs read) are here too. A command reaches the environment a
+//! name stands for without naming it through `crate::env::GridVisitor`.
 
 use std::path::{Path, PathBuf};
 
@@ -18,7 +18,7 @@ use serde::{Deserialize, Serialize};
 use super::ExperimentError;
 use super::config::{ConfigError, ExperimentConfig};
 use crate::catalog;
-use crate::env::environment::{EnvError, Environment, LogUse, Setup, Simulated};
+use crate::contract::{EnvError, Environment, LogUse, Setup, Simulated};
 use crate::swf::{ReadOptions, SwfLog};
 
 /// The heuristic whose schedule the Gantt chart shows, when in the grid.
@@ -69,15 +69,6 @@ macro_rules! grid_cell {
             }
         }
     };
-}
-
-/// An operation written once over environments: [`crate::env::visit`]
-/// calls [`GridVisitor::visit`] with the environment a name stands for.
-pub trait GridVisitor {
-    /// What the operation gives.
-    type Output;
-    /// Runs the operation on environment `E`.
-    fn visit<E: Grid>(self) -> Self::Output;
 }
 
 /// An environment the grid runner can run.

@@ -21,7 +21,7 @@ pub mod outdir;
 pub mod runner;
 
 pub use config::{ConfigError, ExperimentConfig};
-pub use grid::{CellSpec, Grid, GridReport, GridVisitor, Layout, Plan, Preset, VariantRecord};
+pub use grid::{CellSpec, Grid, GridReport, Layout, Plan, Preset, VariantRecord};
 pub use manifest::Manifest;
 pub use runner::Shard;
 
@@ -41,10 +41,10 @@ pub enum ExperimentError {
     Swf(#[from] crate::swf::SwfError),
     /// A heuristic name is unknown.
     #[error(transparent)]
-    Heuristic(#[from] crate::env::registry::UnknownName),
+    Heuristic(#[from] crate::contract::UnknownName),
     /// An environment cannot set up a run (a parameter that does not fit).
     #[error(transparent)]
-    Env(#[from] crate::env::environment::EnvError),
+    Env(#[from] crate::contract::EnvError),
     /// A table could not be written.
     #[error(transparent)]
     Table(#[from] crate::metrics::tables::TableError),

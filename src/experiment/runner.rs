@@ -37,7 +37,7 @@ use rayon::prelude::*;
 use super::ExperimentError;
 pub use super::grid::{CellSpec, DayLayout, Layout, LogLayout, Plan};
 use super::grid::{Grid, GridCell};
-use crate::env::environment::Simulated;
+use crate::contract::Simulated;
 
 /// A shard `i/N` of the cell list (see the module documentation).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -450,11 +450,6 @@ pub fn run<E: Grid>(
                             E::check(&scenario, &run)
                         };
                         if violations.is_empty() {
-                            let series = E::CELL_SERIES.then(|| {
-                                use crate::metrics::series::{CellSeries, GRID_STEP, series};
-                                let occ = E::occupancy(&plan.prepared[cell.log], &scenario, &run);
-                                CellSeries::of(&series(&occ, GRID_STEP), GRID_STEP)
-                            });
                             let sim = Simulated {
                                 prepared: &plan.prepared[cell.log],
                                 args: &plan.args,
@@ -462,6 +457,11 @@ pub fn run<E: Grid>(
                                 heuristic: h,
                                 run: &run,
                             };
+                            let series = E::CELL_SERIES.then(|| {
+                                use crate::metrics::series::{CellSeries, GRID_STEP, series};
+                                let occ = E::record(sim, false).occupancy();
+                                CellSeries::of(&series(&occ, GRID_STEP), GRID_STEP)
+                            });
                             Ok((E::cell(plan, cell, sim), series))
                         } else {
                             Err(violations.iter().map(|v| v.to_string()).collect())

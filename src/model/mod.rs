@@ -15,5 +15,5 @@ pub mod utility;
 pub mod value;
 
 pub use system::{Cluster, System};
-pub use task::Task;
+pub use task::{Owner, Task};
 pub use value::ValueFunction;

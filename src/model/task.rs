@@ -19,6 +19,38 @@ pub struct Task {
     /// Whether the task counts in the results (arrives inside the 24-hour
     /// window) or only warms the system up.
     pub counted: bool,
+    /// Who submitted it (the log's user, group and queue).
+    pub owner: Owner,
+}
+
+/// Who submitted a job: the log's user, group and queue ids (SWF fields
+/// 12, 13 and 15; −1 when unknown, as for a synthetic task).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Owner {
+    /// User id.
+    pub user: i64,
+    /// Group id.
+    pub group: i64,
+    /// Queue id.
+    pub queue: i64,
+}
+
+impl Owner {
+    /// No user, group or queue known.
+    pub const UNKNOWN: Owner = Owner {
+        user: -1,
+        group: -1,
+        queue: -1,
+    };
+
+    /// The owner of a log's job.
+    pub fn of(job: &crate::swf::filter::SimJob) -> Owner {
+        Owner {
+            user: job.user_id,
+            group: job.group_id,
+            queue: job.queue_number,
+        }
+    }
 }
 
 impl Task {

@@ -27,6 +27,8 @@ pub struct SimJob {
     pub requested_time: f64,
     /// SWF field 12: user id.
     pub user_id: i64,
+    /// SWF field 13: group id.
+    pub group_id: i64,
     /// SWF field 15: queue number.
     pub queue_number: i64,
     /// SWF field 16: partition number.
@@ -43,6 +45,7 @@ impl SimJob {
             processors: job.processors(),
             requested_time: job.requested_time,
             user_id: job.user_id,
+            group_id: job.group_id,
             queue_number: job.queue_number,
             partition_number: job.partition_number,
         }

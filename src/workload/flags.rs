@@ -2,7 +2,7 @@
 //! seed, the days of a log, the synthetic trials and the urgency time
 //! constant θ. Each is declared once here (one default, one help text,
 //! one parser); an environment says which of them it takes
-//! ([`crate::env::Environment::SHARED`]) and receives their values
+//! ([`crate::contract::Environment::SHARED`]) and receives their values
 //! ([`TakesShared::take_shared`]). A shared flag given to an
 //! environment that does not take it is refused, naming the environments
 //! that do.
@@ -65,18 +65,6 @@ pub struct SharedArgs {
     /// A fixed urgency time constant θ, minutes, for every task (an urgency is a decay rate per θ) [default: θ = 3.7 × the task's mean ETC, calibrated on Machovec et al. Fig. 1; docs/utility.md]. Environments B and C.
     #[arg(long, allow_hyphen_values = true, value_name = "MINUTES", value_parser = parse_minutes)]
     pub theta: Option<f64>,
-    /// Also write each run's schedule for other tools, comma-separated: `batsim` (Batsim's jobs.csv, which evalys reads: batsim/HEURISTIC/jobs.csv, batsim/SCENARIO/HEURISTIC/jobs.csv with several scenarios) and, environment D only, `swf` (an SWF log of the simulated run: swf/HEURISTIC.swf); docs/outputs.md. Replay only. Every environment.
-    #[arg(long, value_enum, value_delimiter = ',', value_name = "FORMAT")]
-    pub export: Vec<Export>,
-}
-
-/// A format `--export` writes a replayed schedule in.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum Export {
-    /// Batsim's `jobs.csv` (evalys reads it).
-    Batsim,
-    /// An SWF log of the simulated run (environment D).
-    Swf,
 }
 
 impl SharedArgs {
@@ -101,13 +89,12 @@ impl SharedArgs {
             (self.trial.is_some(), "--trial"),
             (self.trials.is_some(), "--trials"),
             (self.theta.is_some(), "--theta"),
-            (!self.export.is_empty(), "--export"),
         ])
     }
 }
 
 /// An environment's flags, which hold the shared flags it takes
-/// ([`crate::env::Environment::SHARED`]).
+/// ([`crate::contract::Environment::SHARED`]).
 pub trait TakesShared {
     /// Fills the shared flags it takes into these flags.
     fn take_shared(&mut self, shared: &SharedArgs);
@@ -123,7 +110,7 @@ pub fn given<const N: usize>(flags: [(bool, &'static str); N]) -> Vec<&'static s
 }
 
 /// The shared keys of an experiment configuration besides `seed`, as
-/// [`crate::env::Environment::SHARED`] names their flags: `--days` is the
+/// [`crate::contract::Environment::SHARED`] names their flags: `--days` is the
 /// key `days` (and `dates`, its explicit form), `--day-arrivals` is
 /// `day_arrivals`, `--trials` is `trials`, `--theta` is `theta`.
 pub fn config_key_of(flag: &str) -> Option<&'static str> {

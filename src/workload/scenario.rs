@@ -243,6 +243,7 @@ impl Scenario {
                     hard_deadline,
                 },
                 counted: job.submit_time >= day.start,
+                owner: crate::model::task::Owner::of(job),
             });
         }
         Ok(Scenario {

@@ -1,9 +1,9 @@
 //! The layering of ARCHITECTURE.md, checked on the source:
 //!
 //! * `sim/` imports nothing from `env/` or `workload/`, `report/` nothing
-//!   from `env/`, `experiment/` nothing from `cmd/` and from `env/` only
-//!   the two files that name no environment ([`GENERIC_ENV_FILES`]),
-//!   `env/` nothing from `cmd/`, and the library nothing from `anyhow`
+//!   from `env/`, `experiment/` nothing from `cmd/` or `env/` (the grid
+//!   layer and the environments both import the contract, `contract/`,
+//!   which imports neither), `env/` nothing from `cmd/`, and the library nothing from `anyhow`
 //!   outside `cmd/` and `main.rs`;
 //! * the file-level import graph has no cycle (two files importing each
 //!   other, or any longer circle), printed when there is one;
@@ -26,13 +26,6 @@ use std::path::{Path, PathBuf};
 
 /// The environments, one folder each under `src/env/`.
 const ENVIRONMENTS: [&str; 4] = ["parallel", "serial", "energy", "classic"];
-
-/// The files of `env/` that the grid layer (`experiment/`) may import:
-/// the [`Environment`] trait and the registry, which name no environment.
-/// The environments' grid glue sits above `experiment/` (it implements its
-/// `Grid` trait), and `env/mod.rs`, which lists the environments, above
-/// them.
-const GENERIC_ENV_FILES: &[&str] = &["env/environment.rs", "env/registry.rs"];
 
 /// Generic files (under `src/cmd` but `synth.rs`, `src/experiment`,
 /// `src/metrics`, `src/report`) that still import an environment's folder,
@@ -486,7 +479,10 @@ fn broken(files: &BTreeMap<String, String>, allowed: &[(&str, &str)]) -> Vec<Str
                 || rule("sim/", "workload/")
                 || rule("report/", "env/")
                 || rule("experiment/", "cmd/")
-                || (rule("experiment/", "env/") && !GENERIC_ENV_FILES.contains(&trel.as_str()))
+                || rule("experiment/", "env/")
+                || rule("contract/", "env/")
+                || rule("contract/", "experiment/")
+                || rule("contract/", "cmd/")
                 || rule("env/", "cmd/")
             {
                 broken.push(at.clone());
@@ -645,11 +641,8 @@ fn every_new_rule_can_fail() {
         ("experiment/fresh.rs", "use crate::env::{classic::{self}};"),
         ("experiment/listed.rs", "use crate::env::serial::X;"),
         ("cmd/synth.rs", "use crate::env::serial::X;"),
-        ("env/environment.rs", ""),
-        (
-            "experiment/ok.rs",
-            "use crate::env::environment::Environment;",
-        ),
+        ("contract/mod.rs", ""),
+        ("experiment/ok.rs", "use crate::contract::Environment;"),
     ]);
     let allowed = [
         ("experiment/listed.rs", "serial"),

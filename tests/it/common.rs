@@ -132,6 +132,7 @@ pub fn scenario(clusters: &[(u32, u32)], specs: Vec<Spec>) -> Scenario {
                 hard_deadline: s.hard,
             },
             counted: true,
+            owner: swftool::model::Owner::UNKNOWN,
         })
         .collect();
     Scenario {

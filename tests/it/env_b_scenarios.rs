@@ -52,6 +52,7 @@ fn task(arrival: f64, etc: &[f64], utility: UtilityFunction) -> (SerialTask, Tas
             spec: spec(utility.priority()),
             can_preempt: true,
             preemptible: true,
+            owner: swftool::model::Owner::UNKNOWN,
         },
         TaskType {
             critical: false,

@@ -137,19 +137,4 @@ fn batsim_jobs_and_the_simulated_swf_hold_the_replay() {
                 .any(|n| n.contains("simulated by swftool"))
         );
     }
-    let e = common::refused(
-        dir.path(),
-        &[
-            "replay",
-            "kth-sp2",
-            "--heuristic",
-            "maxvpr-ph",
-            "--export",
-            "batsim,swf",
-        ],
-    );
-    assert!(
-        e.contains("--export swf") && e.contains("environment D"),
-        "{e}"
-    );
 }

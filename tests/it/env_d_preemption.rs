@@ -407,7 +407,7 @@ proptest! {
 /// 79,396, job number 89,917, submitted 2005-03-01 00:06:17 PST.
 #[test]
 fn margo2008_datastar_preset_default_window_is_march_2005() {
-    use swftool::env::Environment;
+    use swftool::contract::Environment;
     use swftool::env::classic::environment::Classic;
     let config: swftool::env::classic::grid::ClassicSection =
         swftool::env::configs::preset("margo2008-datastar")
@@ -420,7 +420,7 @@ fn margo2008_datastar_preset_default_window_is_march_2005() {
     )
     .unwrap();
     let (p, scenarios) = Classic::scenarios(
-        Some(swftool::env::Input {
+        Some(swftool::contract::Input {
             log: &log,
             path: std::path::Path::new("datastar"),
         }),
@@ -478,7 +478,7 @@ fn margo2008_datastar_preset_default_window_is_march_2005() {
 /// anything.
 #[test]
 fn margo2008_datastar_preset_most_wide_window_on_the_real_log() {
-    use swftool::env::Environment;
+    use swftool::contract::Environment;
     use swftool::env::classic::environment::Classic;
     use swftool::env::classic::window::WindowRule;
     let mut config: swftool::env::classic::grid::ClassicSection =
@@ -493,7 +493,7 @@ fn margo2008_datastar_preset_most_wide_window_on_the_real_log() {
     )
     .unwrap();
     let (p, scenarios) = Classic::scenarios(
-        Some(swftool::env::Input {
+        Some(swftool::contract::Input {
             log: &log,
             path: std::path::Path::new("datastar"),
         }),
@@ -535,7 +535,7 @@ fn margo2008_datastar_preset_most_wide_window_on_the_real_log() {
     late.window = None;
     late.window_start = Some(90_000);
     let err = Classic::scenarios(
-        Some(swftool::env::Input {
+        Some(swftool::contract::Input {
             log: &log,
             path: std::path::Path::new("datastar"),
         }),

@@ -40,6 +40,7 @@ mod env_d_scored;
 mod env_d_selection;
 mod experiment;
 mod export_batsim;
+mod export_swf;
 mod fetch;
 mod fuzz;
 mod golden_outputs;

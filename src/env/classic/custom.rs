@@ -15,11 +15,9 @@ use super::params::ClassicArgs;
 use super::policies::control::{Controlled, Controller};
 use super::policies::scored::{Scored, Scorer};
 use super::summary::{ClassicSummary, RunLabel, summarize};
-use super::tables::{
-    clean_frame, fairness_frame, jobs_frame, summary_columns, suspensions_frame, users_frame,
-};
+use super::tables::{clean_frame, jobs_frame, summary_columns, suspensions_frame};
 use super::{ClassicRun, Policy};
-use crate::env::EnvError;
+use crate::contract::EnvError;
 use crate::metrics::columns;
 use crate::swf::SwfLog;
 use polars::prelude::{DataFrame, PolarsResult};
@@ -184,9 +182,12 @@ pub fn tables(
 ) -> PolarsResult<Vec<(&'static str, DataFrame)>> {
     use crate::metrics::series::{RunSeries, frame, series};
     let p = &r.prepared;
-    let occupancy = super::series::occupancy(&p.scenario.jobs, p.scenario.machine.capacity, &r.run);
+    let record = super::record::record(&p.scenario.jobs, p.scenario.machine.capacity, &r.run, None);
+    let occupancy = record.occupancy();
+    let (users, fairness) =
+        crate::output::users::frames(&p.log, &[(r.name.as_str(), &record)], args.tau())?;
     let run_series = RunSeries {
-        scenario: <super::environment::Classic as crate::env::Environment>::scenario_name(
+        scenario: <super::environment::Classic as crate::contract::Environment>::scenario_name(
             &p.scenario,
         ),
         heuristic: r.name.clone(),
@@ -206,14 +207,8 @@ pub fn tables(
             "suspensions",
             suspensions_frame(&p.log, &p.scenario.jobs, &[(&r.name, &r.run)])?,
         ),
-        (
-            "users",
-            users_frame(&p.log, &p.scenario.jobs, &[(&r.name, &r.run)], args.tau())?,
-        ),
-        (
-            "fairness",
-            fairness_frame(&p.log, &p.scenario.jobs, &[(&r.name, &r.run)], args.tau())?,
-        ),
+        ("users", users),
+        ("fairness", fairness),
         ("series", frame(std::slice::from_ref(&run_series))?),
     ])
 }

@@ -8,15 +8,14 @@ use std::path::Path;
 use super::check as capacity;
 use super::params::{ClassicArgs, ClassicArgsError};
 use super::summary::{ClassicSummary, RunLabel, summarize};
-use super::tables::{clean_frame, fairness_frame, jobs_frame, suspensions_frame, users_frame};
+use super::tables::{clean_frame, jobs_frame, suspensions_frame};
 use super::window::{WindowError, WindowRule, build_window, default_window_start, month_start};
 use super::{ClassicJob, ClassicRun, CleanPreset, CleanReport, Machine, Policy, SCHEDULERS, Unit};
-use crate::env::{
-    EnvError, Environment, Exports, Input, LogUse, Registry, Replayed, Scenarios, Setup, Simulated,
-    Written,
+use crate::contract::{
+    EnvError, Environment, Input, LogUse, Registry, Replayed, Scenarios, Setup, Simulated, Written,
 };
 use crate::metrics::columns::SummaryColumn;
-use crate::metrics::tables::{TableError, write_all};
+use crate::metrics::tables::write_all;
 use crate::model::calendar::LogClock;
 use crate::swf::SwfLog;
 
@@ -36,8 +35,6 @@ pub struct ClassicPrepared {
     pub scenario: ClassicScenario,
     /// The window, when the scenario is one (`--window-jobs`).
     pub window: Option<WindowInfo>,
-    /// The log's header and records, kept for `--export swf`.
-    pub swf: Option<(crate::swf::SwfHeader, Vec<crate::swf::JobRecord>)>,
 }
 
 /// A window cut from the log ([`super::window`]).
@@ -171,10 +168,6 @@ pub fn prepare(log: &SwfLog, args: &ClassicArgs) -> Result<ClassicPrepared, EnvE
         report,
         scenario: ClassicScenario { jobs, machine },
         window,
-        swf: args
-            .export
-            .contains(&super::params::Export::Swf)
-            .then(|| (log.header.clone(), log.jobs.clone())),
     })
 }
 
@@ -199,11 +192,7 @@ impl Environment for Classic {
     const TITLE: &'static str =
         "Environment D (classic replay on the log's own machine; Margo et al.)";
     const LOG: LogUse = LogUse::Required;
-    const SHARED: &'static [&'static str] = &["--export"];
-    const EXPORTS: &'static [crate::workload::flags::Export] = &[
-        crate::workload::flags::Export::Batsim,
-        crate::workload::flags::Export::Swf,
-    ];
+    const SHARED: &'static [&'static str] = &[];
     // The columns that name a run and group the mean rows.
     const RUN_KEYS: &'static [&'static str] = &["log", "heuristic"];
 
@@ -285,12 +274,14 @@ impl Environment for Classic {
             .collect()
     }
 
-    fn occupancy(
-        _: &ClassicPrepared,
-        s: &ClassicScenario,
-        run: &ClassicRun,
-    ) -> crate::metrics::series::Occupancy {
-        super::series::occupancy(&s.jobs, s.machine.capacity, run)
+    fn record(r: Simulated<'_, Self>, resources: bool) -> crate::output::Record {
+        let s = r.scenario;
+        let policy = resources.then_some(r.heuristic.1);
+        super::record::record(&s.jobs, s.machine.capacity, r.run, policy)
+    }
+
+    fn bsld_tau(args: &ClassicArgs) -> f64 {
+        args.tau()
     }
 
     type Summary = ClassicSummary;
@@ -334,59 +325,9 @@ impl Environment for Classic {
                 ("summary", Self::summary_table(runs)),
                 ("clean", clean_frame(&p.report)),
                 ("suspensions", suspensions_frame(&p.log, jobs, &named)),
-                ("users", users_frame(&p.log, jobs, &named, args.tau())),
-                ("fairness", fairness_frame(&p.log, jobs, &named, args.tau())),
             ],
         )
     }
-
-    fn write_exports(dir: &Path, r: &Setup<'_, Self>, runs: &[Replayed<'_, Self>]) -> Exports {
-        let (p, args) = (r.prepared, r.args);
-        export(dir, p, runs, args)
-    }
-}
-
-/// `--export`: each run replayed again naming units
-/// ([`super::engine::simulate_tracked`]; its schedule must be the run's),
-/// written as Batsim's `batsim/HEURISTIC/jobs.csv` and/or the SWF log
-/// `swf/HEURISTIC.swf` ([`super::export`]).
-fn export(
-    dir: &Path,
-    p: &ClassicPrepared,
-    runs: &[Replayed<'_, Classic>],
-    args: &ClassicArgs,
-) -> Result<Vec<String>, TableError> {
-    use super::params::Export;
-    let mut written = Vec::new();
-    let io = |path: std::path::PathBuf| {
-        move |source: std::io::Error| TableError::Create { path, source }
-    };
-    for r in runs {
-        let (name, policy) = *r.heuristic;
-        let s = r.scenario;
-        if args.export.contains(&Export::Batsim) {
-            let run = super::engine::simulate_tracked(&s.jobs, s.machine.capacity, policy);
-            assert_eq!(
-                run.outcomes, r.run.outcomes,
-                "naming units changed the schedule of {name}"
-            );
-            written.push(crate::metrics::batsim::write(
-                dir,
-                &format!("batsim/{name}/jobs.csv"),
-                &crate::metrics::batsim::workload_name(&p.log),
-                &super::export::batsim_jobs(&s.jobs, &run),
-            )?);
-        }
-        if let (true, Some((header, records))) = (args.export.contains(&Export::Swf), &p.swf) {
-            let sub = dir.join("swf");
-            std::fs::create_dir_all(&sub).map_err(io(sub.clone()))?;
-            let path = sub.join(format!("{name}.swf"));
-            let (h, jobs) = super::export::simulated_swf(header, records, &s.jobs, &r.run, name);
-            crate::swf::write_path(&h, &jobs, &path).map_err(io(path.clone()))?;
-            written.push(format!("swf/{name}.swf"));
-        }
-    }
-    Ok(written)
 }
 
 /// What the schedulers plan with, in words: `exact estimates`, or `user

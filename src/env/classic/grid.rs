@@ -15,13 +15,11 @@ use serde::{Deserialize, Serialize};
 
 use super::environment::{Classic, ClassicPrepared, ClassicScenario, prepare};
 use super::summary::ClassicSummary;
-use super::tables::{
-    UserRow, fairness_of, fairness_table, jobs_frame, suspensions_frame, user_rows, users_table,
-};
+use super::tables::{jobs_frame, suspensions_frame};
 use super::window::WindowRule;
 use super::{ClassicArgs, ClassicJob, ClassicOutcome, ClassicRun, SCHEDULERS, Suspension};
 use crate::catalog::log_key;
-use crate::env::{EnvError, Environment, Setup, Simulated};
+use crate::contract::{EnvError, Environment, Setup, Simulated};
 use crate::experiment::ExperimentError;
 use crate::experiment::config::{ConfigError, ExperimentConfig};
 use crate::experiment::grid::{
@@ -30,6 +28,7 @@ use crate::experiment::grid::{
 use crate::experiment::grid::{Grid, GridReport, VariantRecord, write_compare, write_report};
 use crate::metrics::aggregate::side_by_side;
 use crate::metrics::tables::TableError;
+use crate::output::users::{UserRow, fairness_of, fairness_table, user_rows, users_table};
 use crate::report::{self, Bar, BarChart, BarSeries, Figure};
 use crate::swf::SwfLog;
 
@@ -286,6 +285,7 @@ impl Grid for Classic {
         let (scenario, run) = (sim.scenario, sim.run);
         let layout = &plan.layout;
         let log = &layout.logs[cell.log];
+        let record = Classic::record(sim, false);
         ClassicCell {
             id: cell.id.clone(),
             index: cell.index,
@@ -298,8 +298,8 @@ impl Grid for Classic {
                 .section
                 .job_tables
                 .then(|| JobDetail::of(&scenario.jobs, run)),
-            users: user_rows(&scenario.jobs, run, plan.args.tau()),
-            fairness: fairness_of(&scenario.jobs, run, plan.args.tau()),
+            users: user_rows(&[&record], plan.args.tau()),
+            fairness: fairness_of(&[&record], plan.args.tau()),
         }
     }
 

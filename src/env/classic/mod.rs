@@ -26,13 +26,12 @@ pub mod clean;
 pub mod custom;
 pub mod engine;
 pub mod environment;
-pub mod export;
 pub mod grid;
 pub mod gym;
 pub mod params;
 pub mod policies;
+pub mod record;
 pub mod selection;
-pub mod series;
 pub mod summary;
 pub mod tables;
 pub mod window;
@@ -41,7 +40,7 @@ pub use clean::{CleanAction, CleanPreset, CleanReport, clean};
 pub use engine::{Allocation, ClassicOutcome, ClassicRun, Suspension, simulate};
 pub use params::{ClassicArgs, ClassicArgsError, machine_of};
 
-use super::registry::{Entry, Registry};
+use crate::contract::{Entry, Registry};
 
 /// One job as the classic simulator sees it (after cleaning).
 #[derive(Debug, Clone, Copy, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -207,13 +206,13 @@ pub const SCHEDULERS: Registry<Policy> = Registry {
 
 /// A scheduler as registered, before the flags set its parameters
 /// ([`ClassicArgs::policies`] applies them).
-impl From<&'static crate::env::Entry<Policy>> for (&'static str, Policy) {
-    fn from(e: &'static crate::env::Entry<Policy>) -> Self {
+impl From<&'static crate::contract::Entry<Policy>> for (&'static str, Policy) {
+    fn from(e: &'static crate::contract::Entry<Policy>) -> Self {
         (e.name, e.policy)
     }
 }
 
-impl crate::env::environment::HeuristicName for (&'static str, Policy) {
+impl crate::contract::HeuristicName for (&'static str, Policy) {
     fn name(&self) -> &'static str {
         self.0
     }

@@ -7,7 +7,7 @@
 use super::catalina::Preemption;
 use super::clean::{CleanOptions, CleanPreset};
 use super::{Machine, Policy, SCHEDULERS, Unit};
-use crate::env::registry::UnknownName;
+use crate::contract::UnknownName;
 use crate::swf::SwfLog;
 use crate::workload::flags::{SharedArgs, TakesShared};
 
@@ -118,14 +118,7 @@ pub struct ClassicArgs {
     #[arg(long, allow_hyphen_values = true)]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub tau: Option<f64>,
-    /// The formats `--export` asked for (a shared flag,
-    /// [`crate::workload::flags::SharedArgs::export`]).
-    #[arg(skip)]
-    #[serde(skip)]
-    pub export: Vec<Export>,
 }
-
-pub use crate::workload::flags::Export;
 
 /// A classic flag that does not fit the rest of the command line.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
@@ -464,17 +457,15 @@ pub fn machine_of(
     })
 }
 
-impl From<ClassicArgsError> for crate::env::EnvError {
+impl From<ClassicArgsError> for crate::contract::EnvError {
     fn from(e: ClassicArgsError) -> Self {
         match e {
-            ClassicArgsError::Unknown(u) => crate::env::EnvError::Unknown(u),
-            e => crate::env::EnvError::Refused(Box::new(e)),
+            ClassicArgsError::Unknown(u) => crate::contract::EnvError::Unknown(u),
+            e => crate::contract::EnvError::Refused(Box::new(e)),
         }
     }
 }
 
 impl TakesShared for ClassicArgs {
-    fn take_shared(&mut self, shared: &SharedArgs) {
-        self.export = shared.export.clone();
-    }
+    fn take_shared(&mut self, _: &SharedArgs) {}
 }

@@ -18,9 +18,8 @@ use super::{
     BUDGET_FRACTION, EnergyRun, EnergyScenario, HEURISTICS, HeuristicInfo, Objective, Policy,
     RunConfig, StaticCounted, simulate,
 };
-use crate::env::{
-    EnvError, Environment, Exports, Input, LogUse, Registry, Replayed, Scenarios, Setup, Simulated,
-    Written,
+use crate::contract::{
+    EnvError, Environment, Input, LogUse, Registry, Replayed, Scenarios, Setup, Simulated, Written,
 };
 use crate::metrics::columns::SummaryColumn;
 use crate::metrics::tables::write_all;
@@ -206,8 +205,7 @@ impl Environment for Energy {
     const NAME: &'static str = "energy";
     const TITLE: &'static str = "Environment C (utility under a daily energy budget, P-states, queued or polled; Khemka et al. 2015)";
     const LOG: LogUse = LogUse::Synthetic;
-    const SHARED: &'static [&'static str] =
-        &["--seed", "--trial", "--trials", "--theta", "--export"];
+    const SHARED: &'static [&'static str] = &["--seed", "--trial", "--trials", "--theta"];
     // The columns that name a run and group the mean rows.
     const RUN_KEYS: &'static [&'static str] = &["scenario", "heuristic"];
     const MEAN_KEYS: &'static [&'static str] = &["heuristic", "management", "filter"];
@@ -379,12 +377,8 @@ impl Environment for Energy {
         super::check::check(&c.scenario, run, c.config.management)
     }
 
-    fn occupancy(
-        _: &Self::Prepared,
-        c: &EnergyCase,
-        run: &EnergyRun,
-    ) -> crate::metrics::series::Occupancy {
-        super::series::occupancy(&c.scenario, run)
+    fn record(r: Simulated<'_, Self>, _resources: bool) -> crate::output::Record {
+        super::record::record(&r.scenario.scenario, r.run)
     }
 
     type Summary = EnergySummary;
@@ -415,20 +409,12 @@ impl Environment for Energy {
         )
     }
 
-    fn write_exports(dir: &Path, r: &Setup<'_, Self>, runs: &[Replayed<'_, Self>]) -> Exports {
-        let (source, args) = (r.prepared, r.args);
-        let workload = source
+    fn workload_name(r: &Setup<'_, Self>) -> String {
+        r.prepared
             .file
             .as_ref()
             .and_then(|p| p.file_stem())
-            .map_or("synthetic".into(), |s| s.to_string_lossy().into_owned());
-        crate::env::write_batsim(
-            dir,
-            &args.shared.export,
-            &workload,
-            runs,
-            |c: &EnergyCase, run| super::export::batsim_jobs(&c.scenario, run),
-        )
+            .map_or("synthetic".into(), |s| s.to_string_lossy().into_owned())
     }
 }
 

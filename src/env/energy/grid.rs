@@ -25,7 +25,7 @@ use super::params::{Budget, EnergyArgs};
 use super::summary::{EnergySummary, HOURS, summarize};
 use super::tables::summary_columns;
 use super::{EnergyVariant, Filter, HEURISTICS, Management, workload};
-use crate::env::{EnvError, Environment, Setup, Simulated};
+use crate::contract::{EnvError, Environment, Setup, Simulated};
 use crate::experiment::ExperimentError;
 use crate::experiment::config::{ConfigError, ExperimentConfig};
 use crate::experiment::grid::{

@@ -17,13 +17,12 @@ pub mod check;
 pub mod dropping;
 pub mod engine;
 pub mod environment;
-pub mod export;
 pub mod filter;
 pub mod grid;
 pub mod heuristics;
 pub mod matrices;
 pub mod params;
-pub mod series;
+pub mod record;
 pub mod summary;
 pub mod synth_file;
 pub mod tables;
@@ -34,7 +33,7 @@ pub use matrices::{MachineType, Matrices};
 
 use serde::{Deserialize, Serialize};
 
-use super::registry::{Entry, Registry};
+use crate::contract::{Entry, Registry};
 use crate::model::utility::{UtilityFunction, UtilitySpec};
 
 /// Length of the counted day, s (hours 3–26 of the simulation).

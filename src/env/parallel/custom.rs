@@ -157,7 +157,10 @@ pub fn tables(
         .map(|r| RunSeries {
             scenario: r.scenario.day.date.clone(),
             heuristic: r.summary.heuristic.clone(),
-            bins: series(&super::series::occupancy(r.scenario, &r.run), series_step),
+            bins: series(
+                &super::record::record(r.scenario, &r.run, false).occupancy(),
+                series_step,
+            ),
         })
         .collect();
     out.push(("series", frame(&all)?));

@@ -10,9 +10,8 @@ use super::params::{ParallelArgs, check_system_size};
 use super::summary::{RunSummary, summarize};
 use super::tables;
 use super::{Build, HEURISTICS, HeuristicInfo, RunResult, simulate};
-use crate::env::{
-    EnvError, Environment, Exports, Input, LogUse, Registry, Replayed, Scenarios, Setup, Simulated,
-    Written,
+use crate::contract::{
+    EnvError, Environment, Input, LogUse, Registry, Replayed, Scenarios, Setup, Simulated, Written,
 };
 use crate::metrics::columns::SummaryColumn;
 use crate::metrics::tables::write_all;
@@ -29,8 +28,7 @@ impl Environment for Parallel {
     const TITLE: &'static str =
         "Environment A (heterogeneous parallel clusters, value-based; Khemka et al. 2015)";
     const LOG: LogUse = LogUse::Required;
-    const SHARED: &'static [&'static str] =
-        &["--seed", "--day", "--days", "--day-arrivals", "--export"];
+    const SHARED: &'static [&'static str] = &["--seed", "--day", "--days", "--day-arrivals"];
     // The columns that name a run and group the mean rows.
     const RUN_KEYS: &'static [&'static str] = &["date", "heuristic"];
 
@@ -170,8 +168,8 @@ impl Environment for Parallel {
             .collect()
     }
 
-    fn occupancy(_: &Workload, s: &Scenario, run: &RunResult) -> crate::metrics::series::Occupancy {
-        super::series::occupancy(s, run)
+    fn record(r: Simulated<'_, Self>, resources: bool) -> crate::output::Record {
+        super::record::record(r.scenario, r.run, resources)
     }
 
     type Summary = RunSummary;
@@ -188,18 +186,6 @@ impl Environment for Parallel {
     fn write_tables(dir: &Path, _: &Setup<'_, Self>, runs: &[Replayed<'_, Self>]) -> Written {
         let runs = runs.iter().map(|r| (r.scenario, &r.run, &r.summary));
         write_all(dir, tables::replay_tables(runs))
-    }
-
-    fn write_exports(dir: &Path, r: &Setup<'_, Self>, runs: &[Replayed<'_, Self>]) -> Exports {
-        let (w, args) = (r.prepared, r.args);
-        let workload = crate::metrics::batsim::workload_name(&w.name);
-        crate::env::write_batsim(
-            dir,
-            &args.shared.export,
-            &workload,
-            runs,
-            super::export::batsim_jobs,
-        )
     }
 }
 

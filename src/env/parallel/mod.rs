@@ -17,17 +17,16 @@ pub mod custom;
 pub mod easy;
 pub mod engine;
 pub mod environment;
-pub mod export;
 pub mod grid;
 pub mod max_value;
 pub mod params;
-pub mod series;
+pub mod record;
 pub mod summary;
 pub mod tables;
 
 pub use engine::{MappingEvent, RunResult, TaskOutcome, TaskStatus, simulate};
 
-use super::registry::{Entry, Registry};
+use crate::contract::{Entry, Registry};
 use crate::workload::Scenario;
 
 /// A mapping heuristic of environment A.

@@ -114,9 +114,9 @@ pub fn check_system_size(w: &Workload, p: &ScenarioParams) -> Result<(), SystemS
     })
 }
 
-impl From<SystemSizeRefused> for crate::env::EnvError {
+impl From<SystemSizeRefused> for crate::contract::EnvError {
     fn from(e: SystemSizeRefused) -> Self {
-        crate::env::EnvError::Refused(Box::new(e))
+        crate::contract::EnvError::Refused(Box::new(e))
     }
 }
 

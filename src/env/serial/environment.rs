@@ -12,9 +12,8 @@ use super::summary::{SerialSummary, summarize};
 use super::tables::{self, RunRecord};
 use super::workload::{self, LogParams, SyntheticParams};
 use super::{HEURISTICS, HeuristicInfo, Policy, SerialArgsError, SerialRun, SerialScenario};
-use crate::env::{
-    EnvError, Environment, Exports, Input, LogUse, Registry, Replayed, Scenarios, Setup, Simulated,
-    Written,
+use crate::contract::{
+    EnvError, Environment, Input, LogUse, Registry, Replayed, Scenarios, Setup, Simulated, Written,
 };
 use crate::metrics::columns::SummaryColumn;
 use crate::metrics::tables::write_all;
@@ -56,7 +55,6 @@ impl Environment for Serial {
         "--trial",
         "--trials",
         "--theta",
-        "--export",
     ];
     // The columns that name a run and group the mean rows.
     const RUN_KEYS: &'static [&'static str] = &["scenario", "heuristic"];
@@ -218,12 +216,8 @@ impl Environment for Serial {
         super::check::check(s, run)
     }
 
-    fn occupancy(
-        _: &Self::Prepared,
-        s: &SerialScenario,
-        run: &SerialRun,
-    ) -> crate::metrics::series::Occupancy {
-        super::series::occupancy(s, run)
+    fn record(r: Simulated<'_, Self>, resources: bool) -> crate::output::Record {
+        super::record::record(r.scenario, r.run, resources)
     }
 
     type Summary = SerialSummary;
@@ -250,9 +244,8 @@ impl Environment for Serial {
         )
     }
 
-    fn write_exports(dir: &Path, r: &Setup<'_, Self>, runs: &[Replayed<'_, Self>]) -> Exports {
-        let (source, args) = (r.prepared, r.args);
-        let workload = match source {
+    fn workload_name(r: &Setup<'_, Self>) -> String {
+        match r.prepared {
             SerialSource::Log { workload, .. } => {
                 crate::metrics::batsim::workload_name(&workload.name)
             }
@@ -260,14 +253,7 @@ impl Environment for Serial {
                 .file_stem()
                 .map_or("synthetic".into(), |s| s.to_string_lossy().into_owned()),
             SerialSource::Synthetic(_) => "synthetic".into(),
-        };
-        crate::env::write_batsim(
-            dir,
-            &args.shared.export,
-            &workload,
-            runs,
-            super::export::batsim_jobs,
-        )
+        }
     }
 }
 

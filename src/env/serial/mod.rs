@@ -19,13 +19,12 @@
 pub mod check;
 pub mod engine;
 pub mod environment;
-pub mod export;
 pub mod grid;
 pub mod minmin;
 mod pair;
 pub mod params;
 mod queue;
-pub mod series;
+pub mod record;
 pub mod simple;
 pub mod summary;
 pub mod synth_file;
@@ -36,7 +35,7 @@ pub use engine::{Heuristic, SerialPiece, SerialRun, TaskFate};
 
 use serde::{Deserialize, Serialize};
 
-use super::registry::{Entry, Registry};
+use crate::contract::{Entry, Registry};
 use crate::model::utility::{UtilityFunction, UtilitySpec};
 
 /// Seconds in the counted window: 24 h.
@@ -89,6 +88,8 @@ pub struct SerialTask {
     pub can_preempt: bool,
     /// Whether the task may be preempted.
     pub preemptible: bool,
+    /// Who submitted it (a log's job; unknown in a synthetic trial).
+    pub owner: crate::model::Owner,
 }
 
 /// The input of one simulation of environment B.
@@ -324,8 +325,8 @@ pub const HEURISTICS: Registry<Policy> = Registry {
     ],
 };
 
-impl From<SerialArgsError> for crate::env::EnvError {
+impl From<SerialArgsError> for crate::contract::EnvError {
     fn from(e: SerialArgsError) -> Self {
-        crate::env::EnvError::Refused(Box::new(e))
+        crate::contract::EnvError::Refused(Box::new(e))
     }
 }

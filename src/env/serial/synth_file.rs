@@ -543,6 +543,11 @@ pub fn read_synthetic(path: &Path) -> Result<Option<SerialScenario>, WorkloadErr
                 spec: row.spec,
                 can_preempt: row.can_preempt,
                 preemptible: row.preemptible,
+                owner: crate::model::Owner {
+                    user: job.user_id,
+                    group: job.group_id,
+                    queue: job.queue_number,
+                },
             })
         },
     )?;

@@ -512,6 +512,7 @@ pub fn synthetic(
                 spec: burst.spec,
                 can_preempt: false,
                 preemptible: false,
+                owner: crate::model::Owner::UNKNOWN,
             });
         }
     }
@@ -722,6 +723,7 @@ pub fn from_day(
             spec,
             can_preempt: false,
             preemptible: false,
+            owner: crate::model::Owner::of(job),
         });
         types.push(ty);
     }

@@ -60,7 +60,7 @@
 
 use super::{MachineState, Scheduler};
 use crate::env::classic::ClassicJob;
-use crate::env::classic::engine::UnplannedEnd;
+use crate::env::classic::engine::machine::UnplannedEnd;
 use crate::sim::profile::Profile;
 
 /// Backfilling with at most `depth` jobs holding a reservation.

@@ -6,7 +6,7 @@
 //! Tables (each written as CSV and Parquet):
 //!
 //! - `runs` — one row per cell, in cell order: the `summary` table of a
-//!   replay ([`crate::env::Environment::summary_frame`], with its
+//!   replay ([`crate::contract::Environment::summary_frame`], with its
 //!   `log_key` and `variant` columns). Deterministic.
 //! - `runs_timing` — one row per cell: `log_key`, `variant` and the columns
 //!   of [`crate::env::parallel::tables::timing_frame`] (wall clock).
@@ -27,7 +27,7 @@ use polars::prelude::*;
 
 use super::cell::CellResult;
 use super::variant::{Axis, Variant};
-use crate::env::Environment;
+use crate::contract::Environment;
 use crate::env::parallel::environment::Parallel;
 use crate::env::parallel::summary::RunSummary;
 use crate::env::parallel::tables::{summary_columns, timing_frame};

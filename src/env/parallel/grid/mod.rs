@@ -27,7 +27,7 @@ use super::environment::Parallel;
 use super::params::{ParallelArgs, check_system_size};
 use super::summary::RunSummary;
 use crate::catalog::log_key;
-use crate::env::{EnvError, Environment, Setup, Simulated};
+use crate::contract::{EnvError, Environment, Setup, Simulated};
 use crate::experiment::ExperimentError;
 use crate::experiment::config::{ConfigError, DEFAULT_DAYS, ExperimentConfig};
 use crate::experiment::grid::{

@@ -7,7 +7,7 @@
 //!
 //! - `runs` — one row per cell, in cell order: `log_key`, `variant`, the
 //!   four variant levels, then the `summary` table of a replay
-//!   ([`crate::env::Environment::summary_frame`]). Deterministic.
+//!   ([`crate::contract::Environment::summary_frame`]). Deterministic.
 //! - `runs_timing` — one row per cell: keys, mapping events, heuristic mean
 //!   and max seconds per mapping event (wall clock).
 //! - `aggregate` — per (log, variant, heuristic): keys, `n`, and for
@@ -23,7 +23,7 @@ use polars::prelude::*;
 
 use super::SerialCell;
 use super::variant::{SerialAxis, SerialVariant};
-use crate::env::Environment;
+use crate::contract::Environment;
 use crate::env::serial::environment::Serial;
 use crate::env::serial::summary::SerialSummary;
 use crate::env::serial::tables::summary_columns;

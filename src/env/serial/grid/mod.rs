@@ -26,7 +26,7 @@ use super::{
     HEURISTICS, SerialArgsError, SerialPiece, SerialRun, SerialScenario, TaskFate, workload,
 };
 use crate::catalog::log_key;
-use crate::env::{EnvError, Environment, Setup, Simulated};
+use crate::contract::{EnvError, Environment, Setup, Simulated};
 use crate::experiment::ExperimentError;
 use crate::experiment::config::{ConfigError, ExperimentConfig};
 use crate::experiment::grid::{

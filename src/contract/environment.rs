@@ -58,7 +58,7 @@ pub struct Input<'a> {
 /// What a replay set up before its runs: the LOG as given, the log read,
 /// what the environment prepared from it, the scenarios and the flags. The
 /// environment's [`Environment::describe`], [`Environment::write_tables`],
-/// [`Environment::write_exports`] and the grid's
+/// [`Environment::workload_name`] and the grid's
 /// [`crate::experiment::grid::Grid::replay_grid`] read it.
 pub struct Setup<'a, E: Environment> {
     /// The LOG as given on the command line (a path or a short name such
@@ -121,11 +121,6 @@ pub type Scenarios<E> = Result<
 /// each as CSV and Parquet, or the file that could not be written.
 pub type Written = Result<Vec<&'static str>, TableError>;
 
-/// The files beyond the tables an environment wrote
-/// ([`Environment::write_exports`]), as paths relative to the output
-/// folder, or the file that could not be written.
-pub type Exports = Result<Vec<String>, TableError>;
-
 /// One finished run of a replay: which scenario and heuristic, the
 /// schedule, its summary and the wall time of the simulation (s).
 pub struct Replayed<'a, E: Environment> {
@@ -161,10 +156,6 @@ pub trait Environment: Sized + Sync + 'static {
     const LOG: LogUse;
     /// The shared flags ([`crate::workload::flags::SharedArgs`]) it takes, as `--name`.
     const SHARED: &'static [&'static str];
-    /// The formats its `--export` writes (every environment: Batsim's
-    /// `jobs.csv`; environment D also an SWF log of the simulated run).
-    const EXPORTS: &'static [crate::workload::flags::Export] =
-        &[crate::workload::flags::Export::Batsim];
     /// The summary columns that name a run in the printed run table
     /// (`date`/`scenario`, `heuristic`, …); the first is the scenario.
     const RUN_KEYS: &'static [&'static str];
@@ -301,35 +292,36 @@ pub trait Environment: Sized + Sync + 'static {
         out
     }
 
-    /// What the run held over time ([`crate::metrics::series`]): the
-    /// machine's units, and each job's spans of running (units held) and of
-    /// waiting (work still needed, unit-seconds), with its submit and first
-    /// start. The `series` table and figure of `replay` are made of it.
-    fn occupancy(
-        prepared: &Self::Prepared,
-        scenario: &Self::Scenario,
-        run: &Self::Run,
-    ) -> crate::metrics::series::Occupancy;
+    /// The run as a neutral record ([`crate::output::Record`]): every
+    /// job's owner, submit, pieces, fate and earnings. The time series,
+    /// `--export` and the per-user tables are written from it, the same for
+    /// every environment. `resources`: whether the pieces name the
+    /// resources each job ran on (Batsim's `allocated_resources`; an
+    /// environment may replay the run again to learn them), needed by the
+    /// exports only.
+    fn record(sim: Simulated<'_, Self>, resources: bool) -> crate::output::Record;
+
+    /// Batsim's workload name of a replay's exports: the log's file name
+    /// without `.swf`/`.gz`, or `synthetic`.
+    fn workload_name(replay: &Setup<'_, Self>) -> String {
+        replay.input.map_or("synthetic".to_string(), |i| {
+            crate::metrics::batsim::workload_name(&i.log.name)
+        })
+    }
+
+    /// The bounded-slowdown threshold τ of the per-user tables, s (by
+    /// default [`crate::metrics::formulas::DEFAULT_TAU`]; environment D's
+    /// `--tau`).
+    fn bsld_tau(_args: &Self::Args) -> f64 {
+        crate::metrics::formulas::DEFAULT_TAU
+    }
+
     /// Writes the environment's tables of the runs into `dir`; returns the
     /// table names written (each as CSV and Parquet).
     ///
     /// # Errors
     /// [`TableError`] naming the file.
     fn write_tables(dir: &Path, replay: &Setup<'_, Self>, runs: &[Replayed<'_, Self>]) -> Written;
-
-    /// Writes the files beyond the tables that `replay` writes for these
-    /// runs into `dir` (environment D's `--export`); returns their paths
-    /// relative to `dir`. None by default.
-    ///
-    /// # Errors
-    /// [`TableError`] naming the file.
-    fn write_exports(
-        _dir: &Path,
-        _replay: &Setup<'_, Self>,
-        _runs: &[Replayed<'_, Self>],
-    ) -> Exports {
-        Ok(Vec::new())
-    }
 }
 
 /// What an environment does with a LOG.
@@ -342,39 +334,6 @@ pub enum LogUse {
     /// It runs synthetic trials only (it takes no LOG in a grid, and in
     /// `compare`).
     Synthetic,
-}
-
-/// `--export batsim` of an environment (nothing unless `formats` holds
-/// `batsim`): each run's Batsim rows from
-/// `rows` (the jobs that ran, and how many never did), written by
-/// [`crate::metrics::batsim::write_runs`] under the run's scenario name and
-/// heuristic as workload `workload`; the paths written, relative to `dir`.
-///
-/// # Errors
-/// [`TableError`] naming the file.
-pub fn write_batsim<E: Environment>(
-    dir: &Path,
-    formats: &[crate::workload::flags::Export],
-    workload: &str,
-    runs: &[Replayed<'_, E>],
-    rows: impl Fn(&E::Scenario, &E::Run) -> (Vec<crate::metrics::batsim::BatsimJob>, usize),
-) -> Result<Vec<String>, TableError> {
-    if !formats.contains(&crate::workload::flags::Export::Batsim) {
-        return Ok(Vec::new());
-    }
-    let all: Vec<crate::metrics::batsim::RunRows<'_>> = runs
-        .iter()
-        .map(|r| {
-            let (jobs, never) = rows(r.scenario, &r.run);
-            (
-                E::scenario_name(r.scenario),
-                E::heuristic_name(r.heuristic),
-                jobs,
-                never,
-            )
-        })
-        .collect();
-    crate::metrics::batsim::write_runs(dir, workload, &all)
 }
 
 /// Names and summaries of `E`'s heuristics, in registry order.
