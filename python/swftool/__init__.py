@@ -294,8 +294,10 @@ class Result(Mapping[str, pl.DataFrame]):
     depends on the environment; docs/outputs.md gives every column with
     its unit. A replay has ``jobs``, ``summary``, ``series`` (utilization,
     queue length and queued work per bin of ``series_step`` seconds, 3600
-    by default) and, but for environment D, ``timing``; environment D adds
-    ``clean``, ``suspensions``, ``users`` and ``fairness``; a grid has
+    by default) and, but for environment D, ``timing``; ``users`` and
+    ``fairness`` (per-user waits and bounded slowdowns, Jain's index) when
+    the jobs name users (environment D, and A or B on a log); environment
+    D adds ``clean`` and ``suspensions``; a grid has
     ``runs``, ``aggregate``, ``paired``, ``timing`` and ``runs_timing``.
 
     Attributes:

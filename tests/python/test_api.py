@@ -104,8 +104,9 @@ def test_replay_of_the_main_job_equals_the_command(cli):
     out = cli("replay", "curie", "--heuristic", "maxvpr-ph", "--out", "r")
     r = swftool.replay("curie", heuristic="maxvpr-ph")
     assert r.out is None
-    assert set(r) == {"jobs", "summary", "timing", "series"}
-    _same_tables(r, out / "r", ["jobs", "summary"])
+    # Curie names its users: the per-user tables come with the replay.
+    assert set(r) == {"jobs", "summary", "timing", "series", "users", "fairness"}
+    _same_tables(r, out / "r", ["jobs", "summary", "users", "fairness"])
     # The README's figure: 77.67 % of the maximum value bound.
     assert round(r.summary["pct_of_max"][0], 2) == 77.67
     assert r.manifest["config"]["seed"] == 1

@@ -30,7 +30,10 @@ def test_the_papers_objectives_in_python_are_the_built_in_heuristics(native, obj
     assert_frame_equal(jobs[(native,)].select(cols), jobs[("mine",)].select(cols))
     s = r.summary.partition_by("heuristic", as_dict=True)
     assert_frame_equal(s[(native,)].drop("heuristic"), s[("mine",)].drop("heuristic"))
-    assert set(r) == {"jobs", "summary", "timing", "series"}
+    assert set(r) == {"jobs", "summary", "timing", "series", "users", "fairness"}
+    for table in ["users", "fairness"]:
+        t = r[table].partition_by("heuristic", as_dict=True)
+        assert_frame_equal(t[(native,)].drop("heuristic"), t[("mine",)].drop("heuristic"))
     assert r.timing.filter(r.timing["heuristic"] == "mine")["mapping_events"].sum() > 1000
 
 

@@ -138,8 +138,9 @@ pub fn replay_min_min<'s>(
     Ok(out)
 }
 
-/// The tables `replay` writes for these runs: `jobs`, `summary`, `timing`
-/// and `series` (bins of `series_step` seconds) (docs/outputs.md).
+/// The tables `replay` writes for these runs: `jobs`, `summary`, `timing`,
+/// `users` and `fairness` (when the log names users) and `series` (bins of
+/// `series_step` seconds) (docs/outputs.md).
 ///
 /// # Errors
 /// A polars error if the columns cannot be assembled (a bug).
@@ -152,15 +153,32 @@ pub fn tables(
         .into_iter()
         .map(|(name, df)| df.map(|df| (name, df)))
         .collect::<PolarsResult<Vec<_>>>()?;
+    let records: Vec<crate::output::Record> = runs
+        .iter()
+        .map(|r| super::record::record(r.scenario, &r.run, false))
+        .collect();
+    let all_records: Vec<&crate::output::Record> = records.iter().collect();
+    if let (Some(first), true) = (runs.first(), crate::output::users::has_users(&all_records)) {
+        let named: Vec<(&str, &crate::output::Record)> = runs
+            .iter()
+            .zip(&records)
+            .map(|(r, rec)| (r.summary.heuristic.as_str(), rec))
+            .collect();
+        let (users, fairness) = crate::output::users::frames(
+            &first.summary.log,
+            &named,
+            crate::metrics::formulas::DEFAULT_TAU,
+        )?;
+        out.push(("users", users));
+        out.push(("fairness", fairness));
+    }
     let all: Vec<RunSeries> = runs
         .iter()
-        .map(|r| RunSeries {
+        .zip(&records)
+        .map(|(r, record)| RunSeries {
             scenario: r.scenario.day.date.clone(),
             heuristic: r.summary.heuristic.clone(),
-            bins: series(
-                &super::record::record(r.scenario, &r.run, false).occupancy(),
-                series_step,
-            ),
+            bins: series(&record.occupancy(), series_step),
         })
         .collect();
     out.push(("series", frame(&all)?));
