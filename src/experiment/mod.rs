@@ -18,6 +18,7 @@ pub mod config;
 pub mod grid;
 pub mod manifest;
 pub mod outdir;
+pub mod report;
 pub mod runner;
 
 pub use config::{ConfigError, ExperimentConfig};

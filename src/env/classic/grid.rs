@@ -25,7 +25,8 @@ use crate::experiment::config::{ConfigError, ExperimentConfig};
 use crate::experiment::grid::{
     CellSpec, DayLayout, GridSetup, LaidOut, Layout, LogLayout, Plan, Preset, ReportTo,
 };
-use crate::experiment::grid::{Grid, GridReport, VariantRecord, write_compare, write_report};
+use crate::experiment::grid::{Grid, GridReport, VariantRecord};
+use crate::experiment::report::{write_compare, write_report};
 use crate::metrics::aggregate::side_by_side;
 use crate::metrics::tables::TableError;
 use crate::output::users::{UserRow, fairness_of, fairness_table, user_rows, users_table};

@@ -31,7 +31,8 @@ use crate::experiment::config::{ConfigError, ExperimentConfig};
 use crate::experiment::grid::{
     CellSpec, DayLayout, Grid, GridReport, GridSetup, LaidOut, Layout, LogLayout, Plan, ReportTo,
 };
-use crate::experiment::grid::{Metrics, Preset, VariantRecord, write_compare, write_runs_report};
+use crate::experiment::grid::{Preset, VariantRecord};
+use crate::experiment::report::{Metrics, write_compare, write_runs_report};
 use crate::metrics::aggregate::{
     Stat, f64_column, mean_ci, n_column, pm, stat_column, str_column, timing_table,
 };

@@ -34,7 +34,7 @@ use crate::experiment::grid::{
     CellSpec, DayLayout, DaySetRecord, GridSetup, LaidOut, Layout, LogLayout, Plan, ReportTo,
 };
 use crate::experiment::grid::{Grid, GridReport, Preset, VariantRecord, fewer_days_notes};
-use crate::experiment::grid::{Metrics, write_compare, write_runs_report};
+use crate::experiment::report::{Metrics, write_compare, write_runs_report};
 use crate::metrics::aggregate::pm;
 use crate::metrics::paired;
 use crate::report::Figure;

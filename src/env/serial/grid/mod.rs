@@ -33,7 +33,7 @@ use crate::experiment::grid::{
     CellSpec, DayLayout, DaySetRecord, GridSetup, LaidOut, Layout, LogLayout, Plan, ReportTo,
 };
 use crate::experiment::grid::{Grid, GridReport, Preset, VariantRecord};
-use crate::experiment::grid::{Metrics, write_compare, write_runs_report};
+use crate::experiment::report::{Metrics, write_compare, write_runs_report};
 use crate::report::Figure;
 use crate::swf::SwfLog;
 use crate::workload::Workload;
