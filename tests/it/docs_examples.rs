@@ -21,6 +21,10 @@
 //!   matches any number of lines, none included. Nothing else is skipped.
 //! - A command must succeed, unless the first line it is shown printing
 //!   starts with `error:` (swftool's refusals).
+//! - Progress lines (`progress 6/12 cells, …`), which a grid or a replay
+//!   without a terminal prints every 10 s on standard error, are wall clock
+//!   too: they are left out of what a command printed before comparing, so
+//!   a slow machine does not fail the examples.
 //!
 //! Not run: blocks marked `sh` (or `toml`, `text`, …) are not examples.
 //! README.md shows `swftool fetch` in an `sh` block because it downloads
@@ -157,6 +161,12 @@ fn lines_match(shown: &[String], printed: &[String]) -> bool {
     matches[0][0]
 }
 
+/// Whether a printed line is a progress report (wall clock, printed only
+/// by a run longer than the progress interval).
+fn is_progress_line(line: &str) -> bool {
+    line.starts_with("progress ") && line.contains(" cells, ") && line.contains(" elapsed")
+}
+
 /// A fresh directory for one block, with `traces` linking to the real logs.
 fn block_dir() -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
@@ -205,7 +215,11 @@ fn check_doc(doc: &str) -> (usize, Vec<String>) {
             let (ok, printed) = run(dir.path(), &step.command);
             let seconds = started.elapsed().as_secs_f64();
             eprintln!("{doc}:{}: {:.2} s  $ {}", step.line, seconds, step.command);
-            let mut printed: Vec<String> = printed.lines().map(str::to_string).collect();
+            let mut printed: Vec<String> = printed
+                .lines()
+                .filter(|l| !is_progress_line(l))
+                .map(str::to_string)
+                .collect();
             while printed.last().is_some_and(|l| l.trim().is_empty()) {
                 printed.pop();
             }
@@ -299,7 +313,11 @@ fn the_readme_indexes_every_file_of_docs() {
             if path.is_dir() {
                 stack.push(path);
             } else {
-                let rel = path.strip_prefix(root()).unwrap().to_string_lossy().into_owned();
+                let rel = path
+                    .strip_prefix(root())
+                    .unwrap()
+                    .to_string_lossy()
+                    .into_owned();
                 if !readme.contains(&format!("]({rel})")) {
                     missing.push(rel);
                 }
@@ -317,7 +335,10 @@ fn the_readme_indexes_every_file_of_docs() {
         let target = &rest[..rest.find(')').unwrap()];
         let file = target.split('#').next().unwrap();
         if !file.is_empty() && !file.contains("://") {
-            assert!(root().join(file).exists(), "README.md links {target}, which does not exist");
+            assert!(
+                root().join(file).exists(),
+                "README.md links {target}, which does not exist"
+            );
         }
     }
 }
@@ -329,10 +350,20 @@ fn shown_lines_match_by_field_with_wildcards() {
     assert!(!line_matches("a b … d", "a b 0.147 e"));
     assert!(!line_matches("a b …", "a b 1 2"));
     assert!(!line_matches("(…)", "(x)"));
+    assert!(is_progress_line(
+        "progress 65/147 cells, 0 failed, 6.50 cells/s, 10 s elapsed, about 13 s left"
+    ));
+    assert!(!is_progress_line("wrote notebooks-out/smoke/aggregate.md"));
     assert!(lines_match(&lines(&["x", "...", "z"]), &lines(&["x", "z"])));
-    assert!(lines_match(&lines(&["x", "...", "z"]), &lines(&["x", "1", "2", "z"])));
+    assert!(lines_match(
+        &lines(&["x", "...", "z"]),
+        &lines(&["x", "1", "2", "z"])
+    ));
     assert!(lines_match(&lines(&["x", "..."]), &lines(&["x", "1"])));
-    assert!(!lines_match(&lines(&["x", "...", "z"]), &lines(&["x", "1"])));
+    assert!(!lines_match(
+        &lines(&["x", "...", "z"]),
+        &lines(&["x", "1"])
+    ));
     assert!(!lines_match(&lines(&["x"]), &lines(&["x", ""])));
     let f = fences("text\n```console\n$ swftool a\nout\n\n$ head b\n```\n```sh\nx\n```\n");
     assert_eq!(f.len(), 2);
