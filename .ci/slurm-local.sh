@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Throwaway single-node Slurm (munged + slurmctld + slurmd on 127.0.0.1) for CI
-# and for developers: tests/slurm.rs runs a grid of every environment through it.
-# swftool's own copy of the workplace recipe (../shared/tools/slurm-local.sh).
+# and for developers: tests/it/slurm.rs runs a grid of every environment through it.
+# swftool's own copy of a workplace recipe.
 # Debian 12 (bookworm), run as root, no systemd needed, no cgroups used.
 # Measured here: Slurm 22.05.8 from Debian 12; about 21 s from nothing (install included), about 12 s when installed.
 # Pitfalls: sbatch --wait polls at 2 s, 10 s, then every 32 s; keep MinJobAge at its default or a failed

@@ -16,6 +16,7 @@ mod cli_refusals;
 mod cli_runs_refused;
 mod curie_by_content;
 mod determinism;
+mod docs_examples;
 mod docs_figures;
 mod env_a_properties;
 mod env_a_real_curie;
