@@ -4,7 +4,7 @@
 //! The logs are public data from the Parallel Workloads Archive (PWA, Dror
 //! Feitelson, Hebrew University) and are never committed to the repository
 //! (see `traces/README.md`). File names, hashes and job counts are those of
-//! `traces/MANIFEST.md` (from `shared/traces/SOURCES.md`).
+//! `traces/MANIFEST.md`.
 //!
 //! [`resolve`] turns what the user typed into a path: an existing file is
 //! used as is; otherwise a short name or a file name is looked up in each

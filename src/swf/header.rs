@@ -1,7 +1,7 @@
 //! The typed header of an SWF log: the `;` comment lines before the first job.
 //!
 //! Keys and their meaning follow the PWA SWF v2.2 spec ("Header Comments").
-//! The header is messy in practice (see `SWF-FORMAT-NOTES.md`): free-text
+//! The header is messy in practice (docs/input.md, "Header values"): free-text
 //! lines, continuation lines indented with spaces or a TAB, values followed by
 //! a parenthetical, unknown keys. [`SwfHeader`] keeps every line verbatim in
 //! [`SwfHeader::lines`] (so a writer reproduces the header exactly) and also

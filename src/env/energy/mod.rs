@@ -214,7 +214,8 @@ pub enum StaticCounted {
     #[default]
     AllDay,
     /// The static power is part of a task's APC while it runs; an idle
-    /// machine draws nothing (swftool's earlier model).
+    /// machine draws nothing (the other reading of Khemka et al. §II.A;
+    /// docs/energy.md).
     WhileBusy,
 }
 

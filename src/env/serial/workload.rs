@@ -652,7 +652,7 @@ fn apportion(total: u64, weights: &[f64]) -> Vec<u32> {
 }
 
 /// Day `day` of log `w` as a scenario of environment B with user seed
-/// `seed` (docs/serial.md, "SWF workload").
+/// `seed` (docs/serial.md, "The same draws on a day of an SWF log").
 ///
 /// * Scenario seed `derive_seed(seed, day.start.to_bits())`
 ///   ([`scenario_seed`]), as environment A derives a day's seed, so both environments see a day
