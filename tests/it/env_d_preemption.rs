@@ -1,4 +1,4 @@
-//! Catalina's suspension preemption (SPEC §3.D): for each of the five rules
+//! Catalina's suspension preemption (Margo et al.; docs/classic.md): for each of the five rules
 //! a hand-built scenario where it allows a preemption and one where it
 //! refuses it, every schedule worked out on paper in the comments and run
 //! through the invariant checker (pieces add up to the run time, no unit

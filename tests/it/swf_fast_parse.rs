@@ -40,7 +40,7 @@ fn every_line_of_every_real_log_parses_as_the_nom_parsers_parse_it() {
             lines += 1;
         }
     }
-    // The job counts of SOURCES.md.
+    // The job counts of traces/MANIFEST.md.
     assert_eq!(lines, 787_179);
 }
 

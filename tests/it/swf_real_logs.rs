@@ -1,5 +1,5 @@
 //! Every log in `../shared/traces` parses in strict mode with the job counts
-//! and header values recorded in its SOURCES.md.
+//! and header values recorded in traces/MANIFEST.md.
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -9,7 +9,7 @@ use swftool::swf::{HeaderValue, ReadOptions, SwfLog, read_log};
 
 const TRACES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/traces");
 
-/// Expected figures of one log (SOURCES.md).
+/// Expected figures of one log (traces/MANIFEST.md).
 struct Expected {
     file: &'static str,
     jobs: usize,

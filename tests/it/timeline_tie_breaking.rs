@@ -1,4 +1,4 @@
-//! Node tie-breaking of environment A (SPEC §3.A) on a 4-node cluster,
+//! Node tie-breaking of environment A (docs/parallel.md) on a 4-node cluster,
 //! built step by step; each step's choice is worked out in its comment.
 //! Rule: fewest change in the count of idle slots (fill exactly −1, touch one
 //! end 0, split +1), then the shortest idle slot, then the lowest index.
