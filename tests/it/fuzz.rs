@@ -37,8 +37,8 @@ use swftool::env::parallel::grid::ParallelSection;
 use swftool::env::parallel::params::check_system_size;
 use swftool::env::serial::environment::Serial;
 use swftool::env::serial::grid::SerialSection;
-use swftool::experiment::Grid;
 use swftool::experiment::config::{ConfigError, ExperimentConfig};
+use swftool::experiment::grid::Grid;
 use swftool::swf::{ReadOptions, SkipKind, SwfError, SwfLog, read_from, read_log};
 use swftool::workload::Workload;
 use swftool::workload::seeds::MAX_TRIALS;
@@ -1341,7 +1341,7 @@ proptest! {
             prop_assert!(!ran);
             assert_names(&e.to_string(), "--threads", &n.to_string());
         }
-        if let Ok(s) = value.parse::<swftool::experiment::Shard>() {
+        if let Ok(s) = value.parse::<swftool::experiment::runner::Shard>() {
             prop_assert!(s.count >= 1 && s.index <= s.count);
         }
     }
