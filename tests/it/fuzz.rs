@@ -25,8 +25,8 @@ use swftool::cmd::synth::{EnergySynthArgs, SerialSynthArgs};
 use swftool::contract::{Environment, Input};
 use swftool::env::classic::environment::Classic;
 use swftool::env::classic::grid::ClassicSection;
+use swftool::env::classic::params::{ClassicArgs, ClassicArgsError};
 use swftool::env::classic::window::{build_window, default_window_start};
-use swftool::env::classic::{ClassicArgs, ClassicArgsError};
 use swftool::env::configs::{
     config_from_file, config_from_toml, config_toml, preset, preset_names,
 };
@@ -1357,7 +1357,7 @@ proptest! {
         let (_, log, _) = kth();
         let args = ClassicArgs::default();
         let machine = args.machine(log).unwrap();
-        let jobs = swftool::env::classic::clean(&log.jobs, &machine, &args.clean_options()).0;
+        let jobs = swftool::env::classic::clean::clean(&log.jobs, &machine, &args.clean_options()).0;
         let jobs = &jobs[..30];
         let rule = args.preemption().unwrap();
         if let Some(s) = default_window_start(jobs, window, extra, 100, &rule) {

@@ -13,11 +13,13 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
+use super::engine::machine::{ClassicOutcome, ClassicRun, Suspension};
 use super::environment::{Classic, ClassicPrepared, ClassicScenario, prepare};
+use super::params::ClassicArgs;
 use super::summary::ClassicSummary;
 use super::tables::{jobs_frame, suspensions_frame};
 use super::window::WindowRule;
-use super::{ClassicArgs, ClassicJob, ClassicOutcome, ClassicRun, SCHEDULERS, Suspension};
+use super::{ClassicJob, SCHEDULERS};
 use crate::catalog::log_key;
 use crate::contract::{EnvError, Environment, Setup, Simulated};
 use crate::experiment::ExperimentError;
