@@ -677,7 +677,7 @@ fn grid_series<E: Grid>(
                 continue;
             }
             let label = format!("{} ({})", log.key, layout.variant_id(shown));
-            files.extend(crate::report::series_figures(
+            files.extend(crate::report::series::series_figures(
                 &runs,
                 &fig,
                 &dir.join("figures"),

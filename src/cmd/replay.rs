@@ -275,7 +275,7 @@ fn write_series<E: Grid>(
     // The environment's whole registry is the palette order: a heuristic
     // has one colour in every figure of its environment.
     let fig = crate::report::Figure::with_palette(&E::REGISTRY.names());
-    let files = crate::report::series_figures(&all, &fig, &dir.join("figures"), "", "")?;
+    let files = crate::report::series::series_figures(&all, &fig, &dir.join("figures"), "", "")?;
     Ok(files
         .iter()
         .filter_map(|f| f.strip_prefix(dir).ok())

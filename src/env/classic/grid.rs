@@ -31,7 +31,8 @@ use crate::experiment::grid::{Grid, GridReport, VariantRecord, write_compare, wr
 use crate::metrics::aggregate::side_by_side;
 use crate::metrics::tables::TableError;
 use crate::output::users::{UserRow, fairness_of, fairness_table, user_rows, users_table};
-use crate::report::{self, Bar, BarChart, BarSeries, Figure};
+use crate::report::bars::{Bar, BarChart, BarSeries};
+use crate::report::{self, Figure};
 use crate::swf::SwfLog;
 
 /// The schedule of every job of a classic run, kept in a cell for the
@@ -331,7 +332,7 @@ impl Grid for Classic {
         write_report(out, tables, "tables.md", md, figures, |dir| {
             let mut files = Vec::new();
             for (stem, chart) in charts(layout, cells) {
-                files.extend(report::grouped_bars(
+                files.extend(report::bars::grouped_bars(
                     &chart,
                     &figure_style(),
                     &dir.join(stem),
@@ -504,7 +505,7 @@ impl Grid for Classic {
             y_clip: None,
         };
         write_compare(out, preface, md, |dir| {
-            Ok(report::grouped_bars(
+            Ok(report::bars::grouped_bars(
                 &chart,
                 &figure_style(),
                 &dir.join("compare-bsld"),
