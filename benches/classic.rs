@@ -17,7 +17,7 @@ use swftool::contract::{Environment, Simulated};
 use swftool::env::classic::clean::CleanOptions;
 use swftool::env::classic::environment::Classic;
 use swftool::env::classic::grid::ClassicSection;
-use swftool::env::classic::machine_of;
+use swftool::env::classic::params::machine_of;
 use swftool::env::classic::{self, Policy};
 use swftool::swf::{ReadOptions, read_log};
 
@@ -28,11 +28,11 @@ fn bench(c: &mut Criterion) {
         let path = catalog::resolve(name).expect("log on the search path");
         let log = read_log(&path, &ReadOptions::default()).expect("log parses");
         let machine = machine_of(&log, false, None).expect("machine");
-        let (jobs, _) = classic::clean(&log.jobs, &machine, &CleanOptions::default());
+        let (jobs, _) = classic::clean::clean(&log.jobs, &machine, &CleanOptions::default());
         g.throughput(Throughput::Elements(jobs.len() as u64));
         g.bench_function(name, |b| {
             b.iter(|| {
-                black_box(classic::simulate(
+                black_box(classic::engine::simulate(
                     black_box(&jobs),
                     machine.capacity,
                     Policy::Backfill { depth: 1 },
@@ -47,11 +47,11 @@ fn bench(c: &mut Criterion) {
     let path = catalog::resolve("curie").expect("log on the search path");
     let log = read_log(&path, &ReadOptions::default()).expect("log parses");
     let machine = machine_of(&log, false, None).expect("machine");
-    let (jobs, _) = classic::clean(&log.jobs, &machine, &CleanOptions::default());
+    let (jobs, _) = classic::clean::clean(&log.jobs, &machine, &CleanOptions::default());
     g.throughput(Throughput::Elements(jobs.len() as u64));
     g.bench_function("curie", |b| {
         b.iter(|| {
-            black_box(classic::simulate(
+            black_box(classic::engine::simulate(
                 black_box(&jobs),
                 machine.capacity,
                 Policy::Backfill { depth: usize::MAX },
@@ -67,7 +67,7 @@ fn bench(c: &mut Criterion) {
     for name in ["easy", "conservative", "catalina"] {
         let policy = classic::SCHEDULERS.get(name).expect("registered").policy;
         g.bench_function(name, |b| {
-            b.iter(|| black_box(classic::simulate(black_box(&burst), 128, policy)))
+            b.iter(|| black_box(classic::engine::simulate(black_box(&burst), 128, policy)))
         });
     }
     g.finish();
@@ -77,13 +77,13 @@ fn bench(c: &mut Criterion) {
     let path = catalog::resolve("datastar").expect("log on the search path");
     let log = read_log(&path, &ReadOptions::default()).expect("log parses");
     let machine = machine_of(&log, true, Some(8)).expect("machine");
-    let (jobs, _) = classic::clean(&log.jobs, &machine, &CleanOptions::default());
+    let (jobs, _) = classic::clean::clean(&log.jobs, &machine, &CleanOptions::default());
     g.throughput(Throughput::Elements(jobs.len() as u64));
     for name in ["catalina", "catalina-preempt"] {
         let policy = classic::SCHEDULERS.get(name).expect("registered").policy;
         g.bench_function(name, |b| {
             b.iter(|| {
-                black_box(classic::simulate(
+                black_box(classic::engine::simulate(
                     black_box(&jobs),
                     machine.capacity,
                     policy,
@@ -141,7 +141,7 @@ fn gym(c: &mut Criterion) {
         preset: CleanPreset::Rlscheduler,
         ..CleanOptions::default()
     };
-    let (jobs, _) = classic::clean(&log.jobs, &machine, &options);
+    let (jobs, _) = classic::clean::clean(&log.jobs, &machine, &options);
     let log = Arc::new(GymLog::new("lublin_256", jobs, machine.capacity));
     let starts: Vec<usize> = (0..20).map(|k| 256 + k * 457).collect();
     let mut g = c.benchmark_group("gym_lublin_256_easy");

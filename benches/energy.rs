@@ -19,10 +19,11 @@ use std::hint::black_box;
 use std::sync::Arc;
 
 use criterion::{Criterion, criterion_group, criterion_main};
+use swftool::env::energy::engine::simulate;
 use swftool::env::energy::environment::budget_for;
 use swftool::env::energy::params::EnergyArgs;
 use swftool::env::energy::workload::{SyntheticParams, synthetic};
-use swftool::env::energy::{Filter, HEURISTICS, Management, RunConfig, simulate};
+use swftool::env::energy::{Filter, HEURISTICS, Management, RunConfig};
 
 fn bench(c: &mut Criterion) {
     let runs = match std::env::var("SWFTOOL_BENCH_RUNS") {

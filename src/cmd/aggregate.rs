@@ -13,8 +13,10 @@ use super::experiment::{AggregateOptions, aggregate_into, default_out};
 use super::with_threads;
 use crate::env;
 use crate::env::GridVisitor;
+use crate::experiment::grid::{Grid, Layout};
+use crate::experiment::manifest::Manifest;
 use crate::experiment::outdir::{self, OutLock};
-use crate::experiment::{ExperimentConfig, ExperimentError, Grid, Layout, Manifest};
+use crate::experiment::{ExperimentConfig, ExperimentError};
 
 /// The manifest of a grid's output directory.
 ///

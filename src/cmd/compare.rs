@@ -19,8 +19,10 @@ use super::experiment::{GridOptions, print_written, run_grid};
 use super::{EnvFlags, with_threads};
 use crate::env;
 use crate::env::GridVisitor;
+use crate::experiment::ExperimentConfig;
+use crate::experiment::grid::Grid;
+use crate::experiment::manifest::Manifest;
 use crate::experiment::outdir::{OutLock, Staging};
-use crate::experiment::{ExperimentConfig, Grid, Manifest};
 use crate::workload::flags::SharedArgs;
 
 /// Arguments of `swftool compare`.

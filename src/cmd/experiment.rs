@@ -20,10 +20,11 @@ use super::progress::{Progress, ProgressMode};
 use super::slurm;
 use super::{GridFlags, with_threads};
 use crate::env::{self, GridVisitor, configs};
-use crate::experiment::grid::ReportTo;
+use crate::experiment::ExperimentConfig;
+use crate::experiment::grid::{Grid, GridReport, Layout, Plan, ReportTo};
+use crate::experiment::manifest::Manifest;
 use crate::experiment::outdir::{self, OutLock, Staging};
-use crate::experiment::runner::{self, CellEvent, RunOptions, RunReport};
-use crate::experiment::{ExperimentConfig, Grid, GridReport, Layout, Manifest, Plan, Shard};
+use crate::experiment::runner::{self, CellEvent, RunOptions, RunReport, Shard};
 
 /// Arguments of `swftool experiment`.
 #[derive(Debug, Clone, clap::Args)]
@@ -676,7 +677,7 @@ fn grid_series<E: Grid>(
                 continue;
             }
             let label = format!("{} ({})", log.key, layout.variant_id(shown));
-            files.extend(crate::report::series_figures(
+            files.extend(crate::report::series::series_figures(
                 &runs,
                 &fig,
                 &dir.join("figures"),

@@ -78,7 +78,7 @@ use clap::parser::ValueSource;
 use crate::contract::LogUse;
 use crate::env;
 use crate::env::GridVisitor;
-use crate::experiment::Grid;
+use crate::experiment::grid::Grid;
 use crate::workload::flags::{SharedArgs, TakesShared};
 
 /// The one-line message of an error and its causes, each said once.

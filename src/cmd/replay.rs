@@ -21,8 +21,10 @@ use crate::catalog;
 use crate::contract::{Input, LogUse, Replayed, Setup, Simulated};
 use crate::env::GridVisitor;
 use crate::env::{self, configs};
+use crate::experiment::ExperimentConfig;
+use crate::experiment::grid::Grid;
+use crate::experiment::manifest::Manifest;
 use crate::experiment::outdir::{self, OutLock, Staging};
-use crate::experiment::{ExperimentConfig, Grid, Manifest};
 use crate::interrupt;
 use crate::output::{Export, Record, export};
 use crate::swf::ReadOptions;
@@ -273,7 +275,7 @@ fn write_series<E: Grid>(
     // The environment's whole registry is the palette order: a heuristic
     // has one colour in every figure of its environment.
     let fig = crate::report::Figure::with_palette(&E::REGISTRY.names());
-    let files = crate::report::series_figures(&all, &fig, &dir.join("figures"), "", "")?;
+    let files = crate::report::series::series_figures(&all, &fig, &dir.join("figures"), "", "")?;
     Ok(files
         .iter()
         .filter_map(|f| f.strip_prefix(dir).ok())

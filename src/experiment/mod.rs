@@ -1,14 +1,14 @@
 //! Experiment grids of any environment (docs/outputs.md): configurations
-//! ([`config`]), the [`Grid`] trait with the layout and plan of a grid
+//! ([`config`]), the [`Grid`](grid::Grid) trait with the layout and plan of a grid
 //! ([`grid`]), the parallel, resumable, shardable runner ([`runner`]), the
 //! manifest every output directory holds ([`manifest`]) and the output
 //! directory's lock ([`outdir`]). Nothing here names an environment: each
-//! implements [`Grid`] in its own folder (`env/<name>/grid`), with its cell
+//! implements [`Grid`](grid::Grid) in its own folder (`env/<name>/grid`), with its cell
 //! files, tables, Markdown, figures and presets.
 //!
 //! A grid is a list of *cells*: (log, variant, scenario, heuristic). Cells are
 //! numbered in a fixed order — log (config order), variant (the environment's
-//! [`Grid::variants`]), day (time order), heuristic
+//! [`Grid::variants`](grid::Grid::variants)), day (time order), heuristic
 //! (config order) — and each finished cell is one JSON file
 //! `<out>/cells/<cell-id>.json`, so a grid can be interrupted, resumed and
 //! spread over machines; everything downstream is computed from those files
@@ -22,9 +22,6 @@ pub mod report;
 pub mod runner;
 
 pub use config::{ConfigError, ExperimentConfig};
-pub use grid::{CellSpec, Grid, GridReport, Layout, Plan, Preset, VariantRecord};
-pub use manifest::Manifest;
-pub use runner::Shard;
 
 use std::path::PathBuf;
 

@@ -271,7 +271,7 @@ impl Staging {
     /// written or moved (the journal then lets the next command finish).
     pub fn commit(
         self,
-        manifest: &super::Manifest,
+        manifest: &super::manifest::Manifest,
         remove: &[String],
     ) -> Result<Vec<PathBuf>, ExperimentError> {
         let _wait = crate::interrupt::Committing::start();

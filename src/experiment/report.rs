@@ -91,7 +91,7 @@ pub fn metric_figures<S>(
     dir: &Path,
 ) -> Result<Vec<PathBuf>, ExperimentError> {
     use crate::metrics::aggregate::{n_column, stat_column, str_column};
-    use crate::report::{Bar, BarChart, BarSeries};
+    use crate::report::bars::{Bar, BarChart, BarSeries};
     let logs = match aggregate.column("log_key") {
         Ok(_) => str_column(aggregate, "log_key")?,
         Err(_) => vec![log.to_string(); aggregate.height()],
@@ -153,7 +153,7 @@ pub fn metric_figures<S>(
                     None
                 },
             };
-            files.extend(crate::report::grouped_bars(
+            files.extend(crate::report::bars::grouped_bars(
                 &chart,
                 fig,
                 &dir.join(format!("{log}-metric-{}", c.name)),

@@ -5,7 +5,7 @@
 //! file exists.
 //!
 //! Cell order (fixed): log (config order), variant
-//! ([`crate::experiment::Grid::variants`]), day (time order), heuristic (config
+//! ([`crate::experiment::grid::Grid::variants`]), day (time order), heuristic (config
 //! order); cell `k` is the k-th, from 0. A shard `i/N` runs whole
 //! scenarios (log, variant, day), each with all its heuristics, dealt
 //! longest first ([`Shard::deal`]): each scenario, in order of falling

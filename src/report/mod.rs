@@ -1,13 +1,15 @@
 //! Figures of experiment results, drawn with plotters as PNG and SVG.
 //!
 //! Three kinds of figure, each written as `<stem>.png` and `<stem>.svg`:
-//! [`grouped_bars`] (a mean per heuristic and level with 95 % confidence
-//! interval error bars, linear or logarithmic y), [`line_chart`] (e.g. the
-//! value earned over a day, built with [`cumulative`]) and two Gantt charts
-//! (which task ran on which nodes or cores when): [`gantt_chart`], coloured
-//! by the fraction of its value each task earned, and
-//! [`category_gantt_chart`], coloured by categories the caller names, with
-//! marks at the start and end of pieces (e.g. resumption, preemption).
+//! [`grouped_bars`](bars::grouped_bars) (a mean per heuristic and level with
+//! 95 % confidence interval error bars, linear or logarithmic y),
+//! [`line_chart`](lines::line_chart) (e.g. the value earned over a day, built
+//! with [`cumulative`](lines::cumulative)) and two Gantt charts (which task
+//! ran on which nodes or cores when): [`gantt_chart`](gantt::gantt_chart),
+//! coloured by the fraction of its value each task earned, and
+//! [`category_gantt_chart`](gantt::category_gantt_chart), coloured by
+//! categories the caller names, with marks at the start and end of pieces
+//! (e.g. resumption, preemption).
 //!
 //! Every figure has a white background, a title, axis labels (with the units
 //! the caller writes into them) and a legend or colour key in a column to the
@@ -20,11 +22,11 @@
 //! first use, so neither building nor running needs a system font; the SVG
 //! files keep text as `<text>` elements naming the `sans-serif` family.
 
-mod bars;
-mod gantt;
+pub mod bars;
+pub mod gantt;
 mod layout;
-mod lines;
-mod series;
+pub mod lines;
+pub mod series;
 mod style;
 
 use std::path::{Path, PathBuf};
@@ -32,16 +34,9 @@ use std::path::{Path, PathBuf};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
-pub use bars::{Bar, BarChart, BarSeries, grouped_bars};
-pub use gantt::{
-    CategoryBar, CategoryGantt, GANTT_X_LABEL, GANTT_Y_LABEL, GanttBar, GanttChart,
-    category_gantt_chart, gantt_chart,
-};
-pub use lines::{Band, LineChart, LineSeries, Reference, cumulative, line_chart};
 /// The colour type of the figures' public items (plotters' own), so that a
 /// caller need not name plotters.
 pub use plotters::style::RGBColor;
-pub use series::series_figures;
 pub use style::{PALETTE, heuristic_color};
 
 /// Pixel size of a figure (both the PNG and the SVG canvas) and its palette

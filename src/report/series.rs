@@ -5,7 +5,8 @@
 
 use std::path::{Path, PathBuf};
 
-use super::{Figure, LineChart, LineSeries, ReportError, line_chart};
+use super::lines::{LineChart, LineSeries, line_chart};
+use super::{Figure, ReportError};
 use crate::metrics::series::{Bin, RunSeries, coarsen, mean_over_runs};
 
 /// The most points a line of these figures draws: longer series are drawn

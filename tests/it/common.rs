@@ -196,12 +196,12 @@ pub fn cleaned(
     Vec<swftool::env::classic::ClassicJob>,
     u32,
 ) {
-    use swftool::env::classic::{self, ClassicArgs};
+    use swftool::env::classic::{self, params::ClassicArgs};
     use swftool::swf::{ReadOptions, read_log};
     let log = read_log(&traces_dir().join(file), &ReadOptions::strict()).unwrap();
     let args = ClassicArgs::default();
     let machine = args.machine(&log).unwrap();
-    let jobs = classic::clean(&log.jobs, &machine, &args.clean_options()).0;
+    let jobs = classic::clean::clean(&log.jobs, &machine, &args.clean_options()).0;
     (log, jobs, machine.capacity)
 }
 

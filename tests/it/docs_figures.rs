@@ -10,7 +10,8 @@ use std::path::{Path, PathBuf};
 use swftool::model::utility::{
     CLASS_COUNT, SPAN_FACTORS, TEMPLATE_NAMES, THETA_PER_MEAN_ETC, Urgency, class, theta_for,
 };
-use swftool::report::{Figure, LineChart, LineSeries, Reference, line_chart};
+use swftool::report::Figure;
+use swftool::report::lines::{LineChart, LineSeries, Reference, line_chart};
 
 /// Points of `U/P` against `t/ē` for class `id` at `urgency`, θ = 3.7 ē,
 /// on a grid of `t/ē` up to `x_max`, with the drop at the span drawn as a

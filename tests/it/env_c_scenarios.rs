@@ -9,11 +9,12 @@
 //! events are every 60 s from time 0, and every run is checked with
 //! `check::check`.
 
+use swftool::env::energy::engine::{EnergyRun, TaskFate, simulate};
 use swftool::env::energy::summary::{summarize, time_consumed};
 use swftool::env::energy::tables::{RunRecord, filter_frame};
 use swftool::env::energy::{
-    EnergyRun, EnergyScenario, EnergyTask, Filter, HEURISTICS, MachineType, Management, Matrices,
-    Objective, Order, PStates, Policy, RunConfig, TaskFate, check::check, simulate,
+    EnergyScenario, EnergyTask, Filter, HEURISTICS, MachineType, Management, Matrices, Objective,
+    Order, PStates, Policy, RunConfig, check::check,
 };
 use swftool::metrics::aggregate::f64_column;
 use swftool::model::utility::{Interval, Shape, Urgency, UtilityFunction, UtilitySpec, step};

@@ -10,13 +10,12 @@ use std::sync::Arc;
 
 use proptest::prelude::*;
 use swftool::env::energy::check::check;
+use swftool::env::energy::engine::simulate;
 use swftool::env::energy::environment::budget_for;
 use swftool::env::energy::params::EnergyArgs;
 use swftool::env::energy::summary::summarize;
 use swftool::env::energy::workload::{SyntheticParams, synthetic};
-use swftool::env::energy::{
-    Filter, HEURISTICS, Management, Order, PStates, Policy, RunConfig, simulate,
-};
+use swftool::env::energy::{Filter, HEURISTICS, Management, Order, PStates, Policy, RunConfig};
 
 /// The command line's model (static power drawn all day) in the four
 /// management settings.

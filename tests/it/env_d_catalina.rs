@@ -109,10 +109,10 @@ proptest! {
     #[test]
     fn catalina_starts_every_job_when_the_plain_rule_does((capacity, jobs) in workload(80)) {
         for weights in [CatalinaWeights::DATASTAR, CROSSING] {
-            let fast = classic::simulate(&jobs, capacity, Policy::Catalina { weights, preemption: None });
+            let fast = classic::engine::simulate(&jobs, capacity, Policy::Catalina { weights, preemption: None });
             let mut reference = Reference { weights };
             let plain = simulate_with(&jobs, capacity, &mut reference).expect("never fails");
-            let starts = |r: &classic::ClassicRun| r.outcomes.iter().map(|o| o.start).collect::<Vec<_>>();
+            let starts = |r: &classic::engine::ClassicRun| r.outcomes.iter().map(|o| o.start).collect::<Vec<_>>();
             prop_assert_eq!(starts(&fast), starts(&plain), "weights {:?}", weights);
             prop_assert_eq!(&fast.priority, &plain.priority, "weights {:?}", weights);
             let v = capacity::check(&jobs, &fast, capacity);
@@ -136,7 +136,7 @@ fn a_job_that_never_starts_reports_its_last_priority() {
         (500.0, 3, 10.0, 10.0),
     ]);
     for weights in [CatalinaWeights::DATASTAR, CROSSING] {
-        let fast = classic::simulate(
+        let fast = classic::engine::simulate(
             &jobs,
             4,
             Policy::Catalina {

@@ -5,14 +5,15 @@
 use crate::common;
 
 use swftool::env::classic::check as capacity;
-use swftool::env::classic::clean::CleanOptions;
-use swftool::env::classic::{self, ClassicJob, ClassicRun, CleanPreset, Machine, Policy, Unit};
+use swftool::env::classic::clean::{CleanOptions, CleanPreset};
+use swftool::env::classic::engine::ClassicRun;
+use swftool::env::classic::{self, ClassicJob, Machine, Policy, Unit};
 use swftool::swf::{JobRecord, ReadOptions};
 
 use common::classic_job as job;
 
 fn replay(jobs: &[ClassicJob], capacity: u32, policy: Policy) -> ClassicRun {
-    let r = classic::simulate(jobs, capacity, policy);
+    let r = classic::engine::simulate(jobs, capacity, policy);
     let v = capacity::check(jobs, &r, capacity);
     assert!(v.is_empty(), "{policy:?}: {v:?}");
     r
@@ -198,7 +199,7 @@ fn kept(preset: CleanPreset) -> Vec<(i64, f64, f64, u32, f64)> {
         preset,
         ..CleanOptions::default()
     };
-    let (jobs, report) = classic::clean(&crafted(), &m, &opts);
+    let (jobs, report) = classic::clean::clean(&crafted(), &m, &opts);
     assert_eq!(report.kept, jobs.len());
     assert_eq!(report.input, 10);
     jobs.iter()
@@ -278,7 +279,7 @@ fn every_dropped_or_modified_job_is_reported() {
         capacity: 8,
         unit: Unit::Processors,
     };
-    let (_, r) = classic::clean(&crafted(), &m, &CleanOptions::default());
+    let (_, r) = classic::clean::clean(&crafted(), &m, &CleanOptions::default());
     let dropped: Vec<i64> = r
         .actions
         .iter()
@@ -300,7 +301,7 @@ fn every_dropped_or_modified_job_is_reported() {
         kill_at_estimate: true,
         ..CleanOptions::default()
     };
-    let (jobs, r) = classic::clean(&crafted(), &m, &opts);
+    let (jobs, r) = classic::clean::clean(&crafted(), &m, &opts);
     assert_eq!(jobs.iter().find(|j| j.job_number == 4).unwrap().run, 60.0);
     assert!(
         r.actions
@@ -318,8 +319,8 @@ fn real_logs_keep_the_capacity_invariants() {
     ] {
         let log = swftool::swf::read_log(&common::traces_dir().join(file), &ReadOptions::default())
             .unwrap();
-        let machine = swftool::env::classic::machine_of(&log, false, None).unwrap();
-        let (jobs, _) = classic::clean(&log.jobs, &machine, &CleanOptions::default());
+        let machine = swftool::env::classic::params::machine_of(&log, false, None).unwrap();
+        let (jobs, _) = classic::clean::clean(&log.jobs, &machine, &CleanOptions::default());
         for p in [
             Policy::Fcfs,
             EASY,
@@ -327,7 +328,7 @@ fn real_logs_keep_the_capacity_invariants() {
             Policy::Backfill { depth: 0 },
             Policy::Backfill { depth: 4 },
         ] {
-            let r = classic::simulate(&jobs, machine.capacity, p);
+            let r = classic::engine::simulate(&jobs, machine.capacity, p);
             let v = capacity::check(&jobs, &r, machine.capacity);
             assert!(v.is_empty(), "{file} {p:?}: {v:?}");
         }
@@ -343,9 +344,9 @@ fn sdsc_sp2_cleaning_figures() {
         &ReadOptions::default(),
     )
     .unwrap();
-    let machine = swftool::env::classic::machine_of(&log, false, None).unwrap();
+    let machine = swftool::env::classic::params::machine_of(&log, false, None).unwrap();
     assert_eq!(machine.capacity, 128);
-    let (jobs, report) = classic::clean(&log.jobs, &machine, &CleanOptions::default());
+    let (jobs, report) = classic::clean::clean(&log.jobs, &machine, &CleanOptions::default());
     assert_eq!(jobs.len(), 54_034);
     assert_eq!(report.input, 59_715);
     let counts = report.counts();

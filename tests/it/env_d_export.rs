@@ -7,8 +7,9 @@
 
 use crate::common;
 
+use swftool::env::classic::SCHEDULERS;
+use swftool::env::classic::engine::simulate;
 use swftool::env::classic::engine::simulate_tracked;
-use swftool::env::classic::{SCHEDULERS, simulate};
 use swftool::swf::{ReadOptions, read_log};
 
 #[test]

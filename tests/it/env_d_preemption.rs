@@ -11,12 +11,13 @@ use crate::common;
 use proptest::prelude::*;
 use swftool::env::classic::catalina::{CatalinaWeights, Preemption};
 use swftool::env::classic::check::{self as capacity, CapacityViolation};
-use swftool::env::classic::{self, ClassicJob, ClassicRun, Policy};
+use swftool::env::classic::engine::ClassicRun;
+use swftool::env::classic::{self, ClassicJob, Policy};
 
 use common::classic_job as job;
 
 fn replay(jobs: &[ClassicJob], capacity: u32, policy: Policy) -> ClassicRun {
-    let r = classic::simulate(jobs, capacity, policy);
+    let r = classic::engine::simulate(jobs, capacity, policy);
     let v = capacity::check(jobs, &r, capacity);
     assert!(v.is_empty(), "{policy:?}: {v:?}");
     r
@@ -390,11 +391,11 @@ proptest! {
             min_runtime: f64::from(min),
             preemptor_priority_factor: 2.0,
         };
-        let r = classic::simulate(&jobs, 16, catalina(rule));
+        let r = classic::engine::simulate(&jobs, 16, catalina(rule));
         let v = capacity::check(&jobs, &r, 16);
         prop_assert!(v.is_empty(), "{:?}", v);
         prop_assert!(r.outcomes.iter().all(|o| o.end.is_finite()));
-        let again = classic::simulate(&jobs, 16, catalina(rule));
+        let again = classic::engine::simulate(&jobs, 16, catalina(rule));
         prop_assert_eq!(&r.outcomes, &again.outcomes);
         prop_assert_eq!(&r.suspensions, &again.suspensions);
     }
@@ -443,8 +444,8 @@ fn margo2008_datastar_preset_default_window_is_march_2005() {
     assert_eq!(s.jobs.len(), 300);
     assert_eq!(w.preempting, 1);
     // The job before it was submitted in February.
-    let machine = swftool::env::classic::machine_of(&log, true, Some(8)).unwrap();
-    let (mut all, _) = classic::clean(&log.jobs, &machine, &Default::default());
+    let machine = swftool::env::classic::params::machine_of(&log, true, Some(8)).unwrap();
+    let (mut all, _) = classic::clean::clean(&log.jobs, &machine, &Default::default());
     all.sort_by(|a, b| {
         a.submit
             .total_cmp(&b.submit)
@@ -555,10 +556,10 @@ fn preemptive_catalina_on_the_whole_datastar_log() {
         &Default::default(),
     )
     .unwrap();
-    let machine = swftool::env::classic::machine_of(&log, true, Some(8)).unwrap();
-    let (jobs, _) = classic::clean(&log.jobs, &machine, &Default::default());
+    let machine = swftool::env::classic::params::machine_of(&log, true, Some(8)).unwrap();
+    let (jobs, _) = classic::clean::clean(&log.jobs, &machine, &Default::default());
     assert_eq!(jobs.len(), 84_891);
-    let r = classic::simulate(&jobs, machine.capacity, catalina(Preemption::MARGO2008));
+    let r = classic::engine::simulate(&jobs, machine.capacity, catalina(Preemption::MARGO2008));
     let v = capacity::check(&jobs, &r, machine.capacity);
     assert!(v.is_empty(), "{v:?}");
     assert!(!r.suspensions.is_empty());

@@ -9,9 +9,10 @@ use crate::common;
 
 use proptest::prelude::*;
 use swftool::env::classic::check::{self as capacity, CapacityViolation};
+use swftool::env::classic::engine::ClassicRun;
 use swftool::env::classic::engine::simulate_with;
 use swftool::env::classic::policies::{MachineState, Scheduler};
-use swftool::env::classic::{self, ClassicJob, ClassicRun, Policy};
+use swftool::env::classic::{self, ClassicJob, Policy};
 
 use common::classic_job as job;
 
@@ -19,7 +20,7 @@ const EASY: Policy = Policy::Backfill { depth: 1 };
 const CONSERVATIVE: Policy = Policy::Backfill { depth: usize::MAX };
 
 fn replay(jobs: &[ClassicJob], capacity: u32, policy: Policy) -> ClassicRun {
-    let r = classic::simulate(jobs, capacity, policy);
+    let r = classic::engine::simulate(jobs, capacity, policy);
     let v = capacity::check(jobs, &r, capacity);
     assert!(v.is_empty(), "{policy:?}: {v:?}");
     r
@@ -194,7 +195,7 @@ proptest! {
     #[test]
     fn no_job_starts_after_its_first_reservation((capacity, jobs) in workload(60, false)) {
         for depth in [1, 2, 3, usize::MAX] {
-            let r = classic::simulate(&jobs, capacity, Policy::Backfill { depth });
+            let r = classic::engine::simulate(&jobs, capacity, Policy::Backfill { depth });
             for ((j, o), first) in jobs.iter().zip(&r.outcomes).zip(&r.first_reservation) {
                 if let Some(first) = first {
                     prop_assert!(
@@ -304,7 +305,7 @@ proptest! {
     #[test]
     fn backfilling_starts_every_job_when_the_plain_rules_do((capacity, jobs) in workload(80, true)) {
         for depth in [1, 2, 3, usize::MAX] {
-            let fast = classic::simulate(&jobs, capacity, Policy::Backfill { depth });
+            let fast = classic::engine::simulate(&jobs, capacity, Policy::Backfill { depth });
             let mut reference = Reference { depth, reservation: Vec::new() };
             let plain = simulate_with(&jobs, capacity, &mut reference).expect("never fails");
             prop_assert_eq!(starts(&fast), starts(&plain), "depth {}", depth);

@@ -10,9 +10,10 @@
 use crate::common;
 
 use swftool::env::classic::custom::{CustomError, replay_scored};
+use swftool::env::classic::params::ClassicArgs;
 use swftool::env::classic::policies::control::{Action, ControlView, Controlled, Controller};
 use swftool::env::classic::policies::scored::{PassView, Scored, Scorer, Sjf};
-use swftool::env::classic::{self, ClassicArgs, Policy, engine};
+use swftool::env::classic::{self, Policy, engine};
 
 use common::{classic_job as job, cleaned};
 
@@ -37,7 +38,7 @@ fn submit_order_reproduces_fcfs_easy_and_conservative_on_real_logs() {
             (Some(1), Policy::Backfill { depth: 1 }),
             (Some(usize::MAX), Policy::Backfill { depth: usize::MAX }),
         ] {
-            let want = classic::simulate(&jobs, cap, native);
+            let want = classic::engine::simulate(&jobs, cap, native);
             let mut scorer = BySubmit;
             let mut policy = Scored::new(&mut scorer, depth, cap);
             let got = engine::simulate_with(&jobs, cap, &mut policy).unwrap();
@@ -169,7 +170,7 @@ impl Controller for Starter {
 #[test]
 fn a_controller_in_queue_order_is_fcfs_and_its_rules_are_checked() {
     let (_, jobs, cap) = cleaned("KTH-SP2-1996-2.1-cln.swf.gz");
-    let want = classic::simulate(&jobs, cap, Policy::Fcfs);
+    let want = classic::engine::simulate(&jobs, cap, Policy::Fcfs);
     let mut c = Starter {
         greedy: false,
         extra: None,
@@ -225,7 +226,7 @@ fn a_replay_driven_pass_by_pass_is_simulate() {
     );
     let passes = replay.passes();
     let run = replay.finish();
-    let want = classic::simulate(jobs, cap, easy);
+    let want = classic::engine::simulate(jobs, cap, easy);
     assert_eq!(run.outcomes, want.outcomes);
     assert_eq!(passes, want.passes);
     assert_eq!(times.len() as u64, passes);

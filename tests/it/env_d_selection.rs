@@ -25,7 +25,7 @@ fn always_the_first_waiting_job_is_the_native_scheduler_on_real_logs() {
             (Some(3), Policy::Backfill { depth: 3 }),
             (Some(usize::MAX), Policy::Backfill { depth: usize::MAX }),
         ] {
-            let want = classic::simulate(&jobs, cap, native);
+            let want = classic::engine::simulate(&jobs, cap, native);
             let mut s = Selection::new(&jobs, cap, depth);
             while !s.done() {
                 s.select(0).unwrap();

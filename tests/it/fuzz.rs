@@ -25,8 +25,8 @@ use swftool::cmd::synth::{EnergySynthArgs, SerialSynthArgs};
 use swftool::contract::{Environment, Input};
 use swftool::env::classic::environment::Classic;
 use swftool::env::classic::grid::ClassicSection;
+use swftool::env::classic::params::{ClassicArgs, ClassicArgsError};
 use swftool::env::classic::window::{build_window, default_window_start};
-use swftool::env::classic::{ClassicArgs, ClassicArgsError};
 use swftool::env::configs::{
     config_from_file, config_from_toml, config_toml, preset, preset_names,
 };
@@ -37,8 +37,8 @@ use swftool::env::parallel::grid::ParallelSection;
 use swftool::env::parallel::params::check_system_size;
 use swftool::env::serial::environment::Serial;
 use swftool::env::serial::grid::SerialSection;
-use swftool::experiment::Grid;
 use swftool::experiment::config::{ConfigError, ExperimentConfig};
+use swftool::experiment::grid::Grid;
 use swftool::swf::{ReadOptions, SkipKind, SwfError, SwfLog, read_from, read_log};
 use swftool::workload::Workload;
 use swftool::workload::seeds::MAX_TRIALS;
@@ -1341,7 +1341,7 @@ proptest! {
             prop_assert!(!ran);
             assert_names(&e.to_string(), "--threads", &n.to_string());
         }
-        if let Ok(s) = value.parse::<swftool::experiment::Shard>() {
+        if let Ok(s) = value.parse::<swftool::experiment::runner::Shard>() {
             prop_assert!(s.count >= 1 && s.index <= s.count);
         }
     }
@@ -1357,7 +1357,7 @@ proptest! {
         let (_, log, _) = kth();
         let args = ClassicArgs::default();
         let machine = args.machine(log).unwrap();
-        let jobs = swftool::env::classic::clean(&log.jobs, &machine, &args.clean_options()).0;
+        let jobs = swftool::env::classic::clean::clean(&log.jobs, &machine, &args.clean_options()).0;
         let jobs = &jobs[..30];
         let rule = args.preemption().unwrap();
         if let Some(s) = default_window_start(jobs, window, extra, 100, &rule) {

@@ -10,11 +10,10 @@ use std::path::{Path, PathBuf};
 
 use swftool::cmd::env_infos;
 use swftool::env::parallel::HEURISTICS;
-use swftool::report::{
-    Band, Bar, BarChart, BarSeries, Figure, GANTT_X_LABEL, GANTT_Y_LABEL, GanttBar, GanttChart,
-    LineChart, LineSeries, PALETTE, Reference, ReportError, cumulative, gantt_chart, grouped_bars,
-    heuristic_color, line_chart,
-};
+use swftool::report::bars::{Bar, BarChart, BarSeries, grouped_bars};
+use swftool::report::gantt::{GANTT_X_LABEL, GANTT_Y_LABEL, GanttBar, GanttChart, gantt_chart};
+use swftool::report::lines::{Band, LineChart, LineSeries, Reference, cumulative, line_chart};
+use swftool::report::{Figure, PALETTE, ReportError, heuristic_color};
 
 /// Width and height from a PNG's IHDR chunk (bytes 16..24, big-endian).
 fn png_size(path: &Path) -> (u32, u32) {

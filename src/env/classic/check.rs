@@ -15,7 +15,8 @@
 //! suspended on, a unit holds at most one suspended job at a time, and no
 //! job is suspended by a job of lower or equal priority.
 
-use super::{ClassicJob, ClassicRun};
+use super::ClassicJob;
+use super::engine::machine::ClassicRun;
 use crate::sim::nodeset::NodeSet;
 use crate::sim::schedule::{self, Piece};
 

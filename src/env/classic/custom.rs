@@ -9,14 +9,15 @@
 
 use thiserror::Error;
 
+use super::Policy;
 use super::check as capacity;
+use super::engine::machine::ClassicRun;
 use super::environment::{ClassicPrepared, prepare};
 use super::params::ClassicArgs;
 use super::policies::control::{Controlled, Controller};
 use super::policies::scored::{Scored, Scorer};
 use super::summary::{ClassicSummary, RunLabel, summarize};
 use super::tables::{clean_frame, jobs_frame, summary_columns, suspensions_frame};
-use super::{ClassicRun, Policy};
 use crate::contract::EnvError;
 use crate::metrics::columns;
 use crate::swf::SwfLog;

@@ -6,11 +6,13 @@
 use std::path::Path;
 
 use super::check as capacity;
+use super::clean::{CleanPreset, CleanReport};
+use super::engine::machine::ClassicRun;
 use super::params::{ClassicArgs, ClassicArgsError};
 use super::summary::{ClassicSummary, RunLabel, summarize};
 use super::tables::{clean_frame, jobs_frame, suspensions_frame};
 use super::window::{WindowError, WindowRule, build_window, default_window_start, month_start};
-use super::{ClassicJob, ClassicRun, CleanPreset, CleanReport, Machine, Policy, SCHEDULERS, Unit};
+use super::{ClassicJob, Machine, Policy, SCHEDULERS, Unit};
 use crate::contract::{
     EnvError, Environment, Input, LogUse, Registry, Replayed, Scenarios, Setup, Simulated, Written,
 };
@@ -69,7 +71,7 @@ pub struct WindowInfo {
 /// or without a loaded default.
 pub fn prepare(log: &SwfLog, args: &ClassicArgs) -> Result<ClassicPrepared, EnvError> {
     let machine = args.machine(log)?;
-    let (mut jobs, report) = super::clean(&log.jobs, &machine, &args.clean_options());
+    let (mut jobs, report) = super::clean::clean(&log.jobs, &machine, &args.clean_options());
     if jobs.is_empty() {
         let what = if report.input == 0 {
             "the log holds no job".to_string()
@@ -264,7 +266,7 @@ impl Environment for Classic {
     type Run = ClassicRun;
 
     fn simulate(s: &ClassicScenario, h: &Self::Heuristic) -> ClassicRun {
-        super::simulate(&s.jobs, s.machine.capacity, h.1)
+        super::engine::simulate(&s.jobs, s.machine.capacity, h.1)
     }
 
     fn check(s: &ClassicScenario, run: &ClassicRun) -> Vec<String> {

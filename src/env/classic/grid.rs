@@ -13,11 +13,13 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
+use super::engine::machine::{ClassicOutcome, ClassicRun, Suspension};
 use super::environment::{Classic, ClassicPrepared, ClassicScenario, prepare};
+use super::params::ClassicArgs;
 use super::summary::ClassicSummary;
 use super::tables::{jobs_frame, suspensions_frame};
 use super::window::WindowRule;
-use super::{ClassicArgs, ClassicJob, ClassicOutcome, ClassicRun, SCHEDULERS, Suspension};
+use super::{ClassicJob, SCHEDULERS};
 use crate::catalog::log_key;
 use crate::contract::{EnvError, Environment, Setup, Simulated};
 use crate::experiment::ExperimentError;
@@ -30,7 +32,8 @@ use crate::experiment::report::{write_compare, write_report};
 use crate::metrics::aggregate::side_by_side;
 use crate::metrics::tables::TableError;
 use crate::output::users::{UserRow, fairness_of, fairness_table, user_rows, users_table};
-use crate::report::{self, Bar, BarChart, BarSeries, Figure};
+use crate::report::bars::{Bar, BarChart, BarSeries};
+use crate::report::{self, Figure};
 use crate::swf::SwfLog;
 
 /// The schedule of every job of a classic run, kept in a cell for the
@@ -330,7 +333,7 @@ impl Grid for Classic {
         write_report(out, tables, "tables.md", md, figures, |dir| {
             let mut files = Vec::new();
             for (stem, chart) in charts(layout, cells) {
-                files.extend(report::grouped_bars(
+                files.extend(report::bars::grouped_bars(
                     &chart,
                     &figure_style(),
                     &dir.join(stem),
@@ -503,7 +506,7 @@ impl Grid for Classic {
             y_clip: None,
         };
         write_compare(out, preface, md, |dir| {
-            Ok(report::grouped_bars(
+            Ok(report::bars::grouped_bars(
                 &chart,
                 &figure_style(),
                 &dir.join("compare-bsld"),

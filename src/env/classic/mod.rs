@@ -36,10 +36,6 @@ pub mod summary;
 pub mod tables;
 pub mod window;
 
-pub use clean::{CleanAction, CleanPreset, CleanReport, clean};
-pub use engine::{Allocation, ClassicOutcome, ClassicRun, Suspension, simulate};
-pub use params::{ClassicArgs, ClassicArgsError, machine_of};
-
 use crate::contract::{Entry, Registry};
 
 /// One job as the classic simulator sees it (after cleaning).

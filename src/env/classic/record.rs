@@ -10,8 +10,9 @@
 //! export keeps the log's header: the machine is the log's own. Batsim's
 //! row of a job: its units, its estimate as walltime.
 
+use super::engine::machine::ClassicRun;
 use super::engine::simulate_tracked;
-use super::{ClassicJob, ClassicRun, Policy};
+use super::{ClassicJob, Policy};
 use crate::output::{Fate, Machine, Piece, Record, RecordedJob};
 
 /// The record of `run`, the schedule of `jobs` on `capacity` units.

@@ -192,7 +192,8 @@ impl<'a> Selection<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::env::classic::{Policy, simulate};
+    use crate::env::classic::Policy;
+    use crate::env::classic::engine::simulate;
 
     fn job(n: i64, submit: f64, run: f64, estimate: f64, size: u32) -> ClassicJob {
         ClassicJob::example(n, submit, size, run, estimate)

@@ -8,7 +8,8 @@
 //! (= end − submit − run), so response = wait + run and the expansion
 //! factor (wait + run) / run still hold.
 
-use super::{ClassicJob, ClassicRun, Machine};
+use super::engine::machine::ClassicRun;
+use super::{ClassicJob, Machine};
 use crate::metrics::formulas as f;
 
 /// Metrics of one classic replay.

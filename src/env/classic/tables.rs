@@ -5,8 +5,10 @@
 
 use polars::prelude::*;
 
+use super::ClassicJob;
+use super::clean::CleanReport;
+use super::engine::machine::{ClassicRun, Suspension};
 use super::summary::{ClassicSummary, job_metrics};
-use super::{self as classic, ClassicJob, ClassicRun};
 use crate::metrics::columns::{SummaryColumn, Value};
 
 /// The classic `jobs` table: one row per (heuristic, job) of the log `log`
@@ -103,12 +105,11 @@ pub fn suspensions_frame(
     jobs: &[ClassicJob],
     runs: &[(&str, &ClassicRun)],
 ) -> PolarsResult<DataFrame> {
-    let rows: Vec<(&str, &classic::Suspension)> = runs
+    let rows: Vec<(&str, &Suspension)> = runs
         .iter()
         .flat_map(|&(name, r)| r.suspensions.iter().map(move |x| (name, x)))
         .collect();
-    let col =
-        |f: &dyn Fn(&classic::Suspension) -> f64| rows.iter().map(|r| f(r.1)).collect::<Vec<_>>();
+    let col = |f: &dyn Fn(&Suspension) -> f64| rows.iter().map(|r| f(r.1)).collect::<Vec<_>>();
     DataFrame::new_infer_height(vec![
         Column::new(
             "log".into(),
@@ -187,7 +188,7 @@ pub fn summary_columns() -> Vec<SummaryColumn<ClassicSummary>> {
 ///
 /// # Errors
 /// A polars error if the columns cannot be assembled (a bug).
-pub fn clean_frame(r: &classic::CleanReport) -> PolarsResult<DataFrame> {
+pub fn clean_frame(r: &CleanReport) -> PolarsResult<DataFrame> {
     DataFrame::new_infer_height(vec![
         Column::new(
             "job_number".into(),

@@ -10,13 +10,14 @@ use std::sync::Arc;
 
 use rayon::prelude::*;
 
+use super::engine::{EnergyRun, simulate};
 use super::params::{Budget, EnergyArgs};
 use super::summary::{EnergySummary, summarize};
 use super::tables::{self, RunRecord};
 use super::workload::{self, SyntheticParams};
 use super::{
-    BUDGET_FRACTION, EnergyRun, EnergyScenario, HEURISTICS, HeuristicInfo, Objective, Policy,
-    RunConfig, StaticCounted, simulate,
+    BUDGET_FRACTION, EnergyScenario, HEURISTICS, HeuristicInfo, Objective, Policy, RunConfig,
+    StaticCounted,
 };
 use crate::contract::{
     EnvError, Environment, Input, LogUse, Registry, Replayed, Scenarios, Setup, Simulated, Written,

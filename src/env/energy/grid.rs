@@ -38,7 +38,9 @@ use crate::metrics::aggregate::{
 };
 use crate::metrics::columns;
 use crate::metrics::columns::GridTables;
-use crate::report::{self, Bar, BarChart, BarSeries, Figure, LineChart, LineSeries, Reference};
+use crate::report::bars::{Bar, BarChart, BarSeries};
+use crate::report::lines::{LineChart, LineSeries, Reference};
+use crate::report::{self, Figure};
 use crate::swf::SwfLog;
 
 /// The key of the pseudo-log of a grid of synthetic trials.
@@ -683,7 +685,7 @@ fn experiment_figures(
         y_clip: clip,
     };
     let mut files = Vec::new();
-    files.extend(report::grouped_bars(
+    files.extend(report::bars::grouped_bars(
         &chart(
             format!("Total utility earned in the day ({trials} trials, 95 % CI)"),
             "utility earned (utility units)",
@@ -694,7 +696,7 @@ fn experiment_figures(
         &dir.join("total-utility"),
     )?);
     for (p, pick) in [(1.0, 1usize), (8.0, 0)] {
-        files.extend(report::grouped_bars(
+        files.extend(report::bars::grouped_bars(
             &chart(
                 format!("Priority {p} tasks: utility earned, % of their maximum ({trials} trials)"),
                 &format!("utility earned (% of priority-{p} maximum)"),
@@ -772,7 +774,7 @@ fn experiment_figures(
             }
             _ => Vec::new(),
         };
-        files.extend(report::line_chart(
+        files.extend(report::lines::line_chart(
             &LineChart {
                 title,
                 x_label: "hours into the counted day (h)".into(),

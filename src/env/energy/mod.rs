@@ -28,7 +28,6 @@ pub mod synth_file;
 pub mod tables;
 pub mod workload;
 
-pub use engine::{EnergyRun, Execution, TaskFate, simulate};
 pub use matrices::{MachineType, Matrices};
 
 use serde::{Deserialize, Serialize};

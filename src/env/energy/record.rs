@@ -10,8 +10,9 @@
 //! task: its machine as resource, its execution time as walltime, its
 //! energy (APC × execution time, J) and `pstate=` as metadata.
 
+use super::EnergyScenario;
+use super::engine::{EnergyRun, TaskFate};
 use super::summary::earned;
-use super::{EnergyRun, EnergyScenario, TaskFate};
 use crate::output::{Fate, Machine, Piece, Record, RecordedJob};
 
 /// Mean ETC of task type `i` in P-state 0 over the machines it may run

@@ -28,10 +28,10 @@ use super::variant::{Axis, Variant};
 use crate::experiment::ExperimentError;
 use crate::experiment::grid::Layout;
 use crate::metrics::stats;
-use crate::report::{
-    self, Band, Bar, BarChart, BarSeries, Figure, GanttBar, GanttChart, LineChart, LineSeries,
-    Reference,
-};
+use crate::report::bars::{Bar, BarChart, BarSeries};
+use crate::report::gantt::{GanttBar, GanttChart};
+use crate::report::lines::{Band, LineChart, LineSeries, Reference};
+use crate::report::{self, Figure};
 
 fn bar_of(row: Option<&AggRow>) -> Option<Bar> {
     row.map(|r| Bar {
@@ -130,7 +130,7 @@ pub fn experiment_figures(
                 &layout.heuristics,
                 |i, h| bar_of(find(&log_rows, key, &levels[i], h)),
             );
-            out.extend(report::grouped_bars(
+            out.extend(report::bars::grouped_bars(
                 &chart,
                 fig,
                 &dir.join(format!("{key}-percent-of-bound-{axis}")),
@@ -147,7 +147,7 @@ pub fn experiment_figures(
                 &layout.heuristics,
                 |i, h| bar_of(find(&log_rows, key, &variants[i], h)),
             );
-            out.extend(report::grouped_bars(
+            out.extend(report::bars::grouped_bars(
                 &chart,
                 fig,
                 &dir.join(format!("{key}-percent-of-bound-variants")),
@@ -234,7 +234,7 @@ fn timing_figure(
         log_y: true,
         y_clip: None,
     };
-    Ok(report::grouped_bars(
+    Ok(report::bars::grouped_bars(
         &chart,
         fig,
         &dir.join(format!("{key}-heuristic-time")),
@@ -279,7 +279,7 @@ fn cumulative_figure(
         let Some(c) = mine.iter().find(|c| &c.summary.heuristic == h) else {
             continue;
         };
-        let points = report::cumulative(c.cumulative.as_deref().unwrap_or(&[]), day.start);
+        let points = report::lines::cumulative(c.cumulative.as_deref().unwrap_or(&[]), day.start);
         if let Some(same) = series.iter_mut().find(|s| s.points == points) {
             let legend = same.legend.get_or_insert_with(|| same.name.clone());
             legend.push_str(" = ");
@@ -344,7 +344,7 @@ fn cumulative_figure(
         ),
         references: vec![reference],
     };
-    Ok(report::line_chart(
+    Ok(report::lines::line_chart(
         &chart,
         fig,
         &dir.join(format!("{key}-cumulative-value")),
@@ -393,7 +393,7 @@ fn gantt_figure(
             })
             .collect(),
     };
-    Ok(report::gantt_chart(
+    Ok(report::gantt::gantt_chart(
         &chart,
         fig,
         &dir.join(format!("{key}-gantt")),
@@ -449,5 +449,5 @@ pub fn compare_figure(
         &layout.heuristics,
         |i, h| bar_of(find(rows, &layout.logs[i].key, &variant, h)),
     );
-    Ok(report::grouped_bars(&chart, fig, stem)?)
+    Ok(report::bars::grouped_bars(&chart, fig, stem)?)
 }

@@ -34,10 +34,10 @@ use crate::env::serial::WARMUP_SECONDS;
 use crate::experiment::ExperimentError;
 use crate::experiment::grid::Layout;
 use crate::metrics::aggregate::Stat;
-use crate::report::{
-    self, Band, Bar, BarChart, BarSeries, CategoryBar, CategoryGantt, Figure, LineChart,
-    LineSeries, RGBColor, Reference,
-};
+use crate::report::bars::{Bar, BarChart, BarSeries};
+use crate::report::gantt::{CategoryBar, CategoryGantt};
+use crate::report::lines::{Band, LineChart, LineSeries, Reference};
+use crate::report::{self, Figure, RGBColor};
 
 fn bar(s: Stat) -> Bar {
     Bar {
@@ -125,7 +125,7 @@ pub fn experiment_figures(
                 &layout.heuristics,
                 |i, h| find(rows, key, &levels[i], h).map(|r| bar(r.pct_max_utility)),
             );
-            out.extend(report::grouped_bars(
+            out.extend(report::bars::grouped_bars(
                 &chart,
                 fig,
                 &dir.join(format!("{key}-percent-of-max-{}", axis.name())),
@@ -142,7 +142,7 @@ pub fn experiment_figures(
                     &layout.heuristics,
                     |i, h| find(rows, key, &levels[i], h).map(|r| bar(r.pct_completed)),
                 );
-                out.extend(report::grouped_bars(
+                out.extend(report::bars::grouped_bars(
                     &chart,
                     fig,
                     &dir.join(format!("{key}-percent-completed-{}", axis.name())),
@@ -158,7 +158,7 @@ pub fn experiment_figures(
                 &layout.heuristics,
                 |i, h| find(rows, key, &view.variants[i], h).map(|r| bar(r.pct_max_utility)),
             );
-            out.extend(report::grouped_bars(
+            out.extend(report::bars::grouped_bars(
                 &chart,
                 fig,
                 &dir.join(format!("{key}-percent-of-max-variants")),
@@ -214,7 +214,7 @@ fn time_figure(
         log_y: true,
         y_clip: None,
     };
-    Ok(report::grouped_bars(
+    Ok(report::bars::grouped_bars(
         &chart,
         fig,
         &dir.join(format!("{key}-heuristic-time")),
@@ -242,7 +242,7 @@ fn cumulative_figure(
         let Some(c) = mine.iter().find(|c| &c.summary.heuristic == h) else {
             continue;
         };
-        let points = report::cumulative(c.cumulative.as_deref().unwrap_or(&[]), origin);
+        let points = report::lines::cumulative(c.cumulative.as_deref().unwrap_or(&[]), origin);
         end = end.max(points.last().map_or(0.0, |p| p.0));
         if let Some(same) = series.iter_mut().find(|s| s.points == points) {
             let legend = same.legend.get_or_insert_with(|| same.name.clone());
@@ -273,7 +273,7 @@ fn cumulative_figure(
         bands: Band::day(WARMUP_SECONDS / 3600.0, hi, "after the window"),
         references: vec![reference],
     };
-    Ok(report::line_chart(
+    Ok(report::lines::line_chart(
         &chart,
         fig,
         &dir.join(format!("{key}-cumulative-utility")),
@@ -390,7 +390,7 @@ fn gantt_figure(
             .min(Figure::MAX_SIDE),
         ..fig.clone()
     };
-    Ok(report::category_gantt_chart(
+    Ok(report::gantt::category_gantt_chart(
         &chart,
         &tall,
         &dir.join(format!("{key}-gantt")),
@@ -422,5 +422,5 @@ pub fn compare_figure(
         &layout.heuristics,
         |i, h| find(rows, &layout.logs[i].key, &variant, h).map(|r| bar(r.pct_max_utility)),
     );
-    Ok(report::grouped_bars(&chart, fig, stem)?)
+    Ok(report::bars::grouped_bars(&chart, fig, stem)?)
 }
