@@ -187,11 +187,17 @@ pub fn ordered(
     };
     let mut out = Outcome::default();
     let mut left = ctx.budget_left;
-    for i in list {
-        let ty = s.tasks[i].task_type;
+    // The open machines by (ready time, id), sorted again after each
+    // assignment.
+    let by_ready = |pool: &Machines<'_>| {
         let mut machines: Vec<usize> = (0..pool.type_of.len()).filter(|&m| pool.open[m]).collect();
         machines.sort_by(|&a, &b| pool.ready[a].total_cmp(&pool.ready[b]).then(a.cmp(&b)));
-        for m in machines {
+        machines
+    };
+    let mut machines = by_ready(pool);
+    for i in list {
+        let ty = s.tasks[i].task_type;
+        for &m in &machines {
             let mt = pool.type_of[m];
             // The filter's test, as `evaluate` makes it.
             let passes = |p: usize| match (s.matrices.etc(ty, mt, p), s.matrices.apc(ty, mt, p)) {
@@ -203,6 +209,7 @@ pub fn ordered(
             };
             if let Ok(c) = evaluate(ctx, pool, left, (i, m, p), &mut out.refused, Need::Positive) {
                 record(&mut out, pool, &mut left, i, c);
+                machines = by_ready(pool);
                 break;
             }
         }
