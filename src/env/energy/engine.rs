@@ -185,9 +185,10 @@ pub fn simulate(scenario: &EnergyScenario, policy: Policy, config: &RunConfig) -
 }
 
 /// [`simulate`] without any of the state kept across events or the
-/// shortcuts it allows ([`super::dropping`], [`heuristics::Context::track_refusal`],
-/// [`heuristics::TaskOrder`]): every rule evaluated from scratch at every
-/// event, the reference the tests compare [`simulate`] with.
+/// shortcuts it allows: the drop rule evaluated from scratch at every
+/// event ([`super::dropping::retain_from_scratch`]) and the heuristics'
+/// reference implementation ([`heuristics::reference`]) in place of their
+/// loops; the reference the tests compare [`simulate`] with.
 #[cfg(test)]
 pub(crate) fn simulate_from_scratch(
     scenario: &EnergyScenario,
@@ -317,7 +318,6 @@ fn run(scenario: &EnergyScenario, policy: Policy, config: &RunConfig, scratch: b
             orders: &orders,
             track_refusal: exhausted_at.is_none(),
             task_order: &task_order,
-            from_scratch: scratch,
         };
         // Once the budget has refused a choice, an event at which no
         // available machine can fit even the cheapest choice is skipped
@@ -333,6 +333,8 @@ fn run(scenario: &EnergyScenario, policy: Policy, config: &RunConfig, scratch: b
                 .all(|floor| floor > ctx.budget_left);
         let outcome = if hopeless {
             heuristics::Outcome::default()
+        } else if scratch {
+            heuristics::reference::assign(policy, &ctx, &mappable, &mut pool, &mut rng)
         } else {
             heuristics::assign(policy, &ctx, &mappable, &mut pool, &mut rng, &mut bounds)
         };
