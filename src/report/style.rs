@@ -8,7 +8,7 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::{FontDesc, FontFamily, FontStyle, RGBColor, TextStyle};
 
-use super::{DrawFail, Figure, ReportError};
+use super::figure::{DrawFail, Figure, ReportError};
 
 /// The family name the embedded font is registered under (plotters'
 /// `FontFamily::SansSerif` resolves to it).

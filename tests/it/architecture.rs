@@ -84,32 +84,9 @@ const BACK_UP_EXCEPTIONS: &[(&str, &str, &str)] = &[];
 /// import that no longer exists, or no longer closes a cycle, fails the
 /// test.
 const CYCLE_EXCEPTIONS: &[(&str, &str, &str)] = &[
-    // Environment A: the `Heuristic` trait in mod.rs (its `map` takes the
-    // engine's `MappingEvent`) beside `HEURISTICS`, which builds each
-    // heuristic; the trait in engine.rs, as B's `engine::Heuristic`, would
-    // remove these four.
-    (
-        "env/parallel/engine.rs",
-        "env/parallel/mod.rs",
-        "the engine calls `Heuristic`, declared in mod.rs, whose `map` takes the engine's `MappingEvent`",
-    ),
-    (
-        "env/parallel/easy.rs",
-        "env/parallel/mod.rs",
-        "implements `Heuristic`, declared in mod.rs, whose `HEURISTICS` builds `Backfilling`",
-    ),
-    (
-        "env/parallel/cmq.rs",
-        "env/parallel/mod.rs",
-        "implements `Heuristic`, declared in mod.rs, whose `HEURISTICS` builds `MultipleQueues`",
-    ),
-    (
-        "env/parallel/max_value.rs",
-        "env/parallel/mod.rs",
-        "implements `Heuristic`, declared in mod.rs, whose `HEURISTICS` builds `MinMin`",
-    ),
-    // Environment B: the task types in mod.rs beside `Policy::build`, which
-    // builds each heuristic, and `simulate`, which runs `engine::run`.
+    // Environment B: the task types, `Objective` and `Preemption` in mod.rs
+    // beside `Policy::build` and `simulate`; its grid's cell types in
+    // grid/mod.rs beside the `Grid` impl that calls the report's files.
     (
         "env/serial/engine.rs",
         "env/serial/mod.rs",
@@ -130,9 +107,6 @@ const CYCLE_EXCEPTIONS: &[(&str, &str, &str)] = &[
         "env/serial/mod.rs",
         "reads `Objective`, declared in mod.rs, whose `Policy::build` builds `MinMin` (minmin.rs), which calls `pair::map`",
     ),
-    // Environment B's grid: the cell types in grid/mod.rs beside the `Grid`
-    // impl, which calls the aggregation and the figures (environment A
-    // keeps its cell types in grid/cell.rs).
     (
         "env/serial/grid/aggregate.rs",
         "env/serial/grid/mod.rs",
@@ -142,30 +116,6 @@ const CYCLE_EXCEPTIONS: &[(&str, &str, &str)] = &[
         "env/serial/grid/figures.rs",
         "env/serial/grid/mod.rs",
         "reads `SerialCell`, `SerialView`, `SerialGantt` and `GANTT_HEURISTIC`, declared in grid/mod.rs, whose `Grid` impl calls `figures::experiment_figures`",
-    ),
-    // Environment D: the `Scheduler` trait in policies/mod.rs beside
-    // `build`, which builds each native policy.
-    (
-        "env/classic/policies/fcfs.rs",
-        "env/classic/policies/mod.rs",
-        "implements `Scheduler`, declared in policies/mod.rs, whose `build` builds `Fcfs`",
-    ),
-    (
-        "env/classic/policies/backfill.rs",
-        "env/classic/policies/mod.rs",
-        "implements `Scheduler`, declared in policies/mod.rs, whose `build` builds `Backfill`",
-    ),
-    (
-        "env/classic/policies/catalina.rs",
-        "env/classic/policies/mod.rs",
-        "implements `Scheduler`, declared in policies/mod.rs, whose `build` builds `Catalina`",
-    ),
-    // Figures: `Figure` and the errors in report/mod.rs beside `render`,
-    // which registers the font through style.rs.
-    (
-        "report/style.rs",
-        "report/mod.rs",
-        "reads `Figure`, `ReportError` and `DrawFail`, declared in mod.rs, whose `render` calls `style::ensure_font`",
     ),
 ];
 

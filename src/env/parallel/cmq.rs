@@ -10,7 +10,7 @@
 //! placed Conservative-style: started now or reserved at its earliest slot.
 
 use super::easy::place_in_order;
-use super::{Heuristic, MappingEvent};
+use super::engine::{Heuristic, MappingEvent};
 use crate::model::{System, Task};
 use crate::workload::Scenario;
 

@@ -10,7 +10,7 @@
 //! `depth` tasks hold one, else it is skipped and waits for a later event.
 //! EASY has depth 1, Conservative unlimited depth.
 
-use super::{Heuristic, MappingEvent};
+use super::engine::{Heuristic, MappingEvent};
 
 /// Backfilling with a reservation depth: 1 = EASY, unlimited = Conservative.
 #[derive(Debug, Clone, Copy)]

@@ -20,12 +20,25 @@
 
 use std::time::Instant;
 
-use super::Heuristic;
 use crate::model::{System, Task};
 use crate::sim::events::EventQueue;
 use crate::sim::nodeset::NodeSet;
 use crate::sim::timeline::{ClusterTimeline, Hold, Slot};
 use crate::workload::Scenario;
+
+/// A mapping heuristic of environment A.
+pub trait Heuristic {
+    /// Maps (starts, reserves or place-holds) some of `event`'s mappable
+    /// tasks. Tasks it leaves alone stay mappable.
+    fn map(&mut self, event: &mut MappingEvent<'_>);
+
+    /// Why the heuristic cannot go on (one given from outside that failed:
+    /// [`super::custom`]); the engine ends the run after the mapping event that
+    /// set it. The built-in heuristics never fail.
+    fn failure(&self) -> Option<&str> {
+        None
+    }
+}
 
 /// What happened to a task.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]

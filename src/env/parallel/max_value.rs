@@ -17,7 +17,7 @@
 //! placement in time, or that still have enough idle nodes after losing the
 //! placed ones; only the rest are searched again.
 
-use super::{Heuristic, MappingEvent};
+use super::engine::{Heuristic, MappingEvent};
 use crate::sim::timeline::Slot;
 
 /// What Min-Min maximises.

@@ -24,24 +24,10 @@ pub mod record;
 pub mod summary;
 pub mod tables;
 
-pub use engine::{MappingEvent, RunResult, TaskOutcome, TaskStatus, simulate};
+pub use engine::{Heuristic, MappingEvent, RunResult, TaskOutcome, TaskStatus, simulate};
 
 use crate::contract::{Entry, Registry};
 use crate::workload::Scenario;
-
-/// A mapping heuristic of environment A.
-pub trait Heuristic {
-    /// Maps (starts, reserves or place-holds) some of `event`'s mappable
-    /// tasks. Tasks it leaves alone stay mappable.
-    fn map(&mut self, event: &mut MappingEvent<'_>);
-
-    /// Why the heuristic cannot go on (one given from outside that failed:
-    /// [`custom`]); the engine ends the run after the mapping event that
-    /// set it. The built-in heuristics never fail.
-    fn failure(&self) -> Option<&str> {
-        None
-    }
-}
 
 /// Builds a fresh heuristic object for one scenario.
 pub type Build = fn(&Scenario) -> Box<dyn Heuristic>;

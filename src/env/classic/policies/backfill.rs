@@ -58,8 +58,9 @@
 //! since. Tested against a reference that rebuilds and scans everything
 //! at every pass (tests/it/env_d_promise.rs).
 
-use super::{MachineState, Scheduler};
+use super::scheduler::Scheduler;
 use crate::env::classic::ClassicJob;
+use crate::env::classic::engine::machine::MachineState;
 use crate::env::classic::engine::machine::UnplannedEnd;
 use crate::sim::profile::Profile;
 

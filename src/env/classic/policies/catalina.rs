@@ -25,9 +25,10 @@
 //! payload of [`crate::env::classic::Policy`], set by the registry, the
 //! command line and experiment presets), while this file is the behaviour.
 
-use super::{MachineState, Scheduler};
+use super::scheduler::Scheduler;
 use crate::env::classic::ClassicJob;
 use crate::env::classic::catalina::{CatalinaWeights, Preemption, priority, priority_line};
+use crate::env::classic::engine::machine::MachineState;
 use crate::sim::profile::Profile;
 
 /// Catalina's priority order with conservative backfilling, optionally with

@@ -19,8 +19,9 @@
 //! The schedule is then checked by the same capacity checker as every
 //! native policy's ([`crate::env::classic::check`]).
 
+use super::scheduler::Scheduler;
 use super::scored::PassView;
-use super::{MachineState, Scheduler};
+use crate::env::classic::engine::machine::MachineState;
 
 /// Passes in a row without a start, an arrival or an end after which a
 /// policy is stopped.

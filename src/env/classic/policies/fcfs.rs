@@ -3,7 +3,8 @@
 //! that would fit now. No reservation, no backfilling — compare
 //! [`super::backfill`], which keeps walking the queue.
 
-use super::{MachineState, Scheduler};
+use super::scheduler::Scheduler;
+use crate::env::classic::engine::machine::MachineState;
 
 /// First come, first served.
 #[derive(Debug, Clone, Copy, Default)]

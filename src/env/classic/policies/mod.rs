@@ -30,35 +30,12 @@ pub mod backfill;
 pub mod catalina;
 pub mod control;
 pub mod fcfs;
+pub mod scheduler;
 pub mod scored;
 
 use super::Policy;
 pub use super::engine::machine::MachineState;
-
-/// A scheduling policy of environment D.
-pub trait Scheduler {
-    /// One scheduling pass at `now` (s): starts (or resumes) the jobs the
-    /// policy allows on `machine`, and leaves in `queue` the jobs still
-    /// waiting, in the order the policy keeps them. The engine appends the
-    /// jobs submitted since the last pass in submit order (then job number)
-    /// before each pass. Queue entries are indices into
-    /// [`MachineState::jobs`].
-    fn pass(&mut self, queue: &mut Vec<usize>, now: f64, machine: &mut MachineState<'_>);
-
-    /// Whether the engine must track which units each job holds (needed to
-    /// suspend and resume a job on its own units). Without it
-    /// [`MachineState`] counts free units only, which is faster.
-    fn tracks_units(&self) -> bool {
-        false
-    }
-
-    /// Why the policy cannot go on (a policy given from outside that
-    /// failed: [`scored`]); the engine ends the replay at the pass that
-    /// set it. The native policies never fail.
-    fn failure(&self) -> Option<&str> {
-        None
-    }
-}
+pub use scheduler::Scheduler;
 
 /// The policy object of a configuration.
 pub fn build(policy: Policy) -> Box<dyn Scheduler> {

@@ -24,8 +24,9 @@
 //! records the failure ([`Scheduler::failure`]) and the engine ends.
 
 use super::backfill::Backfill;
-use super::{MachineState, Scheduler};
+use super::scheduler::Scheduler;
 use crate::env::classic::ClassicJob;
+use crate::env::classic::engine::machine::MachineState;
 
 /// What a scorer sees at one scheduling pass.
 #[derive(Debug, Clone, Copy)]
