@@ -23,5 +23,6 @@ pub mod model;
 pub mod report;
 pub mod sim;
 pub mod swf;
+pub mod units;
 pub mod words;
 pub mod workload;
