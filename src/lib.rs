@@ -1,7 +1,7 @@
 //! swftool: replay Standard Workload Format (SWF) job logs of the Parallel
 //! Workloads Archive through schedulers and measure what each earns.
 //!
-//! Layout (STYLE.md): [`swf`] reads and writes logs; [`catalog`] finds them
+//! Layout (ARCHITECTURE.md): [`swf`] reads and writes logs; [`catalog`] finds them
 //! by short name; [`model`] holds tasks, value functions, ETC and systems;
 //! [`workload`] turns a log into scenarios; [`sim`] is the simulation core
 //! no environment owns (event queue, node timelines, slot search,

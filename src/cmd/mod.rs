@@ -1,4 +1,4 @@
-//! One file per subcommand (STYLE.md, after xsv): each owns its arguments
+//! One file per subcommand (as in xsv): each owns its arguments
 //! (clap `Args`) and a `run` function. What several commands share — the
 //! thread pool and the check that every flag given belongs to the chosen
 //! environment — is here.

@@ -1,11 +1,11 @@
-//! Fuzzing (issue 13, item 6): property tests over everything swftool reads
-//! from outside — SWF logs (arbitrary bytes, gzip streams whole, cut and
-//! damaged, and real lines mutated), experiment configurations (the presets
-//! mutated, and arbitrary text) and the numeric flags of the command line.
-//! Each property asserts no panic, a clear error (naming the file and line,
-//! the key or the flag, and what is wrong) and no hang: a value that is
-//! accepted lies within the documented bounds that keep the work finite,
-//! checked on the parsed values, never with a clock.
+//! Fuzzing: property tests over everything swftool reads from outside — SWF
+//! logs (arbitrary bytes, gzip streams whole, cut and damaged, and real
+//! lines mutated), experiment configurations (the presets mutated, and
+//! arbitrary text) and the numeric flags of the command line. Each property
+//! asserts no panic, a clear error (naming the file and line, the key or
+//! the flag, and what is wrong) and no hang: a value that is accepted lies
+//! within the documented bounds that keep the work finite, checked on the
+//! parsed values, never with a clock.
 //!
 //! `cargo test --release --test it fuzz::` runs a few dozen cases per property (seconds);
 //! `PROPTEST_CASES=N` raises every property to N cases for a campaign
