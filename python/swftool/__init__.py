@@ -192,7 +192,8 @@ def read_swf(log: PathLike, lenient: bool = False) -> SwfLog:
         log: a path to a ``.swf`` or ``.swf.gz`` file, or a short name
             (``curie``, ``datastar``, ``sdsc-sp2``, ``hpc2n``, ``ctc-sp2``,
             ``kth-sp2``, ``lublin256``) looked up in ``$SWFTOOL_TRACES``,
-            ``./traces`` and ``../shared/traces``.
+            ``./traces``, ``../shared/traces`` and the user cache
+            (``~/.cache/swftool/traces``).
         lenient: skip lines that do not parse (counted by reason in
             ``skipped``) instead of raising.
 

@@ -31,7 +31,8 @@ use crate::workload::days::MAX_TASK_CORES;
 pub struct InfoArgs {
     /// Logs to describe: short names (curie, datastar, sdsc-sp2, hpc2n,
     /// ctc-sp2, kth-sp2, lublin256), file names in the trace directories
-    /// ($SWFTOOL_TRACES, ./traces, ../shared/traces) or paths (.swf or .swf.gz).
+    /// ($SWFTOOL_TRACES, ./traces, ../shared/traces, the user cache) or
+    /// paths (.swf or .swf.gz).
     #[arg(value_name = "LOG", required = true, num_args = 1..)]
     pub logs: Vec<String>,
     /// Skip malformed lines (and report how many of each kind) instead of
