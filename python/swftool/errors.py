@@ -14,6 +14,11 @@ from typing import Optional
 __all__ = ["SwftoolError", "UsageError", "LogError", "LogNotFoundError", "PolicyError"]
 
 
+def __dir__() -> list:
+    """The public API, :data:`__all__`."""
+    return sorted(__all__)
+
+
 class SwftoolError(Exception):
     """Any error of swftool's engine (also: an internal error, a bug to report)."""
 
