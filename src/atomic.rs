@@ -19,6 +19,22 @@ pub fn partial_path(path: &Path) -> PathBuf {
     path.with_file_name(name)
 }
 
+/// Whether `name` (a file name) is one [`partial_path`] gives: a file
+/// whose writer stopped before renaming it into place.
+pub fn is_partial(name: &str) -> bool {
+    name.starts_with('.') && (name.ends_with(".partial") || name.contains(".partial."))
+}
+
+/// Writes `bytes` to `path` under the temporary name, then renames it into
+/// place ([`write_with`]): readers see the previous file or the whole new
+/// one.
+///
+/// # Errors
+/// The write's or the rename's error.
+pub fn write(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    write_with(path, |tmp| std::fs::write(tmp, bytes))
+}
+
 /// Writes `path` through `write`, which writes the file it is given (the
 /// temporary name); renames it into place when `write` succeeds, removes
 /// it when it fails.
@@ -57,6 +73,19 @@ mod tests {
             partial_path(Path::new("x/log")),
             PathBuf::from("x/.log.partial")
         );
+        for p in ["out/summary.csv", "x/log", "cells/a.b.json", "x/.hidden"] {
+            let tmp = partial_path(Path::new(p));
+            let name = tmp.file_name().unwrap().to_str().unwrap();
+            assert!(is_partial(name), "{name}");
+        }
+        for name in [
+            "summary.csv",
+            "partial.csv",
+            ".swftool.lock",
+            "a.partial.csv",
+        ] {
+            assert!(!is_partial(name), "{name}");
+        }
     }
 
     #[test]
@@ -72,5 +101,9 @@ mod tests {
         write_with(&path, |tmp| std::fs::write(tmp, b"whole")).unwrap();
         assert_eq!(std::fs::read(&path).unwrap(), b"whole");
         assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
+        write(&path, b"again").unwrap();
+        assert_eq!(std::fs::read(&path).unwrap(), b"again");
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
+        assert!(write(&dir.path().join("no/such/t.csv"), b"x").is_err());
     }
 }

@@ -242,7 +242,9 @@ pub fn recognise(log: &crate::swf::SwfLog) -> Option<Recognition> {
 /// The directories searched for logs, in order: each directory of
 /// `$SWFTOOL_TRACES` (`:`-separated; empty entries ignored), then
 /// `./traces`, then `../shared/traces` (both relative to the working
-/// directory).
+/// directory), then the user cache directory ([`cache_dir`], where
+/// `swftool fetch` puts logs when no other is writable). A directory that
+/// does not exist holds nothing, and a missing log's message says so.
 pub fn search_path() -> Vec<PathBuf> {
     let mut dirs: Vec<PathBuf> = std::env::var_os(TRACES_ENV)
         .map(|v| {
@@ -253,15 +255,13 @@ pub fn search_path() -> Vec<PathBuf> {
         .unwrap_or_default();
     dirs.push(PathBuf::from("traces"));
     dirs.push(PathBuf::from("../shared/traces"));
-    if let Some(cache) = cache_dir().filter(|c| c.is_dir()) {
-        dirs.push(cache);
-    }
+    dirs.extend(cache_dir());
     dirs
 }
 
 /// The user cache directory `swftool fetch` falls back to when no trace
 /// directory is writable: `$XDG_CACHE_HOME/swftool/traces`, else
-/// `~/.cache/swftool/traces`; searched last when it exists.
+/// `~/.cache/swftool/traces`; searched last ([`search_path`]).
 pub fn cache_dir() -> Option<PathBuf> {
     let base = std::env::var_os("XDG_CACHE_HOME")
         .filter(|v| !v.is_empty())
@@ -309,11 +309,21 @@ pub enum CatalogError {
     },
 }
 
+/// Every directory of `searched` on a line of its own, in order, those
+/// that do not exist said so.
 fn write_dirs(out: &mut String, searched: &[PathBuf]) {
     use std::fmt::Write as _;
     for d in searched {
-        let _ = write!(out, "\n  {}", d.display());
+        let absent = if d.is_dir() { "" } else { " (does not exist)" };
+        let _ = write!(out, "\n  {}{absent}", d.display());
     }
+}
+
+/// Where to put a log that is not a known one so that it is found.
+fn where_to_put() -> String {
+    format!(
+        "put the file in ./traces or point {TRACES_ENV} at its directory (see traces/README.md)"
+    )
 }
 
 fn not_found_message(
@@ -345,9 +355,8 @@ fn not_found_message(
     } else if !searched.is_empty() {
         // A bare file name was searched for; a path with a folder is
         // simply not there, and where logs are looked for does not apply.
-        s.push_str(&format!(
-            "\nput the file in ./traces or point {TRACES_ENV} at its directory (see traces/README.md)"
-        ));
+        s.push('\n');
+        s.push_str(&where_to_put());
     }
     s
 }
@@ -375,6 +384,8 @@ fn unknown_message(name: &str, searched: &[PathBuf]) -> String {
     if !searched.is_empty() {
         s.push_str(&format!("; no {name}, {name}.swf.gz or {name}.swf in:"));
         write_dirs(&mut s, searched);
+        s.push('\n');
+        s.push_str(&where_to_put());
     }
     s
 }
@@ -620,6 +631,36 @@ mod tests {
         for k in KNOWN_LOGS {
             assert_eq!(by_content(k.sha256_raw), Some(k));
             assert!(by_content(k.sha256_gz).is_none(), "{}", k.short);
+        }
+    }
+
+    #[test]
+    fn a_missing_log_names_every_directory_searched() {
+        let here = tempfile::tempdir().unwrap();
+        let there = here.path().join("absent");
+        let dirs = vec![here.path().to_path_buf(), there.clone()];
+        for log in ["curie", "nosuchlog", "mine.swf"] {
+            let msg = resolve_in(log, &dirs).unwrap_err().to_string();
+            let lines: Vec<&str> = msg.lines().collect();
+            assert!(
+                lines.contains(&format!("  {}", here.path().display()).as_str()),
+                "{log}: {msg}"
+            );
+            assert!(
+                lines.contains(&format!("  {} (does not exist)", there.display()).as_str()),
+                "{log}: {msg}"
+            );
+            assert!(msg.contains(TRACES_ENV), "{log}: {msg}");
+        }
+        let every = search_path();
+        assert!(every.contains(&PathBuf::from("traces")));
+        assert!(every.contains(&PathBuf::from("../shared/traces")));
+        if let Some(cache) = cache_dir() {
+            assert_eq!(
+                every.last(),
+                Some(&cache),
+                "the cache is searched, last, even before it exists"
+            );
         }
     }
 

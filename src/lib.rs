@@ -29,5 +29,6 @@ pub mod output;
 pub mod report;
 pub mod sim;
 pub mod swf;
+pub mod units;
 pub mod words;
 pub mod workload;

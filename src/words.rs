@@ -1,6 +1,8 @@
 //! Numbers in sentences: "1 node", "2 nodes"; "355 cores", "12–15 cores";
 //! a time span in the unit that suits it ("40 min", "3.5 h", "12.0 days").
 
+use crate::units::SECONDS_PER_DAY;
+
 /// `n` and the word, singular for 1: `count(1, "day", "days")` = "1 day".
 pub fn count(n: impl Into<u64>, one: &str, many: &str) -> String {
     let n = n.into();
@@ -25,10 +27,10 @@ pub fn span(seconds: f64) -> String {
     };
     if seconds < 7200.0 {
         format!("{:.0} min", seconds / 60.0)
-    } else if seconds < 2.0 * 86_400.0 {
+    } else if seconds < 2.0 * SECONDS_PER_DAY {
         format!("{} h", tenths(seconds / 3600.0))
     } else {
-        format!("{} days", tenths(seconds / 86_400.0))
+        format!("{} days", tenths(seconds / SECONDS_PER_DAY))
     }
 }
 

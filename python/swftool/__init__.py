@@ -40,12 +40,16 @@ from typing import Any, Dict, Iterator, List, Mapping, Optional, Sequence, Tuple
 import numpy as np
 import polars as pl
 
-from . import _swftool, policy
+from . import _swftool, errors, policy
 from .errors import LogError, LogNotFoundError, PolicyError, SwftoolError, UsageError
 from .policy import ControlPolicy, MinMinPolicy, PriorityPolicy
 
 __version__: str = _swftool.__version__
 
+#: The public API: what ``from swftool import *`` gives and ``dir(swftool)``
+#: lists (with ``__version__``, and ``gym`` once imported); the modules
+#: imported for the implementation (``np``, ``os``, ``json``, …) are not
+#: part of it.
 __all__ = [
     "read_swf",
     "heuristics",
@@ -65,10 +69,22 @@ __all__ = [
     "UsageError",
     "LogError",
     "LogNotFoundError",
+    "PathLike",
+    "Policy",
+    "errors",
+    "policy",
 ]
 
+#: A log or folder given as a path: a string or an ``os.PathLike``.
 PathLike = Union[str, "os.PathLike[str]"]
+#: A scheduler written in Python, given to :func:`replay` as ``heuristic``.
 Policy = Union[PriorityPolicy, ControlPolicy, MinMinPolicy]
+
+
+def __dir__() -> List[str]:
+    """The public API (:data:`__all__`), ``__version__``, and ``gym`` once
+    imported."""
+    return sorted({*__all__, "__version__"} | ({"gym"} & globals().keys()))
 
 
 @dataclass(frozen=True)
@@ -192,7 +208,8 @@ def read_swf(log: PathLike, lenient: bool = False) -> SwfLog:
         log: a path to a ``.swf`` or ``.swf.gz`` file, or a short name
             (``curie``, ``datastar``, ``sdsc-sp2``, ``hpc2n``, ``ctc-sp2``,
             ``kth-sp2``, ``lublin256``) looked up in ``$SWFTOOL_TRACES``,
-            ``./traces`` and ``../shared/traces``.
+            ``./traces``, ``../shared/traces`` and the user cache
+            (``~/.cache/swftool/traces``).
         lenient: skip lines that do not parse (counted by reason in
             ``skipped``) instead of raising.
 

@@ -9,6 +9,22 @@ from typing import Any, Dict, List, Optional, Tuple
 import numpy as np
 import numpy.typing as npt
 
+__all__ = [
+    "read_swf",
+    "environments",
+    "replay",
+    "experiment",
+    "replay_scored",
+    "replay_controlled",
+    "replay_min_min",
+    "json_to_toml",
+    "GymCore",
+    "GymVecCore",
+    "GYM_JOB_FEATURES",
+    "GYM_MACHINE_FEATURES",
+    "__version__",
+]
+
 __version__: str
 
 def read_swf(log: str, lenient: bool = False) -> Dict[str, Any]:

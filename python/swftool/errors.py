@@ -14,6 +14,11 @@ from typing import Optional
 __all__ = ["SwftoolError", "UsageError", "LogError", "LogNotFoundError", "PolicyError"]
 
 
+def __dir__() -> list:
+    """The public API, :data:`__all__`."""
+    return sorted(__all__)
+
+
 class SwftoolError(Exception):
     """Any error of swftool's engine (also: an internal error, a bug to report)."""
 
@@ -51,7 +56,8 @@ class LogError(SwftoolError, ValueError):
 class LogNotFoundError(SwftoolError, FileNotFoundError):
     """A log path that does not exist, or a short name in none of the
     directories searched (``$SWFTOOL_TRACES``, ``./traces``,
-    ``../shared/traces``); the message lists where it looked."""
+    ``../shared/traces``, the user cache ``~/.cache/swftool/traces``); the
+    message lists every one, in order, and says which do not exist."""
 
     def __init__(self, message: str, file: Optional[str] = None, line: Optional[int] = None) -> None:
         # FileNotFoundError's str() is its one argument: the message.

@@ -41,7 +41,7 @@ try:
 except ImportError as e:  # pragma: no cover - depends on the installation
     raise ImportError("swftool.gym needs gymnasium 1.x: pip install 'swftool[gym]'") from e
 
-from . import _swftool
+from . import PathLike, _swftool
 from .errors import UsageError
 from .policy import _reservation_depth
 
@@ -67,7 +67,10 @@ JOB_FEATURES: Tuple[str, ...] = tuple(_swftool.GYM_JOB_FEATURES)
 #: waiting jobs / N (capped at 1), jobs started / K.
 MACHINE_FEATURES: Tuple[str, ...] = tuple(_swftool.GYM_MACHINE_FEATURES)
 
-PathLike = Union[str, "os.PathLike[str]"]
+
+def __dir__() -> list:
+    """The public API, :data:`__all__`."""
+    return sorted(__all__)
 
 
 def _core_args(

@@ -48,6 +48,7 @@ __all__ = [
     "f1",
     "max_value",
     "max_vpr",
+    "Score",
 ]
 
 
@@ -93,7 +94,14 @@ class Queue:
         return len(self.job_number)
 
 
+#: A priority policy's score: the queue in, one number per waiting job out
+#: (the lowest first).
 Score = Callable[[Queue], "np.typing.ArrayLike"]
+
+
+def __dir__() -> list:
+    """The public API, :data:`__all__`."""
+    return sorted(__all__)
 
 
 def _reservation_depth(value: Union[int, str, None]) -> Optional[int]:

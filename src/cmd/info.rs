@@ -22,12 +22,8 @@ use crate::model::calendar::LogClock;
 use crate::swf::{
     FilterReport, JobRecord, OrderReport, ReadOptions, SkipReport, SwfLog, filter_report, read_log,
 };
-
-/// Processor limit of environment A (Khemka et al. 2015): larger jobs are removed.
-pub const ENV_A_MAX_PROCESSORS: i64 = 4096;
-
-/// Seconds per day.
-const DAY: f64 = 86_400.0;
+use crate::units::SECONDS_PER_DAY;
+use crate::workload::days::MAX_TASK_CORES;
 
 /// Summarise SWF logs: header, jobs, time span, size and run-time
 /// distributions, jobs per day and the simulation filter.
@@ -35,7 +31,8 @@ const DAY: f64 = 86_400.0;
 pub struct InfoArgs {
     /// Logs to describe: short names (curie, datastar, sdsc-sp2, hpc2n,
     /// ctc-sp2, kth-sp2, lublin256), file names in the trace directories
-    /// ($SWFTOOL_TRACES, ./traces, ../shared/traces) or paths (.swf or .swf.gz).
+    /// ($SWFTOOL_TRACES, ./traces, ../shared/traces, the user cache) or
+    /// paths (.swf or .swf.gz).
     #[arg(value_name = "LOG", required = true, num_args = 1..)]
     pub logs: Vec<String>,
     /// Skip malformed lines (and report how many of each kind) instead of
@@ -323,7 +320,7 @@ pub fn summarize(log: &SwfLog) -> LogSummary {
                     || {
                         (
                             filter_report(&log.jobs, None),
-                            filter_report(&log.jobs, Some(ENV_A_MAX_PROCESSORS)),
+                            filter_report(&log.jobs, Some(MAX_TASK_CORES)),
                         )
                     },
                 )
@@ -341,7 +338,9 @@ pub fn summarize(log: &SwfLog) -> LogSummary {
         last_date: local(last_submit),
         zone,
         zone_note,
-        span_days: first_submit.zip(last_submit).map(|(a, b)| (b - a) / DAY),
+        span_days: first_submit
+            .zip(last_submit)
+            .map(|(a, b)| (b - a) / SECONDS_PER_DAY),
         size,
         size_unknown,
         run_time,
@@ -501,7 +500,7 @@ impl fmt::Display for LogSummary {
                 f,
                 "  {:<LABEL$} {}",
                 "span",
-                crate::words::span(d * 86_400.0)
+                crate::words::span(d * SECONDS_PER_DAY)
             )?;
         }
         writeln!(f, "  {:<LABEL$} {}", "dates in zone", self.zone)?;
@@ -579,7 +578,7 @@ impl fmt::Display for LogSummary {
         writeln!(
             f,
             "  {:<LABEL$} {}",
-            format!("≤ {ENV_A_MAX_PROCESSORS} procs:"),
+            format!("≤ {MAX_TASK_CORES} procs:"),
             indent(&self.filter_env_a)
         )?;
 

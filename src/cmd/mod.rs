@@ -1,4 +1,4 @@
-//! One file per subcommand (STYLE.md, after xsv): each owns its arguments
+//! One file per subcommand (as in xsv): each owns its arguments
 //! (clap `Args`) and a `run` function. What several commands share — the
 //! thread pool and the check that every flag given belongs to the chosen
 //! environment — is here.
@@ -193,14 +193,11 @@ pub struct EnvInfo {
     pub heuristics: Vec<(&'static str, &'static str)>,
     /// Its presets: name and summary.
     pub presets: Vec<(&'static str, &'static str)>,
-    /// Its own flags given on the command line, as `--name` (empty unless
-    /// read with [`env_infos_given`]).
-    pub given: Vec<String>,
 }
 
-struct Info<'a>(Option<&'a clap::ArgMatches>);
+struct Info;
 
-impl GridVisitor for Info<'_> {
+impl GridVisitor for Info {
     type Output = EnvInfo;
     fn visit<E: Grid>(self) -> EnvInfo {
         EnvInfo {
@@ -213,12 +210,6 @@ impl GridVisitor for Info<'_> {
                 .into_iter()
                 .map(|(n, p)| (n, p.summary))
                 .collect(),
-            given: self.0.map_or_else(Vec::new, |m| {
-                given_in(
-                    <E::Args as clap::Args>::augment_args(clap::Command::new("probe")),
-                    m,
-                )
-            }),
         }
     }
 }
@@ -238,13 +229,7 @@ fn given_in(probe: clap::Command, matches: &clap::ArgMatches) -> Vec<String> {
 
 /// Every environment's [`EnvInfo`], in listing order.
 pub fn env_infos() -> Vec<EnvInfo> {
-    env::visit_all(|| Info(None))
-}
-
-/// Every environment's [`EnvInfo`] with the flags of its own group given
-/// in `matches`.
-pub fn env_infos_given(matches: &clap::ArgMatches) -> Vec<EnvInfo> {
-    env::visit_all(|| Info(Some(matches)))
+    env::visit_all(|| Info)
 }
 
 /// The environment named `name` (empty: the default one).
@@ -257,55 +242,105 @@ pub fn env_info(name: &str) -> anyhow::Result<EnvInfo> {
     } else {
         name
     };
-    Ok(env::visit(name, Info(None))?)
+    Ok(env::visit(name, Info)?)
 }
 
-/// Every environment's own flags, each group under its environment's
-/// heading in `--help`, added from the environment list
-/// ([`env::visit`]): no command names an environment. The matches are kept
-/// and read by the chosen environment ([`EnvFlags::args`]); a flag of
-/// another environment is refused ([`EnvFlags::refuse_foreign`]).
-#[derive(Debug, Clone, Default)]
-pub struct EnvFlags {
-    matches: clap::ArgMatches,
+/// Which of every environment's flags a command takes, for
+/// [`EnvGroups`]: [`RunFlags`] (`replay`, `compare`) or [`GridRunFlags`]
+/// (`experiment`).
+pub trait FlagSet {
+    /// Adds environment `E`'s flags of this set to `cmd`.
+    fn augment<E: Grid>(cmd: clap::Command) -> clap::Command;
+    /// The refusal of `flag`, a flag of environment `owner` (its title
+    /// `title`), given for environment `env`.
+    fn foreign(flag: &str, owner: &str, title: &str, env: &str) -> String;
 }
 
-struct Augment(clap::Command);
+/// The flags of `replay` and `compare`: each environment's own group
+/// ([`crate::env::Environment::Args`]).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct RunFlags;
 
-impl GridVisitor for Augment {
-    type Output = clap::Command;
-    fn visit<E: Grid>(self) -> clap::Command {
-        <E::Args as clap::Args>::augment_args(self.0)
+impl FlagSet for RunFlags {
+    fn augment<E: Grid>(cmd: clap::Command) -> clap::Command {
+        <E::Args as clap::Args>::augment_args(cmd)
+    }
+    fn foreign(flag: &str, owner: &str, title: &str, env: &str) -> String {
+        format!("{flag} belongs to --env {owner} ({title}); it does not apply to --env {env}")
     }
 }
 
-/// Adds each environment's flags of `swftool experiment`
+/// The flags of `experiment`: each environment's grid flags
 /// ([`Grid::experiment_flags`]).
-struct AugmentExperiment(clap::Command);
+#[derive(Debug, Clone, Copy, Default)]
+pub struct GridRunFlags;
 
-impl GridVisitor for AugmentExperiment {
-    type Output = clap::Command;
-    fn visit<E: Grid>(self) -> clap::Command {
-        E::experiment_flags(self.0)
+impl FlagSet for GridRunFlags {
+    fn augment<E: Grid>(cmd: clap::Command) -> clap::Command {
+        E::experiment_flags(cmd)
+    }
+    fn foreign(flag: &str, owner: &str, title: &str, env: &str) -> String {
+        format!(
+            "{flag} applies to environment = \"{owner}\" grids only ({title}); this configuration is environment = \"{env}\""
+        )
     }
 }
 
-fn fold_envs<V: GridVisitor<Output = clap::Command>>(
-    cmd: clap::Command,
-    wrap: impl Fn(clap::Command) -> V,
-) -> clap::Command {
+/// Every environment's flags of the set `S`, each environment's under its
+/// own heading in `--help`, added from the environment list
+/// ([`env::visit`]): no command names an environment. The matches are kept
+/// and read by the chosen environment; a flag of another environment is
+/// refused ([`EnvGroups::refuse_other_envs`]).
+#[derive(Debug, Clone, Default)]
+pub struct EnvGroups<S> {
+    matches: clap::ArgMatches,
+    set: std::marker::PhantomData<S>,
+}
+
+/// `replay`'s and `compare`'s flags of every environment
+/// ([`EnvFlags::args`], [`EnvFlags::refuse_foreign`]).
+pub type EnvFlags = EnvGroups<RunFlags>;
+
+/// `swftool experiment`'s grid flags of every environment
+/// ([`Grid::experiment_flags`], [`GridFlags::refuse_foreign`]).
+pub type GridFlags = EnvGroups<GridRunFlags>;
+
+/// Adds environment `E`'s flags of the set `S` to a command.
+struct Augment<S>(clap::Command, std::marker::PhantomData<S>);
+
+impl<S: FlagSet> GridVisitor for Augment<S> {
+    type Output = clap::Command;
+    fn visit<E: Grid>(self) -> clap::Command {
+        S::augment::<E>(self.0)
+    }
+}
+
+/// Environment `E`'s name, title and flags of the set `S` given in the
+/// matches, as `--name`.
+struct Given<'a, S>(&'a clap::ArgMatches, std::marker::PhantomData<S>);
+
+impl<S: FlagSet> GridVisitor for Given<'_, S> {
+    type Output = (&'static str, &'static str, Vec<String>);
+    fn visit<E: Grid>(self) -> Self::Output {
+        let probe = S::augment::<E>(clap::Command::new("probe"));
+        (E::NAME, E::TITLE, given_in(probe, self.0))
+    }
+}
+
+fn fold_envs<S: FlagSet>(cmd: clap::Command) -> clap::Command {
     let mut cmd = Some(cmd);
     for name in env::NAMES {
         let Some(c) = cmd.take() else { break };
-        cmd = env::visit(name, wrap(c)).ok();
+        cmd = env::visit(name, Augment::<S>(c, std::marker::PhantomData)).ok();
     }
     cmd.unwrap_or_else(|| clap::Command::new("swftool"))
 }
 
-impl clap::FromArgMatches for EnvFlags {
+impl<S: FlagSet> clap::FromArgMatches for EnvGroups<S> {
     fn from_arg_matches(matches: &clap::ArgMatches) -> Result<Self, clap::Error> {
-        Ok(EnvFlags {
+        Ok(EnvGroups {
             matches: matches.clone(),
+            set: std::marker::PhantomData,
         })
     }
     fn update_from_arg_matches(&mut self, matches: &clap::ArgMatches) -> Result<(), clap::Error> {
@@ -314,37 +349,47 @@ impl clap::FromArgMatches for EnvFlags {
     }
 }
 
-impl clap::Args for EnvFlags {
+impl<S: FlagSet> clap::Args for EnvGroups<S> {
     fn augment_args(cmd: clap::Command) -> clap::Command {
-        fold_envs(cmd, Augment)
+        fold_envs::<S>(cmd)
     }
     fn augment_args_for_update(cmd: clap::Command) -> clap::Command {
-        fold_envs(cmd, Augment)
+        fold_envs::<S>(cmd)
     }
 }
 
-impl EnvFlags {
+impl<S: FlagSet> EnvGroups<S> {
     /// The command line's matches.
     pub fn matches(&self) -> &clap::ArgMatches {
         &self.matches
     }
 
+    /// Refuses a flag of the set given for another environment than `env`.
+    ///
+    /// # Errors
+    /// The first such flag, naming the environment it belongs to.
+    pub fn refuse_other_envs(&self, env: &str) -> anyhow::Result<()> {
+        let given = env::visit_all(|| Given::<S>(&self.matches, std::marker::PhantomData));
+        for (owner, title, given) in given {
+            if owner != env
+                && let Some(flag) = given.first()
+            {
+                return Err(Refused(S::foreign(flag, owner, title, env)).into());
+            }
+        }
+        Ok(())
+    }
+}
+
+impl EnvGroups<RunFlags> {
     /// Refuses a flag of another environment than `env`, and a shared flag
     /// `env` does not take.
     ///
     /// # Errors
     /// The first such flag, naming the environments it belongs to.
     pub fn refuse_foreign(&self, env: &str, shared: &SharedArgs) -> anyhow::Result<()> {
-        let infos = env_infos_given(&self.matches);
-        for info in infos.iter().filter(|i| i.name != env) {
-            if let Some(flag) = info.given.first() {
-                refuse!(
-                    "{flag} belongs to --env {} ({}); it does not apply to --env {env}",
-                    info.name,
-                    info.title
-                );
-            }
-        }
+        self.refuse_other_envs(env)?;
+        let infos = env_infos();
         let Some(mine) = infos.iter().find(|i| i.name == env) else {
             refuse!("unknown environment `{env}`");
         };
@@ -384,68 +429,13 @@ impl EnvFlags {
     }
 }
 
-/// `swftool experiment`'s flags of each environment's grids
-/// ([`Grid::experiment_flags`]), added from the environment list.
-#[derive(Debug, Clone, Default)]
-pub struct GridFlags {
-    matches: clap::ArgMatches,
-}
-
-impl clap::FromArgMatches for GridFlags {
-    fn from_arg_matches(matches: &clap::ArgMatches) -> Result<Self, clap::Error> {
-        Ok(GridFlags {
-            matches: matches.clone(),
-        })
-    }
-    fn update_from_arg_matches(&mut self, matches: &clap::ArgMatches) -> Result<(), clap::Error> {
-        self.matches = matches.clone();
-        Ok(())
-    }
-}
-
-impl clap::Args for GridFlags {
-    fn augment_args(cmd: clap::Command) -> clap::Command {
-        fold_envs(cmd, AugmentExperiment)
-    }
-    fn augment_args_for_update(cmd: clap::Command) -> clap::Command {
-        fold_envs(cmd, AugmentExperiment)
-    }
-}
-
-struct GivenGridFlags<'a>(&'a clap::ArgMatches);
-
-impl GridVisitor for GivenGridFlags<'_> {
-    type Output = (&'static str, &'static str, Vec<String>);
-    fn visit<E: Grid>(self) -> Self::Output {
-        (
-            E::NAME,
-            E::TITLE,
-            given_in(E::experiment_flags(clap::Command::new("probe")), self.0),
-        )
-    }
-}
-
-impl GridFlags {
-    /// The command line's matches.
-    pub fn matches(&self) -> &clap::ArgMatches {
-        &self.matches
-    }
-
+impl EnvGroups<GridRunFlags> {
     /// Refuses a grid flag of another environment than `env`.
     ///
     /// # Errors
     /// The first such flag, naming its environment.
     pub fn refuse_foreign(&self, env: &str) -> anyhow::Result<()> {
-        for (owner, title, given) in env::visit_all(|| GivenGridFlags(&self.matches)) {
-            if owner != env
-                && let Some(flag) = given.first()
-            {
-                refuse!(
-                    "{flag} applies to environment = \"{owner}\" grids only ({title}); this configuration is environment = \"{env}\""
-                );
-            }
-        }
-        Ok(())
+        self.refuse_other_envs(env)
     }
 }
 
@@ -501,6 +491,68 @@ mod tests {
             e.to_string(),
             "--threads 1025: at most 1024 threads (0 means all cores)"
         );
+    }
+
+    /// Every environment's first flag of the set `S` with a value (or
+    /// none for a switch), given for each other environment, is refused
+    /// naming the flag and its environment.
+    fn every_foreign_flag_is_refused<S: FlagSet + Default + Clone + std::fmt::Debug>(
+        refuse: impl Fn(&EnvGroups<S>, &str) -> anyhow::Result<()>,
+        says: &str,
+    ) -> usize {
+        let mut checked = 0;
+        for owner in env::NAMES {
+            let probe = env::visit(
+                owner,
+                Augment::<S>(clap::Command::new("probe"), Default::default()),
+            )
+            .unwrap();
+            let Some(arg) = probe.get_arguments().find(|a| a.get_long().is_some()) else {
+                continue;
+            };
+            let flag = format!("--{}", arg.get_long().unwrap());
+            let takes_value = arg.get_action().takes_values();
+            let value = arg
+                .get_possible_values()
+                .first()
+                .map_or("1".to_string(), |v| v.get_name().to_string());
+            let mut argv = vec!["swftool".to_string(), flag.clone()];
+            if takes_value {
+                argv.push(value);
+            }
+            let cmd = <EnvGroups<S> as clap::Args>::augment_args(clap::Command::new("swftool"));
+            let m = cmd.try_get_matches_from(&argv).unwrap();
+            let flags = <EnvGroups<S> as clap::FromArgMatches>::from_arg_matches(&m).unwrap();
+            refuse(&flags, owner).unwrap();
+            for other in env::NAMES.iter().filter(|&&n| n != *owner) {
+                let e = refuse(&flags, other).unwrap_err().to_string();
+                assert!(
+                    e.starts_with(&flag) && e.contains(owner) && e.contains(says),
+                    "{e}"
+                );
+            }
+            checked += 1;
+        }
+        checked
+    }
+
+    #[test]
+    fn a_flag_of_another_environment_is_refused_by_both_sets() {
+        let shared = SharedArgs::default();
+        let run = every_foreign_flag_is_refused::<RunFlags>(
+            |f, env| f.refuse_foreign(env, &shared),
+            "belongs to --env",
+        );
+        assert_eq!(
+            run,
+            env::NAMES.len(),
+            "every environment has flags of its own"
+        );
+        let grid = every_foreign_flag_is_refused::<GridRunFlags>(
+            |f, env| f.refuse_foreign(env),
+            "grids only",
+        );
+        assert!(grid >= 1, "some environment has grid flags");
     }
 
     #[test]

@@ -1,239 +1,132 @@
-//! `swftool synth`: synthetic workloads written as SWF. One subcommand per
-//! environment that has a synthetic workload: `synth serial` (environment
-//! B, Machovec et al., IPDPSW 2017, §IV; docs/serial.md, "Synthetic
-//! workload") and `synth energy` (environment C, Khemka et al., §IV.B;
-//! docs/energy.md, "Written workloads").
+//! `swftool synth`: synthetic workloads written as SWF with a sidecar
+//! table. One subcommand per environment that has a synthetic workload to
+//! write, named as the environment (`synth NAME`): its flags, help and run
+//! are the environment's own ([`Environment::synth_command`],
+//! [`Environment::synth`]), added here from the environment list
+//! ([`env::visit`]), so this command names no environment.
+//!
+//! [`Environment::synth_command`]: crate::env::Environment::synth_command
+//! [`Environment::synth`]: crate::env::Environment::synth
 
-use std::path::PathBuf;
+use crate::contract::EnvError;
+use crate::env::{self, GridVisitor};
+use crate::experiment::grid::Grid;
 
-use crate::env::energy::synth_file as energy_file;
-use crate::env::energy::workload as energy_workload;
-use crate::env::serial::synth_file::write_synthetic;
-use crate::env::serial::workload::{SyntheticParams, synthetic};
-use crate::model::utility::Shape;
-
-/// Arguments of `swftool synth`.
-#[derive(Debug, Clone, clap::Args)]
+/// Arguments of `swftool synth`: the environment named (the subcommand)
+/// and its flags as given, which it reads itself.
+#[derive(Debug, Clone, Default)]
 pub struct SynthArgs {
-    /// Which workload.
-    #[command(subcommand)]
-    pub kind: SynthKind,
+    /// The environment whose workload to write (the subcommand's name).
+    pub env: String,
+    /// The subcommand's matches.
+    matches: clap::ArgMatches,
 }
 
-/// The synthetic workloads.
-#[derive(Debug, Clone, clap::Subcommand)]
-pub enum SynthKind {
-    /// One trial of environment B's bursty serial workload (Machovec et al., IPDPSW 2017, §IV): an SWF log FILE.swf[.gz] and a sidecar table FILE.tasks.csv (and .parquet) with each task's type, burst, utility, flags and ETC per cluster.
-    #[command(after_help = "Examples:\n  \
-        swftool synth serial --out trial-0.swf.gz\n  \
-        swftool synth serial --trial 3 --seed 7 --burst-size 16 --shape step --out b16.swf\n  \
-        swftool synth serial --flag-probability 40% --critical-etc 30 --fixed-cores --out p40.swf.gz")]
-    Serial(SerialSynthArgs),
-    /// One trial of environment C's workload under an energy budget (Khemka et al., §IV.B): an SWF log FILE.swf[.gz] of about 32,000 tasks a day over 100 task types, and a sidecar table FILE.tasks.csv (and .parquet) with each task's type and utility function; the machines and the ETC and APC matrices follow from the trial seed.
-    #[command(after_help = "Examples:\n  \
-        swftool synth energy --out trial-0.swf.gz\n  \
-        swftool synth energy --trial 3 --seed 7 --out t3.swf\n  \
-        swftool synth energy --tasks-per-day 16000 --theta 20 --event-interval 30 --out light.swf.gz")]
-    Energy(EnergySynthArgs),
-}
+/// The `synth` subcommand of an environment, if it has one.
+struct Subcommand;
 
-/// Arguments of `swftool synth serial`. Defaults are the paper's.
-#[derive(Debug, Clone, clap::Args)]
-pub struct SerialSynthArgs {
-    /// Trial number: with the seed, it picks every random draw.
-    #[arg(
-        long,
-        allow_hyphen_values = true,
-        value_name = "N",
-        default_value_t = 0
-    )]
-    pub trial: u64,
-    /// Seed of the experiment; trial N's seed is derived from it.
-    #[arg(
-        long,
-        allow_hyphen_values = true,
-        value_name = "S",
-        default_value_t = 1
-    )]
-    pub seed: u64,
-    /// Mean burst size B̄: each burst has B tasks, B uniform in ⌈B̄/2⌉..⌊1.5·B̄⌋.
-    #[arg(long, allow_hyphen_values = true, value_name = "B", default_value_t = SyntheticParams::default().burst_size)]
-    pub burst_size: u32,
-    /// Utility functions: `step` (full priority for ē, or 10·ē for non-critical tasks, then 0), `decaying` (flat for ē, then 200 min of decay at ρ = 0.3) or `classes` (one of twenty classes, drawn per burst).
-    #[arg(long, value_enum, hide_possible_values = true, default_value_t = SyntheticParams::default().shape)]
-    pub shape: Shape,
-    /// Probability that a task may preempt, and (independently) that it may be preempted: 0 to 1, or a percentage such as 40%.
-    #[arg(long, value_name = "P", allow_hyphen_values = true, default_value_t = SyntheticParams::default().flag_probability, value_parser = parse_probability)]
-    pub flag_probability: f64,
-    /// Mean execution time of the critical task types, minutes (non-critical: 50).
-    #[arg(long, value_name = "MIN", allow_hyphen_values = true, default_value_t = SyntheticParams::default().critical_etc_s / 60.0)]
-    pub critical_etc: f64,
-    /// Exactly 160 cores per cluster instead of a gamma draw (mean 160, COV 0.2).
-    #[arg(long)]
-    pub fixed_cores: bool,
-    /// A fixed θ of the utility functions' urgency, minutes, for every task (as in `replay --env serial`) [default: θ = 3.7 × the task's mean ETC; docs/utility.md].
-    #[arg(long, value_name = "MINUTES", allow_hyphen_values = true)]
-    pub theta: Option<f64>,
-    /// The SWF log to write: FILE.swf, or FILE.swf.gz for gzip. The sidecar table FILE.tasks.csv and FILE.tasks.parquet go beside it.
-    #[arg(long, value_name = "FILE.swf[.gz]")]
-    pub out: PathBuf,
-}
-
-/// Arguments of `swftool synth energy`. Defaults are the paper's.
-#[derive(Debug, Clone, clap::Args)]
-pub struct EnergySynthArgs {
-    /// Trial number: with the seed, it picks the matrices and every random draw.
-    #[arg(
-        long,
-        allow_hyphen_values = true,
-        value_name = "N",
-        default_value_t = 0
-    )]
-    pub trial: u64,
-    /// Seed of the experiment; trial N's seed is derived from it.
-    #[arg(
-        long,
-        allow_hyphen_values = true,
-        value_name = "S",
-        default_value_t = 1
-    )]
-    pub seed: u64,
-    /// Expected tasks per 24 h over all task types.
-    #[arg(long, value_name = "X", allow_hyphen_values = true, default_value_t = energy_workload::SyntheticParams::default().tasks_per_day)]
-    pub tasks_per_day: f64,
-    /// A fixed θ of the utility functions' urgency, minutes, for every task (as in `replay --env energy`) [default: θ = 3.7 × the task's mean ETC; docs/utility.md].
-    #[arg(long, value_name = "MINUTES", allow_hyphen_values = true)]
-    pub theta: Option<f64>,
-    /// Time between mapping events, seconds (at least 1).
-    #[arg(long, value_name = "SECONDS", allow_hyphen_values = true, default_value_t = energy_workload::SyntheticParams::default().event_interval_s)]
-    pub event_interval: f64,
-    /// The SWF log to write: FILE.swf, or FILE.swf.gz for gzip. The sidecar table FILE.tasks.csv and FILE.tasks.parquet go beside it.
-    #[arg(long, value_name = "FILE.swf[.gz]")]
-    pub out: PathBuf,
-}
-
-impl EnergySynthArgs {
-    /// The generation parameters these flags give.
-    pub fn params(&self) -> energy_workload::SyntheticParams {
-        energy_workload::SyntheticParams {
-            tasks_per_day: self.tasks_per_day,
-            theta_s: self.theta.map(|m| m * 60.0),
-            event_interval_s: self.event_interval,
-        }
+impl GridVisitor for Subcommand {
+    type Output = Option<clap::Command>;
+    fn visit<E: Grid>(self) -> Option<clap::Command> {
+        E::synth_command()
     }
 }
 
-/// Parses a probability: a number (`0.4`) or a percentage (`40%`). The
-/// range is checked with the other parameters
-/// ([`SyntheticParams::validate`]).
-///
-/// # Errors
-/// Text that is not a number.
-pub fn parse_probability(s: &str) -> Result<f64, String> {
-    let t = s.trim();
-    let (number, scale) = match t.strip_suffix('%') {
-        Some(n) => (n.trim(), 100.0),
-        None => (t, 1.0),
-    };
-    number.parse::<f64>().map(|x| x / scale).map_err(|_| {
-        format!("`{s}` is not a probability: give a number from 0 to 1 or a percentage such as 40%")
-    })
-}
+/// Runs an environment's `synth` subcommand with its matches.
+struct Run<'a>(&'a clap::ArgMatches);
 
-impl SerialSynthArgs {
-    /// The generation parameters these flags give (every other parameter
-    /// at the paper's default).
-    pub fn params(&self) -> SyntheticParams {
-        SyntheticParams {
-            burst_size: self.burst_size,
-            shape: self.shape,
-            flag_probability: self.flag_probability,
-            critical_etc_s: self.critical_etc * 60.0,
-            fixed_cores: self.fixed_cores,
-            theta_s: self.theta.map(|m| m * 60.0),
-            ..SyntheticParams::default()
-        }
+impl GridVisitor for Run<'_> {
+    type Output = Result<String, EnvError>;
+    fn visit<E: Grid>(self) -> Result<String, EnvError> {
+        E::synth(self.0)
     }
 }
 
-/// Runs `swftool synth …`.
+/// `cmd` with one subcommand per environment that has a synthetic
+/// workload, in the environments' listing order.
+fn with_subcommands(cmd: clap::Command) -> clap::Command {
+    env::visit_all(|| Subcommand)
+        .into_iter()
+        .flatten()
+        .fold(cmd.subcommand_required(true), clap::Command::subcommand)
+        .arg_required_else_help(true)
+}
+
+impl clap::FromArgMatches for SynthArgs {
+    fn from_arg_matches(matches: &clap::ArgMatches) -> Result<Self, clap::Error> {
+        let mut args = SynthArgs::default();
+        args.update_from_arg_matches(matches)?;
+        Ok(args)
+    }
+    fn update_from_arg_matches(&mut self, matches: &clap::ArgMatches) -> Result<(), clap::Error> {
+        let (name, sub) = matches
+            .subcommand()
+            .ok_or_else(|| clap::Error::new(clap::error::ErrorKind::MissingSubcommand))?;
+        self.env = name.to_string();
+        self.matches = sub.clone();
+        Ok(())
+    }
+}
+
+impl clap::Args for SynthArgs {
+    fn augment_args(cmd: clap::Command) -> clap::Command {
+        with_subcommands(cmd)
+    }
+    fn augment_args_for_update(cmd: clap::Command) -> clap::Command {
+        with_subcommands(cmd)
+    }
+}
+
+/// Runs `swftool synth NAME …` and prints what it wrote.
 ///
 /// # Errors
-/// Bad parameters (naming the flag), or a file that cannot be written.
+/// An environment without a synthetic workload, bad parameters (naming the
+/// flag), or a file that cannot be written.
 pub fn run(args: &SynthArgs) -> anyhow::Result<()> {
-    match &args.kind {
-        SynthKind::Serial(a) => serial(a),
-        SynthKind::Energy(a) => energy(a),
-    }
-}
-
-fn serial(a: &SerialSynthArgs) -> anyhow::Result<()> {
-    let params = a.params();
-    let scenario = synthetic(&params, a.seed, a.trial)?;
-    let files = write_synthetic(&a.out, &scenario, &params, a.seed, a.trial)?;
-    let counted = (0..scenario.tasks.len())
-        .filter(|&i| scenario.counted(i))
-        .count();
-    say!(
-        "{}: {} tasks ({} in the counted 24 h) on {} cores ({}), seed {} trial {}",
-        files.swf.display(),
-        scenario.tasks.len(),
-        counted,
-        scenario.total_cores(),
-        scenario
-            .cores
-            .iter()
-            .map(ToString::to_string)
-            .collect::<Vec<_>>()
-            .join(" + "),
-        a.seed,
-        a.trial
-    );
-    say!(
-        "sidecar: {} and {}",
-        files.csv.display(),
-        files.parquet.display()
-    );
-    Ok(())
-}
-
-fn energy(a: &EnergySynthArgs) -> anyhow::Result<()> {
-    let params = a.params();
-    let scenario = energy_workload::synthetic(&params, a.seed, a.trial)?;
-    let files = energy_file::write_synthetic(&scenario, &params, a.seed, a.trial, &a.out)?;
-    let counted = (0..scenario.tasks.len())
-        .filter(|&i| scenario.counted(i))
-        .count();
-    let m = &scenario.matrices;
-    say!(
-        "{}: {} tasks ({} in the counted 24 h) on {} machines ({} machine types), seed {} trial {}",
-        a.out.display(),
-        scenario.tasks.len(),
-        counted,
-        m.machines(),
-        m.machine_types.len(),
-        a.seed,
-        a.trial
-    );
-    let tables: Vec<String> = files
-        .iter()
-        .skip(1)
-        .map(|f| f.display().to_string())
-        .collect();
-    say!("sidecar: {}", tables.join(" and "));
+    let said = env::visit(&args.env, Run(&args.matches))??;
+    say!("{said}");
     Ok(())
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use clap::{Args as _, FromArgMatches as _};
+
+    fn parse(argv: &[&str]) -> Result<SynthArgs, clap::Error> {
+        let cmd = SynthArgs::augment_args(clap::Command::new("synth"));
+        SynthArgs::from_arg_matches(&cmd.try_get_matches_from(argv)?)
+    }
 
     #[test]
-    fn a_probability_is_a_number_or_a_percentage() {
-        assert_eq!(parse_probability("0.4"), Ok(0.4));
-        assert_eq!(parse_probability("40%"), Ok(0.4));
-        assert_eq!(parse_probability(" 100 % "), Ok(1.0));
-        assert!(parse_probability("forty").is_err());
-        assert!(parse_probability("%").is_err());
+    fn every_environment_with_a_synthetic_workload_is_a_subcommand() {
+        let cmd = SynthArgs::augment_args(clap::Command::new("synth"));
+        let names: Vec<&str> = cmd.get_subcommands().map(clap::Command::get_name).collect();
+        let in_order: Vec<&str> = env::NAMES
+            .iter()
+            .copied()
+            .filter(|n| names.contains(n))
+            .collect();
+        assert!(!names.is_empty());
+        assert_eq!(
+            names, in_order,
+            "each subcommand is named as its environment"
+        );
+    }
+
+    #[test]
+    fn the_environment_named_reads_its_own_flags() {
+        let a = parse(&["synth", "serial", "--out", "x.swf"]).unwrap();
+        assert_eq!(a.env, "serial");
+        assert!(parse(&["synth"]).is_err());
+        assert!(parse(&["synth", "parallel", "--out", "x.swf"]).is_err());
+        let e = env::visit("parallel", Run(&a.matches))
+            .unwrap()
+            .unwrap_err();
+        assert!(
+            e.to_string()
+                .contains("environment parallel has no synthetic workload"),
+            "{e}"
+        );
     }
 }

@@ -44,6 +44,12 @@ pub enum EnvError {
         /// The generator's error.
         source: crate::workload::ScenarioError,
     },
+    /// `swftool synth` for an environment without a synthetic workload to
+    /// write ([`Environment::synth`]).
+    #[error(
+        "environment {0} has no synthetic workload to write: `swftool synth --help` lists the environments that have one"
+    )]
+    NoSynth(&'static str),
 }
 
 /// The log a replay reads, with the file it came from.
@@ -290,6 +296,27 @@ pub trait Environment: Sized + Sync + 'static {
             );
         }
         out
+    }
+
+    /// The subcommand `swftool synth NAME` (NAME: [`Environment::NAME`]),
+    /// which writes one trial of the environment's synthetic workload as
+    /// an SWF log with a sidecar table: its flags, help and examples.
+    /// `None` (the default): the environment has no synthetic workload to
+    /// write, and `synth` has no subcommand for it.
+    fn synth_command() -> Option<clap::Command> {
+        None
+    }
+
+    /// Runs `swftool synth NAME` with the flags of
+    /// [`Environment::synth_command`] as parsed (`matches`); returns what
+    /// it wrote, as the lines to print.
+    ///
+    /// # Errors
+    /// [`EnvError::NoSynth`] (the default, for an environment without a
+    /// synthetic workload); a flag out of range, named; a file that cannot
+    /// be written, named.
+    fn synth(_matches: &clap::ArgMatches) -> Result<String, EnvError> {
+        Err(EnvError::NoSynth(Self::NAME))
     }
 
     /// The run as a neutral record ([`crate::output::Record`]): every

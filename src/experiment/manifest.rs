@@ -187,7 +187,7 @@ impl Manifest {
             path: path.clone(),
             source,
         })? + "\n";
-        super::runner::write_atomically(&path, text.as_bytes())?;
+        crate::atomic::write(&path, text.as_bytes()).map_err(ExperimentError::io(&path))?;
         Ok(path)
     }
 

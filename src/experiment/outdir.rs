@@ -168,9 +168,11 @@ fn holder_or_default(text: &str) -> String {
     }
 }
 
-/// Removes the temporary files (`.<name>.<pid>.tmp`) that a run killed
-/// between writing a cell and renaming it leaves in `<out>/cells/` and
-/// `<out>/failed/`, and returns how many it removed. Call it only while
+/// Removes the temporary files that a run killed between writing a cell
+/// and renaming it leaves in `<out>/cells/` and `<out>/failed/`
+/// ([`crate::atomic::is_partial`]; and `.<name>.<pid>.tmp`, the name
+/// earlier versions of swftool wrote them under), and returns how many it
+/// removed. Call it only while
 /// holding the directory's [`OutLock`]: another writer's temporary files
 /// would be in use.
 ///
@@ -195,7 +197,8 @@ pub fn remove_partial_files(out: &Path) -> Result<usize, ExperimentError> {
             let entry = entry.map_err(ExperimentError::io(&dir))?;
             let name = entry.file_name();
             let name = name.to_string_lossy();
-            if name.starts_with('.') && name.ends_with(".tmp") {
+            if crate::atomic::is_partial(&name) || (name.starts_with('.') && name.ends_with(".tmp"))
+            {
                 let path = entry.path();
                 std::fs::remove_file(&path).map_err(ExperimentError::io(&path))?;
                 removed += 1;
@@ -278,7 +281,7 @@ impl Staging {
         manifest.write(&self.dir)?;
         let journal = self.out.join(JOURNAL);
         let text = serde_json::json!({ "remove": remove }).to_string();
-        super::runner::write_atomically(&journal, text.as_bytes())?;
+        crate::atomic::write(&journal, text.as_bytes()).map_err(ExperimentError::io(&journal))?;
         roll_forward(&self.out)
     }
 }
@@ -427,9 +430,15 @@ mod tests {
         std::fs::create_dir_all(&cells).unwrap();
         std::fs::write(cells.join("a.json"), b"{}").unwrap();
         std::fs::write(cells.join(".a.json.123.tmp"), b"{").unwrap();
-        assert_eq!(remove_partial_files(dir.path()).unwrap(), 1);
-        assert!(cells.join("a.json").is_file());
-        assert!(!cells.join(".a.json.123.tmp").exists());
+        let partial = crate::atomic::partial_path(&cells.join("b.json"));
+        std::fs::write(&partial, b"{").unwrap();
+        let failed = dir.path().join("failed");
+        std::fs::create_dir_all(&failed).unwrap();
+        std::fs::write(failed.join("c.txt"), b"errors").unwrap();
+        std::fs::write(crate::atomic::partial_path(&failed.join("d.txt")), b"err").unwrap();
+        assert_eq!(remove_partial_files(dir.path()).unwrap(), 3);
+        assert!(cells.join("a.json").is_file() && failed.join("c.txt").is_file());
+        assert!(!cells.join(".a.json.123.tmp").exists() && !partial.exists());
         assert_eq!(remove_partial_files(dir.path()).unwrap(), 0);
     }
 }

@@ -173,18 +173,6 @@ pub fn cells_dir(out: &Path) -> PathBuf {
     out.join("cells")
 }
 
-/// Writes `bytes` to `path` through a temporary file in the same directory
-/// and a rename, so readers see the old file or the whole new one.
-///
-/// # Errors
-/// [`ExperimentError::Io`] naming the file.
-pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), ExperimentError> {
-    let name = path.file_name().and_then(|f| f.to_str()).unwrap_or("out");
-    let tmp = path.with_file_name(format!(".{name}.{}.tmp", std::process::id()));
-    std::fs::write(&tmp, bytes).map_err(ExperimentError::io(&tmp))?;
-    std::fs::rename(&tmp, path).map_err(ExperimentError::io(path))
-}
-
 /// Reads the cell file `path` of cell `id`.
 ///
 /// # Errors
@@ -402,7 +390,8 @@ pub fn run<E: Grid>(
         }
         let fdir = out.join("failed");
         std::fs::create_dir_all(&fdir).map_err(ExperimentError::io(&fdir))?;
-        write_atomically(&fdir.join(format!("{}.txt", cell.id)), text.as_bytes())?;
+        let path = fdir.join(format!("{}.txt", cell.id));
+        crate::atomic::write(&path, text.as_bytes()).map_err(ExperimentError::io(&path))?;
         let first = errors.first().cloned().unwrap_or_default();
         failed
             .lock()
@@ -490,7 +479,7 @@ pub fn run<E: Grid>(
                         object.insert("series".into(), serde_json::to_value(series).map_err(json)?);
                     }
                     let bytes = serde_json::to_vec(&value).map_err(json)?;
-                    write_atomically(&path, &bytes)?;
+                    crate::atomic::write(&path, &bytes).map_err(ExperimentError::io(&path))?;
                     ran.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                     let stale = out.join("failed").join(format!("{}.txt", cell.id));
                     if stale.is_file() {

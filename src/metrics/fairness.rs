@@ -98,7 +98,10 @@ pub fn fairness(users: &BTreeMap<i64, GroupFigures>) -> Option<Fairness> {
         jain_bsld: jain_index(&bsld)?,
         worst_user,
         worst_user_bsld_mean: worst.bsld_mean,
-        share_users_wait_over_day: users.values().filter(|g| g.wait_mean > 86_400.0).count() as f64
+        share_users_wait_over_day: users
+            .values()
+            .filter(|g| g.wait_mean > crate::units::SECONDS_PER_DAY)
+            .count() as f64
             / n,
     })
 }

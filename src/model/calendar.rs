@@ -13,6 +13,8 @@ use jiff::Timestamp;
 use jiff::civil::Date;
 use jiff::tz::TimeZone;
 
+use crate::units::SECONDS_PER_DAY;
+
 /// A log's clock: its origin and its time zone.
 #[derive(Debug, Clone)]
 pub struct LogClock {
@@ -77,7 +79,7 @@ impl LogClock {
                 let d = self.timestamp(t)?.to_zoned(self.zone.clone()).date();
                 Some(i64::from(d.since(epoch()).ok()?.get_days()))
             }
-            None if t.is_finite() && t.abs() < 1e15 => Some((t / DAY).floor() as i64),
+            None if t.is_finite() && t.abs() < 1e15 => Some((t / SECONDS_PER_DAY).floor() as i64),
             None => None,
         }
     }
@@ -112,7 +114,7 @@ impl LogClock {
     /// long across daylight-saving changes.
     pub fn midnight(&self, d: i64) -> Option<f64> {
         let Some(origin) = self.origin else {
-            return Some(d as f64 * DAY);
+            return Some(d as f64 * SECONDS_PER_DAY);
         };
         let date = epoch()
             .checked_add(jiff::Span::new().try_days(d).ok()?)
@@ -163,12 +165,9 @@ impl DayFinder<'_> {
             self.offset = i64::from(zone.to_offset(ts).seconds());
         }
         // Days since 1970-01-01 of the local date and time.
-        Some((secs + self.offset).div_euclid(86_400))
+        Some((secs + self.offset).div_euclid(SECONDS_PER_DAY as i64))
     }
 }
-
-/// Seconds in a civil day without a daylight-saving change.
-pub const DAY: f64 = 86_400.0;
 
 fn epoch() -> Date {
     jiff::civil::date(1970, 1, 1)
@@ -194,9 +193,9 @@ mod tests {
             for origin in [Some(1_293_836_400), None] {
                 let c = LogClock::new(origin, zone);
                 let mut finder = c.day_finder();
-                let mut t = -3.0 * DAY;
+                let mut t = -3.0 * SECONDS_PER_DAY;
                 let mut k = 0u64;
-                while t < 730.0 * DAY {
+                while t < 730.0 * SECONDS_PER_DAY {
                     assert_eq!(finder.day(t), c.day_number(t), "{zone:?} {origin:?} t={t}");
                     k += 1;
                     // Mostly forward by 7 min 1.5 s, now and then 9 h back.
@@ -216,7 +215,7 @@ mod tests {
     fn day_numbers_count_from_1970() {
         let c = LogClock::new(Some(0), Some("UTC"));
         assert_eq!(c.day_number(0.0), Some(0));
-        assert_eq!(c.day_number(11_017.0 * DAY + 5.0), Some(11_017));
+        assert_eq!(c.day_number(11_017.0 * SECONDS_PER_DAY + 5.0), Some(11_017));
         assert_eq!(c.day_number(-1.0), Some(-1));
         assert_eq!(LogClock::date_of_day_number(11_017), "2000-03-01");
     }
@@ -229,9 +228,9 @@ mod tests {
         let d = c.day_number(0.0).unwrap();
         assert_eq!(c.day_label(d), "2012-03-24");
         assert_eq!(c.midnight(d), Some(0.0));
-        assert_eq!(c.midnight(d + 1), Some(DAY));
+        assert_eq!(c.midnight(d + 1), Some(SECONDS_PER_DAY));
         assert_eq!(c.day_label(d + 2), "2012-03-26");
-        assert_eq!(c.midnight(d + 2), Some(2.0 * DAY - 3_600.0));
+        assert_eq!(c.midnight(d + 2), Some(2.0 * SECONDS_PER_DAY - 3_600.0));
     }
 
     #[test]
@@ -245,9 +244,9 @@ mod tests {
     #[test]
     fn without_an_origin_days_are_multiples_of_a_day_of_the_log_clock() {
         let c = LogClock::new(None, Some("Europe/Paris"));
-        assert_eq!(c.day_number(DAY * 3.5), Some(3));
+        assert_eq!(c.day_number(SECONDS_PER_DAY * 3.5), Some(3));
         assert_eq!(c.timestamp(5.0), None);
-        assert_eq!(c.midnight(3), Some(3.0 * DAY));
+        assert_eq!(c.midnight(3), Some(3.0 * SECONDS_PER_DAY));
         assert_eq!(c.day_label(3), "day-3");
     }
 }

@@ -729,7 +729,7 @@ mod tests {
         assert!((at(40.0) / 2.84 - 1.0).abs() < 0.05);
         assert_eq!(u.last_positive(), 3600.0);
         assert_eq!(at(60.01), 0.0);
-        // The fixed form is still there: θ 10 min gives the old decay.
+        // A fixed θ (`--theta`) is taken as given: 10 min.
         assert_eq!(theta_for(e_bar, Some(600.0)), 600.0);
     }
 

@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 use super::lines::{LineChart, LineSeries, line_chart};
 use super::{Figure, ReportError};
 use crate::metrics::series::{Bin, RunSeries, coarsen, mean_over_runs};
+use crate::units::SECONDS_PER_DAY;
 
 /// The most points a line of these figures draws: longer series are drawn
 /// with their bins merged (the table keeps them all).
@@ -49,11 +50,11 @@ pub fn series_figures(
             2.0 * 3600.0,
             6.0 * 3600.0,
             12.0 * 3600.0,
-            86_400.0,
-            2.0 * 86_400.0,
-            7.0 * 86_400.0,
-            14.0 * 86_400.0,
-            28.0 * 86_400.0,
+            SECONDS_PER_DAY,
+            2.0 * SECONDS_PER_DAY,
+            7.0 * SECONDS_PER_DAY,
+            14.0 * SECONDS_PER_DAY,
+            28.0 * SECONDS_PER_DAY,
         ]
         .iter()
         .map(|d| d / step)

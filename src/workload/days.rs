@@ -26,6 +26,7 @@ use std::str::FromStr;
 
 use crate::model::calendar::LogClock;
 use crate::swf::{self, FilterReport, SimJob, SwfLog};
+use crate::units::SECONDS_PER_DAY;
 
 /// One calendar day of a log.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
@@ -73,9 +74,11 @@ pub struct Workload {
 
 /// Hours of warm-up before each day (docs/parallel.md).
 pub const WARMUP_SECONDS: f64 = 4.0 * 3600.0;
-/// Length of the counted window.
-pub const DAY_SECONDS: f64 = 24.0 * 3600.0;
-/// Largest task (cores) environment A keeps.
+/// Length of the counted window, s: a day.
+pub const DAY_SECONDS: f64 = SECONDS_PER_DAY;
+/// Largest task environment A keeps, cores (Khemka et al. 2015, §4;
+/// docs/parallel.md): a job asking for more is removed, and `swftool
+/// info` counts those a log has.
 pub const MAX_TASK_CORES: i64 = 4096;
 
 /// Khemka et al. 2015, §5: "the least and the most number of task arrivals

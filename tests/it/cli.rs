@@ -51,6 +51,42 @@ fn an_unknown_log_says_where_it_looked() {
     assert!(err.contains("../shared/traces"), "{err}");
 }
 
+/// A missing log, short name or file name, names every directory searched
+/// in order — each of `$SWFTOOL_TRACES`, `./traces`, `../shared/traces`
+/// and the user cache — and says which of them do not exist.
+#[test]
+fn a_missing_log_names_every_directory_searched() {
+    let dir = tempfile::tempdir().unwrap();
+    let (a, b) = (dir.path().join("a"), dir.path().join("b"));
+    std::fs::create_dir(&a).unwrap();
+    let traces = std::env::join_paths([&a, &b]).unwrap();
+    let cache = dir.path().join("cache");
+    for log in ["curie", "no-such-log", "no-such.swf"] {
+        let out = Command::new(env!("CARGO_BIN_EXE_swftool"))
+            .current_dir(dir.path())
+            .env("SWFTOOL_TRACES", &traces)
+            .env("XDG_CACHE_HOME", &cache)
+            .args(["info", log])
+            .output()
+            .expect("swftool runs");
+        let err = String::from_utf8_lossy(&out.stderr).into_owned();
+        assert_eq!(out.status.code(), Some(1), "{err}");
+        let listed: Vec<&str> = err.lines().filter_map(|l| l.strip_prefix("  ")).collect();
+        let expected = [
+            a.display().to_string(),
+            format!("{} (does not exist)", b.display()),
+            "traces (does not exist)".to_string(),
+            "../shared/traces (does not exist)".to_string(),
+            format!(
+                "{} (does not exist)",
+                cache.join("swftool/traces").display()
+            ),
+        ];
+        assert_eq!(listed, expected, "{log}: {err}");
+        assert!(err.contains("SWFTOOL_TRACES"), "{log}: {err}");
+    }
+}
+
 #[test]
 fn a_day_out_of_range_is_an_error() {
     let (ok, _, err) = swftool(&["replay", "curie", "-H", "easy", "--day", "48"]);

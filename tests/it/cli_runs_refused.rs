@@ -142,9 +142,9 @@ fn a_log_too_short_for_a_day_says_its_span() {
     );
 }
 
-/// Epoch milliseconds by mistake: one submit time of 1.3e13 s used to make
-/// environment A walk every midnight of 400,000 years; only days with
-/// arrivals are looked at now, so the replay runs at once.
+/// Epoch milliseconds by mistake (one submit time of 1.3e13 s): environment
+/// A looks only at days with arrivals, not at every midnight of 400,000
+/// years, so the replay runs at once.
 #[test]
 fn a_far_future_submit_time_does_not_walk_every_day() {
     let dir = tempfile::tempdir().unwrap();
@@ -185,8 +185,8 @@ fn days_of_a_log_without_a_calendar_are_named_by_number() {
     assert!(!out.contains("1970-"), "{out}");
 }
 
-/// Environment D's counterpart found by the same trial: nodes of zero
-/// processors used to run "100 nodes of 0 processors".
+/// Environment D's counterpart: nodes of zero processors are refused (not
+/// run as "100 nodes of 0 processors").
 #[test]
 fn nodes_of_zero_processors_are_refused() {
     refused(

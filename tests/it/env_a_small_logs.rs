@@ -80,9 +80,9 @@ fn every_log_gets_systems_of_the_size_asked_for_at_every_level() {
     }
 }
 
-/// The sizes the issue found broken: SDSC-SP2 and KTH-SP2 at the three
-/// levels now give three systems near 25 %, 20 % and 15 % of MaxProcs, and
-/// `--cores-base` moves KTH's system with it.
+/// SDSC-SP2 and KTH-SP2 at the three levels give three systems near 25 %,
+/// 20 % and 15 % of MaxProcs, and `--cores-base` moves KTH's system with
+/// it.
 #[test]
 fn small_logs_follow_the_level_and_the_base() {
     let read = |name: &str| {

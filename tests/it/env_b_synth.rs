@@ -82,11 +82,19 @@ fn bad_flags_are_refused_by_name() {
     let dir = tempfile::tempdir().unwrap();
     for (args, says) in [
         (vec!["--burst-size", "0"], "--burst-size 0"),
-        (vec!["--flag-probability", "1.5"], "--flag-probability 1.5"),
+        (
+            vec!["--flag-probability", "1.5"],
+            "`1.5`: --flag-probability takes a probability from 0 to 1",
+        ),
         (vec!["--flag-probability", "40"], "40%"),
-        (vec!["--flag-probability", "lots"], "is not a probability"),
-        (vec!["--critical-etc", "0"], "--critical-etc 0"),
-        (vec!["--critical-etc", "-5"], "--critical-etc -5"),
+        (
+            vec!["--flag-probability", "lots"],
+            "`lots`: --flag-probability",
+        ),
+        (vec!["--critical-etc", "0"], "'--critical-etc <MIN>': `0`"),
+        (vec!["--critical-etc", "-5"], "'--critical-etc <MIN>': `-5`"),
+        (vec!["--seed", "-1"], "--seed takes a non-negative integer"),
+        (vec!["--theta", "0"], "'--theta <MINUTES>': `0`"),
     ] {
         let mut all = vec!["synth", "serial"];
         all.extend(&args);

@@ -224,9 +224,10 @@ fn synth_energy_writes_the_trial_it_says_and_refuses_bad_flags() {
     assert_eq!(back, Some(generated));
 
     for (args, says) in [
-        (vec!["--tasks-per-day", "0"], "--tasks-per-day 0"),
-        (vec!["--theta", "-5"], "--theta -5"),
+        (vec!["--tasks-per-day", "0"], "'--tasks-per-day <X>': `0`"),
+        (vec!["--theta", "-5"], "'--theta <MINUTES>': `-5`"),
         (vec!["--event-interval", "0.5"], "--event-interval 0.5"),
+        (vec!["--seed", "-1"], "--seed takes a non-negative integer"),
     ] {
         let mut all = args.clone();
         all.extend(["--out", "bad.swf"]);

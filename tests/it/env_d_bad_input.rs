@@ -33,10 +33,10 @@ fn replay(name: &str, text: &str, heuristics: &str) -> (bool, String, String) {
 
 const ONE_JOB: &str = "1 0 -1 10 1 -1 -1 1 10 -1 1 1 1 -1 1 -1 -1 -1\n";
 
-/// `; MaxProcs: 4294967296` used to abort catalina-preempt with a failed
-/// allocation of 34 GB (one entry per unit); the reader now refuses values
-/// beyond 32 bits itself, and environment D refuses machines beyond 2^24
-/// units, naming the header line.
+/// `; MaxProcs: 4294967296` is refused before catalina-preempt allocates
+/// one entry per unit (34 GB): the reader refuses values beyond 32 bits
+/// itself, and environment D refuses machines beyond 2^24 units, naming
+/// the header line.
 #[test]
 fn a_machine_beyond_2_to_the_24_processors_is_refused_naming_the_header_line() {
     let (ok, out, err) = replay(
@@ -66,9 +66,9 @@ fn a_headerless_log_with_a_2_to_the_25_processor_job_is_refused() {
 }
 
 /// An empty file, a header-only file and a log whose every run time is
-/// -1 or 0 used to print "machine 1 processors", NaN and "util % 0.00" and
-/// exit 0: refused, with what cleaning dropped (a log with no data line at
-/// all is refused by the replay before cleaning).
+/// -1 or 0 are refused (not replayed as "machine 1 processors" with NaN
+/// and "util % 0.00"), with what cleaning dropped (a log with no data line
+/// at all is refused by the replay before cleaning).
 #[test]
 fn a_log_with_no_job_left_after_cleaning_is_refused() {
     for name in ["empty.swf", "header.swf"] {

@@ -1,5 +1,6 @@
-//! Catalina's suspension preemption (Margo et al.; docs/classic.md): for each of the five rules
-//! a hand-built scenario where it allows a preemption and one where it
+//! Catalina's suspension preemption (Margo et al. §3, Table 1;
+//! docs/classic.md, "Preemption rules"): for each of the five rules a
+//! hand-built scenario where it allows a preemption and one where it
 //! refuses it, every schedule worked out on paper in the comments and run
 //! through the invariant checker (pieces add up to the run time, no unit
 //! used twice, a resumed job on its own units, one suspended job per unit,

@@ -244,7 +244,7 @@ fn an_interrupted_run_resumes_to_the_same_results() {
         std::fs::remove_file(resumed.join(f)).unwrap();
     }
     std::fs::write(
-        resumed.join("cells").join(".x.json.123.tmp"),
+        resumed.join("cells").join(".x.partial.json"),
         b"{\"id\": \"trunc",
     )
     .unwrap();

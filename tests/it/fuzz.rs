@@ -1,11 +1,11 @@
-//! Fuzzing (issue 13, item 6): property tests over everything swftool reads
-//! from outside — SWF logs (arbitrary bytes, gzip streams whole, cut and
-//! damaged, and real lines mutated), experiment configurations (the presets
-//! mutated, and arbitrary text) and the numeric flags of the command line.
-//! Each property asserts no panic, a clear error (naming the file and line,
-//! the key or the flag, and what is wrong) and no hang: a value that is
-//! accepted lies within the documented bounds that keep the work finite,
-//! checked on the parsed values, never with a clock.
+//! Fuzzing: property tests over everything swftool reads from outside — SWF
+//! logs (arbitrary bytes, gzip streams whole, cut and damaged, and real
+//! lines mutated), experiment configurations (the presets mutated, and
+//! arbitrary text) and the numeric flags of the command line. Each property
+//! asserts no panic, a clear error (naming the file and line, the key or
+//! the flag, and what is wrong) and no hang: a value that is accepted lies
+//! within the documented bounds that keep the work finite, checked on the
+//! parsed values, never with a clock.
 //!
 //! `cargo test --release --test it fuzz::` runs a few dozen cases per property (seconds);
 //! `PROPTEST_CASES=N` raises every property to N cases for a campaign
@@ -21,7 +21,6 @@ use flate2::{Compression, bufread::GzDecoder, write::GzEncoder};
 use proptest::prelude::*;
 use proptest::test_runner::FileFailurePersistence;
 use swftool::cmd::replay::ReplayArgs;
-use swftool::cmd::synth::{EnergySynthArgs, SerialSynthArgs};
 use swftool::contract::{Environment, Input};
 use swftool::env::classic::environment::Classic;
 use swftool::env::classic::grid::ClassicSection;
@@ -32,11 +31,13 @@ use swftool::env::configs::{
 };
 use swftool::env::energy::environment::Energy;
 use swftool::env::energy::grid::EnergySection;
+use swftool::env::energy::params::EnergySynthArgs;
 use swftool::env::parallel::environment::Parallel;
 use swftool::env::parallel::grid::ParallelSection;
 use swftool::env::parallel::params::check_system_size;
 use swftool::env::serial::environment::Serial;
 use swftool::env::serial::grid::SerialSection;
+use swftool::env::serial::params::SerialSynthArgs;
 use swftool::experiment::config::{ConfigError, ExperimentConfig};
 use swftool::experiment::grid::Grid;
 use swftool::swf::{ReadOptions, SkipKind, SwfError, SwfLog, read_from, read_log};

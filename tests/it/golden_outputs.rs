@@ -1,12 +1,10 @@
 //! The results of the twelve reference commands must not change when the
 //! code under them is reorganised: their deterministic tables (`jobs`,
-//! `summary`, `runs`, `aggregate`, `clean`, `suspensions`; CSV and Parquet)
-//! are compared, by SHA-256, with `tests/golden/outputs.sha256`, captured
-//! from main before the environment abstraction (issue 9) moved anything
-//! (environments A and D) and after the fidelity fixes of issue 20, before
-//! the results pipeline was unified (issue 21; environments B and C).
-//! Wall-clock tables (`timing`, `runs_timing`) and manifests are not
-//! compared.
+//! `summary`, `runs`, `aggregate`, `clean`, `suspensions`,
+//! `series`, `pieces`, `filter`, `hourly`, `machines`, `paired`, `users`,
+//! `fairness`, as each case lists them; CSV and Parquet) are compared, by
+//! SHA-256, with `tests/golden/outputs.sha256`. Wall-clock tables
+//! (`timing`, `runs_timing`) and manifests are not compared.
 //!
 //! To re-capture after an intended change of results, run
 //! `SWFTOOL_BLESS=1 cargo test --release --test it golden_outputs` and say in the commit

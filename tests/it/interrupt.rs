@@ -1,10 +1,10 @@
-//! Interruptions for real (issue 22): a replay stopped by SIGINT or
-//! SIGKILL at many points of its run and of its writing leaves its output
-//! folder holding one complete run — every deterministic table its
-//! manifest lists byte-identical to an uninterrupted run of the same seed,
-//! the wall-clock `timing` complete — or the previous one, never a mix; a SIGINT says what was finished and exits
-//! with 130; a grid stopped by SIGINT keeps its finished cells and a re-run
-//! completes it.
+//! Interruptions for real: a replay stopped by SIGINT or SIGKILL at many
+//! points of its run and of its writing leaves its output folder holding
+//! one complete run — every deterministic table its manifest lists
+//! byte-identical to an uninterrupted run of the same seed, the wall-clock
+//! `timing` complete — or the previous one, never a mix; a SIGINT says what
+//! was finished and exits with 130; a grid stopped by SIGINT keeps its
+//! finished cells and a re-run completes it.
 
 use std::collections::BTreeMap;
 use std::path::Path;

@@ -1,5 +1,5 @@
-//! The messages a new user meets at the edges (issue 22), each clear about
-//! what is wrong and what to do.
+//! The messages a new user meets at the edges, each clear about what is
+//! wrong and what to do.
 
 use crate::common::{ok, refused};
 

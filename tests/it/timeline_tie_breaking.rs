@@ -1,4 +1,5 @@
-//! Node tie-breaking of environment A (docs/parallel.md) on a 4-node cluster,
+//! Node tie-breaking of environment A (Khemka et al. §3.2, Fig. 3;
+//! docs/parallel.md, "Earliest slot and node choice") on a 4-node cluster,
 //! built step by step; each step's choice is worked out in its comment.
 //! Rule: fewest change in the count of idle slots (fill exactly −1, touch one
 //! end 0, split +1), then the shortest idle slot, then the lowest index.

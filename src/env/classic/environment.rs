@@ -416,7 +416,7 @@ pub fn classic_table(s: &[(ClassicSummary, f64)]) -> String {
             depth_of(x),
             x.jobs,
             100.0 * x.utilization,
-            x.makespan_s / 86_400.0,
+            x.makespan_s / crate::units::SECONDS_PER_DAY,
             x.wait_mean_s,
             x.wait_nsw_mean_s,
             x.bsld_mean,

@@ -338,7 +338,7 @@ mod tests {
     /// without UnixStartTime has no dates.
     #[test]
     fn a_month_window_starts_at_the_first_job_of_the_month() {
-        let day = 86_400.0;
+        let day = crate::units::SECONDS_PER_DAY;
         let jobs = [
             job(1, 0.0, 1, 1.0),
             job(2, 2.0 * day - 1.0, 1, 1.0),

@@ -229,7 +229,7 @@ impl Grid for Energy {
         // A budget must leave the tasks something above the static energy
         // the machines draw all day (100 machines, 24 h).
         if let Some(Budget::Joules(j)) = energy.budget {
-            let floor = energy.run_config(None).static_all_day_w * 100.0 * 86_400.0;
+            let floor = energy.run_config(None).static_all_day_w * 100.0 * WINDOW_SECONDS;
             if j <= floor {
                 return Err(invalid(
                     "energy",

@@ -36,7 +36,7 @@ use crate::contract::{Entry, Registry};
 use crate::model::utility::{UtilityFunction, UtilitySpec};
 
 /// Length of the counted day, s (hours 3–26 of the simulation).
-pub const WINDOW_SECONDS: f64 = 24.0 * 3600.0;
+pub const WINDOW_SECONDS: f64 = crate::units::SECONDS_PER_DAY;
 /// Warm-up before the counted day, s (the first 2 hours).
 pub const WARMUP_SECONDS: f64 = 2.0 * 3600.0;
 /// Time between mapping events, s (Khemka et al., §III.A).

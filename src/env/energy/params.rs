@@ -5,7 +5,10 @@
 //! `--trial`, `--trials` and `--theta` (shared with B) are filled in by the
 //! command.
 
+use std::path::PathBuf;
+
 use crate::workload::flags::{self, SharedArgs, TakesShared};
+use crate::workload::seeds::DEFAULT_SEED;
 use serde::{Deserialize, Serialize};
 
 use super::matrices::{MAX_STATIC_POWER_W, STATIC_POWER_W};
@@ -212,6 +215,49 @@ impl EnergyArgs {
 impl TakesShared for EnergyArgs {
     fn take_shared(&mut self, shared: &SharedArgs) {
         self.shared = shared.clone();
+    }
+}
+
+/// Flags of `swftool synth energy` (one trial of the workload written as
+/// an SWF log with its sidecar table; [`super::synth_file`]). Defaults are
+/// the paper's ([`SyntheticParams::default`]) and the one default seed
+/// ([`DEFAULT_SEED`]); each flag has the parser it has in
+/// `replay --env energy`.
+#[derive(Debug, Clone, clap::Args)]
+pub struct EnergySynthArgs {
+    /// Trial number: with the seed, it picks the matrices and every random draw.
+    #[arg(
+        long,
+        allow_hyphen_values = true,
+        value_name = "N",
+        default_value_t = 0
+    )]
+    pub trial: u64,
+    /// Seed of the experiment; trial N's seed is derived from it.
+    #[arg(long, allow_hyphen_values = true, value_name = "S", default_value_t = DEFAULT_SEED, value_parser = flags::parse_seed)]
+    pub seed: u64,
+    /// Expected tasks per 24 h over all task types.
+    #[arg(long, value_name = "X", allow_hyphen_values = true, default_value_t = SyntheticParams::default().tasks_per_day, value_parser = parse_positive)]
+    pub tasks_per_day: f64,
+    /// A fixed θ of the utility functions' urgency, minutes, for every task (as in `replay --env energy`) [default: θ = 3.7 × the task's mean ETC; docs/utility.md].
+    #[arg(long, value_name = "MINUTES", allow_hyphen_values = true, value_parser = flags::parse_minutes)]
+    pub theta: Option<f64>,
+    /// Time between mapping events, seconds (at least 1).
+    #[arg(long, value_name = "SECONDS", allow_hyphen_values = true, default_value_t = SyntheticParams::default().event_interval_s, value_parser = parse_positive)]
+    pub event_interval: f64,
+    /// The SWF log to write: FILE.swf, or FILE.swf.gz for gzip. The sidecar table FILE.tasks.csv and FILE.tasks.parquet go beside it.
+    #[arg(long, value_name = "FILE.swf[.gz]")]
+    pub out: PathBuf,
+}
+
+impl EnergySynthArgs {
+    /// The generation parameters these flags give.
+    pub fn params(&self) -> SyntheticParams {
+        SyntheticParams {
+            tasks_per_day: self.tasks_per_day,
+            theta_s: self.theta.map(|m| m * 60.0),
+            event_interval_s: self.event_interval,
+        }
     }
 }
 

@@ -18,7 +18,8 @@ use std::path::{Path, PathBuf};
 
 use polars::prelude::*;
 
-use super::workload::SyntheticParams;
+use super::params::EnergySynthArgs;
+use super::workload::{SyntheticParams, synthetic};
 use super::{EnergyScenario, EnergyTask, Matrices};
 use crate::model::utility::{Shape, UtilitySpec};
 use crate::swf::{self, JobRecord, SwfHeader};
@@ -246,6 +247,49 @@ pub fn write_synthetic(
     Ok(vec![files.swf, files.csv, files.parquet])
 }
 
+/// What `swftool synth energy` does, as its `--help` says it.
+pub const ABOUT: &str = "One trial of environment C's workload under an energy budget (Khemka et al., §IV.B): an SWF log FILE.swf[.gz] of about 32,000 tasks a day over 100 task types, and a sidecar table FILE.tasks.csv (and .parquet) with each task's type and utility function; the machines and the ETC and APC matrices follow from the trial seed";
+
+/// The examples of `swftool synth energy --help`.
+pub const EXAMPLES: &str = "Examples:\n  \
+    swftool synth energy --out trial-0.swf.gz\n  \
+    swftool synth energy --trial 3 --seed 7 --out t3.swf\n  \
+    swftool synth energy --tasks-per-day 16000 --theta 20 --event-interval 30 --out light.swf.gz";
+
+/// Runs `swftool synth energy`: generates the trial `a` asks for, writes
+/// it ([`write_synthetic`]) and says what was written (two lines: the
+/// log with its tasks, machines, seed and trial; the sidecar files).
+///
+/// # Errors
+/// A parameter out of range (naming its flag), or a file that cannot be
+/// written (as [`write_synthetic`]).
+pub fn synth(a: &EnergySynthArgs) -> Result<String, WorkloadError> {
+    let params = a.params();
+    let scenario = synthetic(&params, a.seed, a.trial)?;
+    let files = write_synthetic(&scenario, &params, a.seed, a.trial, &a.out)?;
+    let counted = (0..scenario.tasks.len())
+        .filter(|&i| scenario.counted(i))
+        .count();
+    let m = &scenario.matrices;
+    let tables: Vec<String> = files
+        .iter()
+        .skip(1)
+        .map(|f| f.display().to_string())
+        .collect();
+    Ok(format!(
+        "{}: {} tasks ({} in the counted 24 h) on {} machines ({} machine types), seed {} trial {}\n\
+         sidecar: {}",
+        a.out.display(),
+        scenario.tasks.len(),
+        counted,
+        m.machines(),
+        m.machine_types.len(),
+        a.seed,
+        a.trial,
+        tables.join(" and ")
+    ))
+}
+
 /// The scenario of a trial written by [`write_synthetic`] (`swftool synth
 /// energy`): `None` when the log's header names no swftool generator (a
 /// plain log; read leniently for this, so a bad line of a plain log is no
@@ -372,7 +416,6 @@ pub fn read_synthetic(path: &Path) -> Result<Option<EnergyScenario>, WorkloadErr
 
 #[cfg(test)]
 mod tests {
-    use super::super::workload::synthetic;
     use super::*;
 
     fn small() -> SyntheticParams {

@@ -21,17 +21,16 @@ use super::{
 };
 use crate::model::rng::{ChaCha8Rng, stream};
 use crate::model::utility::{CLASS_COUNT, Shape, Urgency, UtilitySpec, theta_for};
+use crate::units::SECONDS_PER_DAY;
 use crate::workload::WorkloadError;
 use crate::workload::seeds::{ScenarioKey, scenario_seed};
-
-/// Seconds in a day: the period of the general types' sinusoid.
-const DAY_S: f64 = 24.0 * 3600.0;
 
 /// The priorities a task's utility is drawn from, uniformly (value units;
 /// Khemka et al., §IV.B).
 pub const PRIORITIES: [f64; 4] = [8.0, 4.0, 2.0, 1.0];
-/// A special type's arrival rate outside its bursts, relative to λ̄
-/// (SPEC §3.C; the paper gives no rates).
+/// A special type's arrival rate outside its bursts, relative to λ̄ (no
+/// unit; swftool's choice: the paper gives no rates; docs/energy.md,
+/// "Workload" and "Choices the paper leaves open").
 pub const SPECIAL_BASE_RATE: f64 = 0.25;
 /// Bursts of a special type start as a Poisson process of this many a day.
 pub const SPECIAL_BURSTS_PER_DAY: f64 = 4.0;
@@ -119,21 +118,21 @@ impl SyntheticParams {
 /// mean r·d (an M/M/∞ queue) and none is on with probability e^(−r·d):
 /// c = 1 − e^(−r·d) = 1 − e^(−1/12) ≈ 0.07996 with the defaults.
 pub fn burst_coverage() -> f64 {
-    1.0 - (-SPECIAL_BURSTS_PER_DAY * SPECIAL_BURST_MEAN_S / DAY_S).exp()
+    1.0 - (-SPECIAL_BURSTS_PER_DAY * SPECIAL_BURST_MEAN_S / SECONDS_PER_DAY).exp()
 }
 
 /// A special type's arrival rate while a burst is on, relative to λ̄ (no
 /// unit): the rate that gives it the same mean rate λ̄ as a general type
 /// (Khemka et al. §IV.B: "each task type has approximately the same number
-/// of tasks"; SPEC §3.C). A burst replaces the base rate β
+/// of tasks"; docs/energy.md, "Workload"). A burst replaces the base rate β
 /// ([`SPECIAL_BASE_RATE`]) and overlapping bursts do not add up, so the
 /// mean rate is β·(1 − c) + b·c with c = [`burst_coverage`]; setting it to
 /// 1 gives
 ///
 /// b = β + (1 − β) / c = 0.25 + 0.75 / 0.079956 ≈ 9.630.
 ///
-/// (SPEC's "about 9.25" is the first-order value, c ≈ r·d = 1/12, which
-/// ignores overlapping bursts and would leave special types 3.5 % short.)
+/// (The first-order value, about 9.25 from c ≈ r·d = 1/12, ignores
+/// overlapping bursts and would leave special types 3.5 % short.)
 pub fn burst_rate() -> f64 {
     SPECIAL_BASE_RATE + (1.0 - SPECIAL_BASE_RATE) / burst_coverage()
 }
@@ -150,13 +149,13 @@ pub fn special_mean_factor() -> f64 {
 /// λ̄·[`special_mean_factor`] = λ̄, so λ̄ = `tasks_per_day` / 100 types
 /// / 86,400 s (320 tasks a type a day by default).
 pub fn lambda_bar(tasks_per_day: f64, general: usize, special: usize) -> f64 {
-    tasks_per_day / (general as f64 + special as f64 * special_mean_factor()) / DAY_S
+    tasks_per_day / (general as f64 + special as f64 * special_mean_factor()) / SECONDS_PER_DAY
 }
 
 /// The bursts of a special type over `[0, horizon)`: start times of a
 /// Poisson process, exponential lengths (one stream, in that order).
 fn bursts(rng: &mut ChaCha8Rng, horizon: f64) -> Vec<(f64, f64)> {
-    let rate = SPECIAL_BURSTS_PER_DAY / DAY_S;
+    let rate = SPECIAL_BURSTS_PER_DAY / SECONDS_PER_DAY;
     let mut out = Vec::new();
     let mut t = 0.0;
     loop {
@@ -171,8 +170,8 @@ fn bursts(rng: &mut ChaCha8Rng, horizon: f64) -> Vec<(f64, f64)> {
 }
 
 /// The arrival times (s, not rounded) of one task type over `[0, horizon)`
-/// drawn from `rng` (Khemka et al. §IV.B; SPEC §3.C), λ̄ = `lambda` tasks
-/// a second:
+/// drawn from `rng` (Khemka et al. §IV.B; docs/energy.md, "Workload"),
+/// λ̄ = `lambda` tasks a second:
 ///
 /// * a general type (`special` false): a Poisson process of rate
 ///   λ̄·(1 + 0.5·sin(2πt/24 h + φ)), φ uniform (drawn first);
@@ -207,7 +206,7 @@ pub fn type_arrivals(rng: &mut ChaCha8Rng, special: bool, lambda: f64, horizon: 
                 SPECIAL_BASE_RATE * lambda
             }
         } else {
-            lambda * (1.0 + 0.5 * (TAU * t / DAY_S + phase).sin())
+            lambda * (1.0 + 0.5 * (TAU * t / SECONDS_PER_DAY + phase).sin())
         };
         if u * lambda_max < rate {
             out.push(t);
@@ -342,7 +341,7 @@ mod tests {
         assert!((burst_rate() - 9.630_21).abs() < 1e-5);
         assert!((special_mean_factor() - 1.0).abs() < 1e-12);
         // λ̄ = 32,000 / 100 types / 86,400 s: 320 tasks a type a day.
-        assert!((lambda_bar(32_000.0, 83, 17) * DAY_S - 320.0).abs() < 1e-9);
+        assert!((lambda_bar(32_000.0, 83, 17) * SECONDS_PER_DAY - 320.0).abs() < 1e-9);
     }
 
     #[test]
@@ -359,8 +358,8 @@ mod tests {
         // so Var(ON) ≈ 2 · 24 h · d · e^(−2ρ) · Σ ρ^k / (k·k!) = 1.73 h²
         // (1.69 h² with the window's ends): sd ≈ 164. Tolerance: 4 standard
         // errors of the difference of the means (√(164² + 17.9²) / √10,000
-        // = 1.65, so 6.6 tasks, 2.1 %): enough to see SPEC's earlier rates
-        // (0.53 × 320) and its first-order 9.25 (0.965 × 320 = 309).
+        // = 1.65, so 6.6 tasks, 2.1 %): enough to see a burst rate of 3.75
+        // (0.53 × 320) or the first-order 9.25 (0.965 × 320 = 309).
         let days = 10_000;
         let (ms, ss) = mean_sd(&daily_counts(true, days));
         let (mg, sg) = mean_sd(&daily_counts(false, days));

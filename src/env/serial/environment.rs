@@ -77,6 +77,21 @@ impl Environment for Serial {
         Ok(())
     }
 
+    fn synth_command() -> Option<clap::Command> {
+        use super::synth_file::{ABOUT, EXAMPLES};
+        use clap::Args as _;
+        // The about after the flags, whose doc comment clap reads as one.
+        let flags = super::params::SerialSynthArgs::augment_args(clap::Command::new(Self::NAME));
+        Some(flags.about(ABOUT).long_about(None).after_help(EXAMPLES))
+    }
+
+    fn synth(matches: &clap::ArgMatches) -> Result<String, EnvError> {
+        use clap::FromArgMatches as _;
+        let args = super::params::SerialSynthArgs::from_arg_matches(matches)
+            .map_err(|e| EnvError::Refused(Box::new(e)))?;
+        Ok(super::synth_file::synth(&args)?)
+    }
+
     type Prepared = SerialSource;
     type Scenario = SerialScenario;
 

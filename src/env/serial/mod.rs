@@ -38,8 +38,8 @@ use serde::{Deserialize, Serialize};
 use crate::contract::{Entry, Registry};
 use crate::model::utility::{UtilityFunction, UtilitySpec};
 
-/// Seconds in the counted window: 24 h.
-pub const WINDOW_SECONDS: f64 = 24.0 * 3600.0;
+/// Seconds in the counted window: a day.
+pub const WINDOW_SECONDS: f64 = crate::units::SECONDS_PER_DAY;
 /// Seconds of warm-up before the window: 4 h (Machovec et al., §IV.A).
 pub const WARMUP_SECONDS: f64 = 4.0 * 3600.0;
 /// Seconds between mapping events by default: 60 (Machovec et al., §III.A).

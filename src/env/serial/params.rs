@@ -4,14 +4,21 @@
 //! workload (a synthetic trial or a log), can be named and refused; the
 //! defaults are those of Machovec et al. (§IV) and are applied here.
 
+use std::path::PathBuf;
+
 use crate::workload::flags::{self, SharedArgs, TakesShared};
+use crate::workload::seeds::DEFAULT_SEED;
 use serde::{Deserialize, Serialize};
 
 use super::workload::{LogParams, SyntheticParams};
 use crate::model::utility::Shape;
 
-/// Parses `--flag-probability`: a fraction in [0, 1] or a percentage
-/// (`40%`).
+/// Parses `--flag-probability` (of `replay --env serial`, an experiment
+/// and `synth serial`): a fraction in [0, 1] or a percentage from 0% to
+/// 100% (`40%`).
+///
+/// # Errors
+/// Anything else, as a message for clap naming the flag and what it takes.
 pub fn parse_probability(s: &str) -> Result<f64, String> {
     let t = s.trim();
     let (number, scale) = match t.strip_suffix('%') {
@@ -24,7 +31,9 @@ pub fn parse_probability(s: &str) -> Result<f64, String> {
         .map(|x| x / scale)
         .filter(|p| (0.0..=1.0).contains(p))
         .ok_or_else(|| {
-            format!("`{s}`: --flag-probability takes a probability 0 to 1 (or 0% to 100%)")
+            format!(
+                "`{s}`: --flag-probability takes a probability from 0 to 1, or a percentage from 0% to 100% such as 40%"
+            )
         })?;
     Ok(p)
 }
@@ -148,6 +157,63 @@ impl TakesShared for SerialArgs {
     }
 }
 
+/// Flags of `swftool synth serial` (one trial of the synthetic workload
+/// written as an SWF log with its sidecar table; [`super::synth_file`]).
+/// Defaults are the paper's ([`SyntheticParams::default`]) and the one
+/// default seed ([`DEFAULT_SEED`]); each flag has the parser it has in
+/// `replay --env serial`.
+#[derive(Debug, Clone, clap::Args)]
+pub struct SerialSynthArgs {
+    /// Trial number: with the seed, it picks every random draw.
+    #[arg(
+        long,
+        allow_hyphen_values = true,
+        value_name = "N",
+        default_value_t = 0
+    )]
+    pub trial: u64,
+    /// Seed of the experiment; trial N's seed is derived from it.
+    #[arg(long, allow_hyphen_values = true, value_name = "S", default_value_t = DEFAULT_SEED, value_parser = flags::parse_seed)]
+    pub seed: u64,
+    /// Mean burst size B̄: each burst has B tasks, B uniform in ⌈B̄/2⌉..⌊1.5·B̄⌋.
+    #[arg(long, allow_hyphen_values = true, value_name = "B", default_value_t = SyntheticParams::default().burst_size)]
+    pub burst_size: u32,
+    /// Utility functions: `step` (full priority for ē, or 10·ē for non-critical tasks, then 0), `decaying` (flat for ē, then 200 min of decay at ρ = 0.3) or `classes` (one of twenty classes, drawn per burst).
+    #[arg(long, value_enum, hide_possible_values = true, default_value_t = SyntheticParams::default().shape)]
+    pub shape: Shape,
+    /// Probability that a task may preempt, and (independently) that it may be preempted: 0 to 1, or a percentage such as 40%.
+    #[arg(long, value_name = "P", allow_hyphen_values = true, default_value_t = SyntheticParams::default().flag_probability, value_parser = parse_probability)]
+    pub flag_probability: f64,
+    /// Mean execution time of the critical task types, minutes (non-critical: 50).
+    #[arg(long, value_name = "MIN", allow_hyphen_values = true, default_value_t = SyntheticParams::default().critical_etc_s / 60.0, value_parser = parse_positive)]
+    pub critical_etc: f64,
+    /// Exactly 160 cores per cluster instead of a gamma draw (mean 160, COV 0.2).
+    #[arg(long)]
+    pub fixed_cores: bool,
+    /// A fixed θ of the utility functions' urgency, minutes, for every task (as in `replay --env serial`) [default: θ = 3.7 × the task's mean ETC; docs/utility.md].
+    #[arg(long, value_name = "MINUTES", allow_hyphen_values = true, value_parser = flags::parse_minutes)]
+    pub theta: Option<f64>,
+    /// The SWF log to write: FILE.swf, or FILE.swf.gz for gzip. The sidecar table FILE.tasks.csv and FILE.tasks.parquet go beside it.
+    #[arg(long, value_name = "FILE.swf[.gz]")]
+    pub out: PathBuf,
+}
+
+impl SerialSynthArgs {
+    /// The generation parameters these flags give (every other parameter
+    /// at the paper's default).
+    pub fn params(&self) -> SyntheticParams {
+        SyntheticParams {
+            burst_size: self.burst_size,
+            shape: self.shape,
+            flag_probability: self.flag_probability,
+            critical_etc_s: self.critical_etc * 60.0,
+            fixed_cores: self.fixed_cores,
+            theta_s: self.theta.map(|m| m * 60.0),
+            ..SyntheticParams::default()
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -156,10 +222,14 @@ mod tests {
     fn probabilities_take_fractions_and_percentages() {
         assert_eq!(parse_probability("0.4"), Ok(0.4));
         assert_eq!(parse_probability("40%"), Ok(0.4));
-        assert_eq!(parse_probability("100 %"), Ok(1.0));
-        assert!(parse_probability("1.5").is_err());
-        assert!(parse_probability("-0.1").is_err());
-        assert!(parse_probability("x").is_err());
+        assert_eq!(parse_probability(" 100 % "), Ok(1.0));
+        for bad in ["1.5", "-0.1", "101%", "x", "%", ""] {
+            let e = parse_probability(bad).unwrap_err();
+            assert!(
+                e.contains("--flag-probability") && e.contains("40%"),
+                "{bad}: {e}"
+            );
+        }
     }
 
     #[test]

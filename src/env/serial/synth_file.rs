@@ -22,7 +22,8 @@ use std::path::Path;
 
 use polars::prelude::*;
 
-use super::workload::SyntheticParams;
+use super::params::SerialSynthArgs;
+use super::workload::{SyntheticParams, synthetic};
 use super::{SerialScenario, SerialTask, TaskType};
 use crate::model::utility::{Shape, UtilitySpec};
 use crate::swf::{self, JobRecord, SwfHeader};
@@ -287,6 +288,45 @@ pub fn write_synthetic(
     let header = synthetic_header(s, params, seed, trial)?;
     write_files(&files, &header, &swf_jobs(s), tasks_frame(s))?;
     Ok(files)
+}
+
+/// What `swftool synth serial` does, as its `--help` says it.
+pub const ABOUT: &str = "One trial of environment B's bursty serial workload (Machovec et al., IPDPSW 2017, §IV): an SWF log FILE.swf[.gz] and a sidecar table FILE.tasks.csv (and .parquet) with each task's type, burst, utility, flags and ETC per cluster";
+
+/// The examples of `swftool synth serial --help`.
+pub const EXAMPLES: &str = "Examples:\n  \
+    swftool synth serial --out trial-0.swf.gz\n  \
+    swftool synth serial --trial 3 --seed 7 --burst-size 16 --shape step --out b16.swf\n  \
+    swftool synth serial --flag-probability 40% --critical-etc 30 --fixed-cores --out p40.swf.gz";
+
+/// Runs `swftool synth serial`: generates the trial `a` asks for, writes
+/// it ([`write_synthetic`]) and says what was written (two lines: the
+/// log with its tasks, cores, seed and trial; the sidecar files).
+///
+/// # Errors
+/// A parameter out of range (naming its flag), or a file that cannot be
+/// written (as [`write_synthetic`]).
+pub fn synth(a: &SerialSynthArgs) -> Result<String, WorkloadError> {
+    let params = a.params();
+    let scenario = synthetic(&params, a.seed, a.trial)?;
+    let files = write_synthetic(&a.out, &scenario, &params, a.seed, a.trial)?;
+    let counted = (0..scenario.tasks.len())
+        .filter(|&i| scenario.counted(i))
+        .count();
+    let cores: Vec<String> = scenario.cores.iter().map(ToString::to_string).collect();
+    Ok(format!(
+        "{}: {} tasks ({} in the counted 24 h) on {} cores ({}), seed {} trial {}\n\
+         sidecar: {} and {}",
+        files.swf.display(),
+        scenario.tasks.len(),
+        counted,
+        scenario.total_cores(),
+        cores.join(" + "),
+        a.seed,
+        a.trial,
+        files.csv.display(),
+        files.parquet.display()
+    ))
 }
 
 /// One row of B's sidecar table, read.
@@ -566,7 +606,6 @@ pub fn read_synthetic(path: &Path) -> Result<Option<SerialScenario>, WorkloadErr
 
 #[cfg(test)]
 mod tests {
-    use super::super::workload::synthetic;
     use super::*;
 
     fn small() -> SyntheticParams {

@@ -31,11 +31,9 @@ use super::{SerialScenario, SerialTask, TaskType, WARMUP_SECONDS, WINDOW_SECONDS
 use crate::model::etc::{self, CovError};
 use crate::model::rng::{ChaCha8Rng, stream};
 use crate::model::utility::{Shape, Urgency, UtilitySpec, theta_for};
+use crate::units::SECONDS_PER_DAY;
 use crate::workload::seeds::{ScenarioKey, scenario_seed};
 use crate::workload::{DayWindow, Workload, WorkloadError};
-
-/// Seconds in a day: the period of the arrival rate's sinusoid.
-const DAY_S: f64 = 24.0 * 3600.0;
 
 /// The smallest offered load of a log's day (`--load`): 0.001, a system a
 /// thousand times the day's work. The system is sized from it, so a load
@@ -254,7 +252,7 @@ impl SyntheticParams {
             self.event_interval_s,
             "the mapping-event interval (s)",
         )?;
-        let hours = (WARMUP_SECONDS + WINDOW_SECONDS) / DAY_S;
+        let hours = (WARMUP_SECONDS + WINDOW_SECONDS) / SECONDS_PER_DAY;
         let expected =
             self.tasks_per_core_day * self.clusters as f64 * f64::from(self.mean_cores) * hours;
         if expected > MAX_TASKS as f64 {
@@ -444,7 +442,7 @@ pub fn synthetic(
     let (lo, hi) = burst_size_range(params.burst_size);
     let mean_size = (lo + hi) as f64 / 2.0;
     let tasks_per_type_s =
-        params.tasks_per_core_day * total_cores as f64 / params.types as f64 / DAY_S;
+        params.tasks_per_core_day * total_cores as f64 / params.types as f64 / SECONDS_PER_DAY;
     let lambda_bar = tasks_per_type_s / mean_size;
     let lambda_max = 1.5 * lambda_bar;
     let horizon = WARMUP_SECONDS + WINDOW_SECONDS;
@@ -464,7 +462,7 @@ pub fn synthetic(
                 break;
             }
             let u: f64 = arrivals.random();
-            let rate = lambda_bar * (1.0 + 0.5 * (TAU * t / DAY_S + phase).sin());
+            let rate = lambda_bar * (1.0 + 0.5 * (TAU * t / SECONDS_PER_DAY + phase).sin());
             if u * lambda_max >= rate {
                 continue;
             }

@@ -330,7 +330,7 @@ fn a_load_below_the_bound_and_an_infinite_theta_are_refused_naming_the_flags() {
 fn a_day_without_arrivals_is_refused() {
     let w = curie();
     let mut day = w.day_by_date("2012-07-09").expect("a candidate day");
-    day.start = -10.0 * DAY_S;
+    day.start = -10.0 * SECONDS_PER_DAY;
     let e = from_day(&w, &day, &LogParams::default(), 1).unwrap_err();
     assert!(matches!(e, WorkloadError::EmptyDay { .. }), "{e}");
 }
