@@ -36,7 +36,7 @@ use std::time::Instant;
 
 use serde::{Deserialize, Serialize};
 
-use super::{Objective, SerialScenario, SerialTask};
+use super::task::{Objective, SerialScenario, SerialTask};
 use crate::model::utility::UtilityFunction;
 
 /// A mapping heuristic of environment B: the engine calls it once at each
@@ -318,7 +318,7 @@ impl<'a> State<'a> {
             preemptions: 0,
             version: 0,
             victims: None,
-            fastest: s.types.iter().map(super::TaskType::fastest).collect(),
+            fastest: s.types.iter().map(super::task::TaskType::fastest).collect(),
         }
     }
 

@@ -17,7 +17,7 @@
 use super::engine::{Heuristic, State, objective};
 use super::pair;
 use super::queue::{Choice, Queued, Target};
-use super::{Objective, Preemption};
+use super::task::{Objective, Preemption};
 
 /// The Min-Min heuristic of `objective` × `preemption` (the eight
 /// utility-aware heuristics of the registry).

@@ -70,9 +70,9 @@
 //! it, each running task is preempted at most once per event. A preempted
 //! task is mappable again at once, as in the paper.
 
-use super::Objective;
 use super::engine::{Group, State, objective};
 use super::queue::{Choice, KeyedHeap, Queued, Target};
+use super::task::Objective;
 
 /// A group's pair option: the net objective of the two tasks on the
 /// victim's core (value units, or value units per second for UPT), the

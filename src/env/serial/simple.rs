@@ -8,7 +8,7 @@ use std::collections::BinaryHeap;
 use rand::RngExt;
 
 use super::engine::{Heuristic, State, objective};
-use super::{Objective, SerialScenario};
+use super::task::{Objective, SerialScenario};
 use crate::model::rng::{ChaCha8Rng, stream};
 
 /// Label of the random stream of the `random` heuristic (of the scenario
