@@ -83,22 +83,7 @@ const BACK_UP_EXCEPTIONS: &[(&str, &str, &str)] = &[];
 /// share out of the `mod.rs` does. A ratchet that can only shrink: a listed
 /// import that no longer exists, or no longer closes a cycle, fails the
 /// test.
-const CYCLE_EXCEPTIONS: &[(&str, &str, &str)] = &[
-    // Environment B's grid: its cell types and view in grid/mod.rs beside
-    // the `Grid` impl that calls the report's files; moving them (with
-    // `SerialSection`, which the view holds) into grid/cell.rs, as A has
-    // it, would remove these two.
-    (
-        "env/serial/grid/aggregate.rs",
-        "env/serial/grid/mod.rs",
-        "reads `SerialCell` and `SerialView`, declared in grid/mod.rs, whose `Grid` impl calls `aggregate::tables`",
-    ),
-    (
-        "env/serial/grid/figures.rs",
-        "env/serial/grid/mod.rs",
-        "reads `SerialCell`, `SerialView`, `SerialGantt` and `GANTT_HEURISTIC`, declared in grid/mod.rs, whose `Grid` impl calls `figures::experiment_figures`",
-    ),
-];
+const CYCLE_EXCEPTIONS: &[(&str, &str, &str)] = &[];
 
 /// Generic files (under `src/cmd`, `src/experiment`,
 /// `src/metrics`, `src/report`) that still import an environment's folder,

@@ -21,7 +21,7 @@
 
 use polars::prelude::*;
 
-use super::SerialCell;
+use super::cell::SerialCell;
 use super::variant::{SerialAxis, SerialVariant};
 use crate::contract::Environment;
 use crate::env::serial::environment::Serial;
@@ -171,7 +171,7 @@ pub fn find<'a>(
 /// ± 95 % CI half-width; the critical-ETC axis also as % of tasks
 /// completed, the paper's Fig. 7), or, without axes, one row per variant
 /// and heuristic; then the heuristic time per mapping event.
-pub fn markdown(layout: &Layout, view: &super::SerialView, rows: &[SerialAggRow]) -> String {
+pub fn markdown(layout: &Layout, view: &super::cell::SerialView, rows: &[SerialAggRow]) -> String {
     let mut out = String::new();
     let base = SerialVariant::of_args(&view.section.serial);
     if view
@@ -183,7 +183,7 @@ pub fn markdown(layout: &Layout, view: &super::SerialView, rows: &[SerialAggRow]
     }
     for log in &layout.logs {
         let mine: Vec<&SerialAggRow> = rows.iter().filter(|r| r.group.log_key == log.key).collect();
-        if layout.logs.len() > 1 || log.key != super::SYNTHETIC_KEY {
+        if layout.logs.len() > 1 || log.key != crate::experiment::grid::SYNTHETIC_KEY {
             out.push_str(&format!("## {}\n\n", log.key));
         }
         let mut axis_table = |axis: SerialAxis, what: &str, stat: fn(&SerialAggRow) -> Stat| {

@@ -28,8 +28,8 @@
 use std::path::{Path, PathBuf};
 
 use super::aggregate::{SerialAggRow, find};
+use super::cell::{SerialCell, SerialGantt};
 use super::variant::{SerialAxis, SerialVariant};
-use super::{SerialCell, SerialGantt};
 use crate::env::serial::WARMUP_SECONDS;
 use crate::experiment::ExperimentError;
 use crate::experiment::grid::Layout;
@@ -53,7 +53,7 @@ fn runs_phrase(rows: &[SerialAggRow], log: &str) -> String {
         .map(|r| r.group.n)
         .max()
         .unwrap_or(0);
-    let what = if log == super::SYNTHETIC_KEY {
+    let what = if log == crate::experiment::grid::SYNTHETIC_KEY {
         "trial"
     } else {
         "day"
@@ -97,7 +97,7 @@ const PCT_MAX: &str = "utility earned (% of maximum system utility)";
 /// [`ExperimentError::Report`] when a figure cannot be drawn or written.
 pub fn experiment_figures(
     layout: &Layout,
-    view: &super::SerialView,
+    view: &super::cell::SerialView,
     rows: &[SerialAggRow],
     cells: &[SerialCell],
     dir: &Path,
@@ -179,7 +179,7 @@ pub fn experiment_figures(
 
 fn time_figure(
     layout: &Layout,
-    view: &super::SerialView,
+    view: &super::cell::SerialView,
     rows: &[SerialAggRow],
     key: &str,
     runs: &str,
@@ -322,10 +322,10 @@ fn gantt_figure(
     }
     let hours = |t: f64| (t - WARMUP_SECONDS) / 3600.0;
     // The Gantt heuristic may not be in the grid: say which one is shown.
-    let fallback = if g.heuristic == super::GANTT_HEURISTIC {
+    let fallback = if g.heuristic == super::cell::GANTT_HEURISTIC {
         String::new()
     } else {
-        format!(" ({} not in the grid)", super::GANTT_HEURISTIC)
+        format!(" ({} not in the grid)", super::cell::GANTT_HEURISTIC)
     };
     let preempted = g.preemptions > 0;
     let chart = CategoryGantt {
@@ -405,7 +405,7 @@ fn gantt_figure(
 /// [`ExperimentError::Report`] when it cannot be drawn or written.
 pub fn compare_figure(
     layout: &Layout,
-    view: &super::SerialView,
+    view: &super::cell::SerialView,
     rows: &[SerialAggRow],
     fig: &Figure,
     stem: &Path,
