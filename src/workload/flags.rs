@@ -26,6 +26,19 @@ pub fn parse_seed(s: &str) -> Result<u64, String> {
         .map_err(|_| "--seed takes a non-negative integer, 0 to 18446744073709551615".to_string())
 }
 
+/// Parses a flag that takes a positive finite number (seconds, minutes,
+/// a count per day: the flag's help says which).
+///
+/// # Errors
+/// Anything else, as a message for clap.
+pub fn parse_positive(s: &str) -> Result<f64, String> {
+    s.trim()
+        .parse::<f64>()
+        .ok()
+        .filter(|x| x.is_finite() && *x > 0.0)
+        .ok_or_else(|| format!("`{s}`: expected a positive number"))
+}
+
 /// Parses `--theta`: a positive number of minutes.
 ///
 /// # Errors

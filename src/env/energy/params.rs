@@ -15,14 +15,6 @@ use super::matrices::{MAX_STATIC_POWER_W, STATIC_POWER_W};
 use super::workload::SyntheticParams;
 use super::{DROP_THRESHOLD, Filter, Management, RunConfig, StaticCounted};
 
-fn parse_positive(s: &str) -> Result<f64, String> {
-    s.trim()
-        .parse::<f64>()
-        .ok()
-        .filter(|x| x.is_finite() && *x > 0.0)
-        .ok_or_else(|| format!("`{s}`: expected a positive number"))
-}
-
 fn parse_static_power(s: &str) -> Result<f64, String> {
     s.trim()
         .parse::<f64>()
@@ -119,11 +111,11 @@ pub struct EnergyArgs {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub static_counted: Option<StaticCounted>,
     /// Seconds between mapping events [default: 60].
-    #[arg(long, allow_hyphen_values = true, value_name = "S", value_parser = parse_positive)]
+    #[arg(long, allow_hyphen_values = true, value_name = "S", value_parser = crate::workload::flags::parse_positive)]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub event_interval: Option<f64>,
     /// Expected tasks per day over the 100 task types [default: 32000].
-    #[arg(long, allow_hyphen_values = true, value_name = "N", value_parser = parse_positive)]
+    #[arg(long, allow_hyphen_values = true, value_name = "N", value_parser = crate::workload::flags::parse_positive)]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub tasks_per_day: Option<f64>,
     /// The shared flags (`--seed`, `--day`, `--days`, `--day-arrivals`,
@@ -237,13 +229,13 @@ pub struct EnergySynthArgs {
     #[arg(long, allow_hyphen_values = true, value_name = "S", default_value_t = DEFAULT_SEED, value_parser = flags::parse_seed)]
     pub seed: u64,
     /// Expected tasks per 24 h over all task types.
-    #[arg(long, value_name = "X", allow_hyphen_values = true, default_value_t = SyntheticParams::default().tasks_per_day, value_parser = parse_positive)]
+    #[arg(long, value_name = "X", allow_hyphen_values = true, default_value_t = SyntheticParams::default().tasks_per_day, value_parser = crate::workload::flags::parse_positive)]
     pub tasks_per_day: f64,
     /// A fixed θ of the utility functions' urgency, minutes, for every task (as in `replay --env energy`) [default: θ = 3.7 × the task's mean ETC; docs/utility.md].
     #[arg(long, value_name = "MINUTES", allow_hyphen_values = true, value_parser = flags::parse_minutes)]
     pub theta: Option<f64>,
     /// Time between mapping events, seconds (at least 1).
-    #[arg(long, value_name = "SECONDS", allow_hyphen_values = true, default_value_t = SyntheticParams::default().event_interval_s, value_parser = parse_positive)]
+    #[arg(long, value_name = "SECONDS", allow_hyphen_values = true, default_value_t = SyntheticParams::default().event_interval_s, value_parser = crate::workload::flags::parse_positive)]
     pub event_interval: f64,
     /// The SWF log to write: FILE.swf, or FILE.swf.gz for gzip. The sidecar table FILE.tasks.csv and FILE.tasks.parquet go beside it.
     #[arg(long, value_name = "FILE.swf[.gz]")]

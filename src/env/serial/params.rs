@@ -38,14 +38,6 @@ pub fn parse_probability(s: &str) -> Result<f64, String> {
     Ok(p)
 }
 
-fn parse_positive(s: &str) -> Result<f64, String> {
-    s.trim()
-        .parse::<f64>()
-        .ok()
-        .filter(|x| x.is_finite() && *x > 0.0)
-        .ok_or_else(|| format!("`{s}`: expected a positive number"))
-}
-
 /// Flags of environment B (`--env serial`). The shared flags (`--seed`,
 /// `--day`, `--days`, `--day-arrivals`, `--trial`, `--trials`, `--theta`)
 /// are declared once in [`crate::workload::flags`] and filled in
@@ -69,7 +61,7 @@ pub struct SerialArgs {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub flag_probability: Option<f64>,
     /// Mean ETC of the critical task types, minutes (synthetic) [default: 10].
-    #[arg(long, allow_hyphen_values = true, value_name = "MINUTES", value_parser = parse_positive)]
+    #[arg(long, allow_hyphen_values = true, value_name = "MINUTES", value_parser = crate::workload::flags::parse_positive)]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub critical_etc: Option<f64>,
     /// Exactly 160 cores per cluster instead of a gamma draw (mean 160, COV 0.2) (synthetic).
@@ -77,7 +69,7 @@ pub struct SerialArgs {
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub fixed_cores: bool,
     /// Offered load of a log's day: Σ mean ETC / (cores × 24 h); sizes the system (LOG only) [default: 2.2].
-    #[arg(long, allow_hyphen_values = true, value_parser = parse_positive)]
+    #[arg(long, allow_hyphen_values = true, value_parser = crate::workload::flags::parse_positive)]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub load: Option<f64>,
     /// The shared flags (`--seed`, `--day`, `--days`, `--day-arrivals`,
@@ -185,7 +177,7 @@ pub struct SerialSynthArgs {
     #[arg(long, value_name = "P", allow_hyphen_values = true, default_value_t = SyntheticParams::default().flag_probability, value_parser = parse_probability)]
     pub flag_probability: f64,
     /// Mean execution time of the critical task types, minutes (non-critical: 50).
-    #[arg(long, value_name = "MIN", allow_hyphen_values = true, default_value_t = SyntheticParams::default().critical_etc_s / 60.0, value_parser = parse_positive)]
+    #[arg(long, value_name = "MIN", allow_hyphen_values = true, default_value_t = SyntheticParams::default().critical_etc_s / 60.0, value_parser = crate::workload::flags::parse_positive)]
     pub critical_etc: f64,
     /// Exactly 160 cores per cluster instead of a gamma draw (mean 160, COV 0.2).
     #[arg(long)]
